@@ -1,0 +1,87 @@
+# starlib compendium. `make help` lists the targets.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
+NB_TIMEOUT ?= 1800
+# pytest workers (2 cores here)
+JOBS ?= 2
+GENERATED := paper_tables notebooks
+
+export MPLBACKEND := Agg
+export PYTHONHASHSEED := 0
+export SOURCE_DATE_EPOCH := 0
+export TZ := UTC
+export JUPYTER_PREFER_ENV_PATH := 1
+export TQDM_DISABLE := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce bench lab html clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+
+venv: $(STAMP) ## create .venv and install the locked packages (requirements.txt) and starlib
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check
+	touch $(STAMP)
+
+lock: ## re-resolve requirements.in into the full lock requirements.txt (Python 3.11)
+	rm -rf build/lockenv && $(PYTHON) -m venv build/lockenv
+	build/lockenv/bin/python -m pip install --quiet -r requirements.in
+	{ echo "# Full lock for Python 3.11 (make lock regenerates it from requirements.in). Install: pip install -r requirements.txt"; \
+	  build/lockenv/bin/python -m pip freeze --all | grep -v -iE '^(starlib|pip)[= @]' | sort -f; } > requirements.txt
+	cp requirements.txt binder/requirements.txt
+
+all: venv notebooks ## set up, then run every notebook in place and write paper_tables/
+
+notebooks: venv ## run every notebook in place (papermill), regenerating paper_tables/
+	@for nb in $(NOTEBOOKS); do echo "== $$nb"; \
+	  $(BIN)/python tools/run_notebook.py $$nb --timeout $(NB_TIMEOUT); done
+
+test: venv lint pytest nbval check-clean ## all checks: lint, unit tests + doctests, nbval, regenerated files unchanged
+
+lint: venv ## ruff over the package, tests and tools
+	$(BIN)/ruff check starlib tests tools benchmarks
+
+pytest: venv ## unit tests and doctests
+	$(BIN)/python -m pytest -q -n $(JOBS) tests starlib; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
+
+nbval: venv ## re-execute every committed notebook and compare its outputs (regenerates paper_tables/)
+	@if [ -z "$(NOTEBOOKS)" ]; then echo "nbval: no notebooks"; exit 0; fi
+	$(BIN)/python tools/clean_generated.py
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadscope --nbval --nbval-current-env \
+	  --nbval-sanitize-with tools/nbval_sanitize.cfg --nbval-cell-timeout $(NB_TIMEOUT) $(NOTEBOOKS)
+
+check-clean: ## fail if paper_tables/ or notebooks/ differ from the committed files (new, stale or changed)
+	@if ! git rev-parse --git-dir >/dev/null 2>&1; then echo "check-clean: not a git checkout, skipped"; exit 0; fi
+	@out=$$(git status --porcelain -- $(GENERATED)); \
+	  if [ -n "$$out" ]; then echo "Regenerated files differ from the committed ones:"; echo "$$out"; \
+	  git --no-pager diff --stat -- $(GENERATED); exit 1; fi; echo "check-clean: paper_tables/ and notebooks/ reproduce"
+
+reproduce: venv ## delete generated tables, rerun every notebook with papermill, require no change
+	$(BIN)/python tools/clean_generated.py
+	$(MAKE) notebooks
+	$(MAKE) check-clean
+
+bench: venv ## benchmarks (prints tables; never part of the tests)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
+
+lab: venv ## open the notebooks in JupyterLab from the same environment
+	$(BIN)/jupyter lab --notebook-dir=notebooks
+
+html: venv ## render the executed notebooks to static HTML in html/
+	$(BIN)/jupyter nbconvert --to html --output-dir html $(NOTEBOOKS)
+
+clean: ## remove the virtual environment and build products (not paper_tables/)
+	rm -rf $(VENV) build html .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

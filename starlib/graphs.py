@@ -1,0 +1,169 @@
+"""starlib's one internal graph representation: integer-indexed edge arrays with a label table.
+
+Large instances (a million links) stay fast because every builder works on whole numpy
+arrays; networkx appears only at the edges of the library (:meth:`ArrayGraph.to_networkx`).
+
+Example
+-------
+>>> import numpy as np
+>>> g = ArrayGraph.from_edges(["a", "b", "c"], np.array([[2, 0], [0, 1], [1, 2]]))
+>>> g.n, g.m, g.edges.tolist()
+(3, 3, [[0, 1], [0, 2], [1, 2]])
+>>> sorted(g.to_networkx().edges())
+[('a', 'b'), ('a', 'c'), ('b', 'c')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+
+__all__ = ["ArrayGraph", "canonical_edges"]
+
+
+def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool = False,
+                    allow_loops: bool = False) -> np.ndarray:
+    """Return edges as a sorted, duplicate-free ``(m, 2)`` int64 array with ``u < v`` per row.
+
+    Self-loops are dropped unless ``allow_loops``; parallel edges are merged.
+    """
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if not directed:
+        e = np.sort(e, axis=1)
+    if not allow_loops:
+        e = e[e[:, 0] != e[:, 1]]
+    if e.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if n is None:
+        n = int(e.max()) + 1
+    key = e[:, 0] * np.int64(n) + e[:, 1]
+    key = np.unique(key)
+    return np.stack([key // n, key % n], axis=1)
+
+
+@dataclass
+class ArrayGraph:
+    """A simple graph on vertices ``0..n-1`` with a label per vertex.
+
+    Attributes
+    ----------
+    labels : list of hashable node labels (``labels[i]`` names vertex ``i``).
+    edges : ``(m, 2)`` int64 array, rows sorted, ``u < v`` in each row (for ``directed`` graphs: arcs).
+    name : family name as used on the command line (``"slimfly"``).
+    params : the parameters it was built with (``{"q": 7}``).
+    directed : True for a digraph (some Cayley graphs).
+    meta : extra structure (an involution, a primitive element, loops of ER_q, ...).
+    """
+
+    labels: list
+    edges: np.ndarray
+    name: str = ""
+    params: dict = field(default_factory=dict)
+    directed: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_edges(cls, labels: Sequence[Hashable], edges: np.ndarray, **kw: Any) -> ArrayGraph:
+        """Build from labels and any integer edge array (canonicalised: sorted, deduplicated)."""
+        labels = list(labels)
+        directed = kw.get("directed", False)
+        return cls(labels, canonical_edges(edges, len(labels), directed=directed), **kw)
+
+    @classmethod
+    def from_networkx(cls, g: nx.Graph, name: str = "", params: dict | None = None) -> ArrayGraph:
+        """Convert a networkx graph (nodes sorted when comparable, else in insertion order)."""
+        nodes = list(g.nodes())
+        try:
+            nodes = sorted(nodes)
+        except TypeError:
+            pass
+        idx = {v: i for i, v in enumerate(nodes)}
+        e = np.array([[idx[u], idx[v]] for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
+        return cls.from_edges(nodes, e, name=name, params=dict(params or {}), directed=g.is_directed())
+
+    # -- basic invariants ---------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        """Number of vertices."""
+        return len(self.labels)
+
+    @property
+    def m(self) -> int:
+        """Number of edges (arcs for a digraph)."""
+        return int(self.edges.shape[0])
+
+    def degrees(self) -> np.ndarray:
+        """Degree of every vertex (out-degree for a digraph)."""
+        if self.directed:
+            return np.bincount(self.edges[:, 0], minlength=self.n)
+        return np.bincount(self.edges.ravel(), minlength=self.n)
+
+    def degree_set(self) -> list[int]:
+        """Sorted list of distinct degrees."""
+        return sorted(set(self.degrees().tolist()))
+
+    def index(self) -> dict:
+        """Map label -> vertex index."""
+        return {v: i for i, v in enumerate(self.labels)}
+
+    def adjacency(self) -> sp.csr_matrix:
+        """Sparse adjacency matrix (symmetric unless directed)."""
+        e = self.edges
+        if self.directed:
+            rows, cols = e[:, 0], e[:, 1]
+        else:
+            rows, cols = np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]])
+        data = np.ones(rows.shape[0], dtype=np.int8)
+        return sp.csr_matrix((data, (rows, cols)), shape=(self.n, self.n))
+
+    def is_connected(self) -> bool:
+        """True if the graph is (weakly) connected and non-empty."""
+        if self.n == 0:
+            return False
+        k, _ = csgraph.connected_components(self.adjacency(), directed=self.directed, connection="weak")
+        return k == 1
+
+    def eccentricities(self, sources: np.ndarray | None = None) -> np.ndarray:
+        """BFS eccentricity of each source (all vertices by default); inf-free only if connected."""
+        src = np.arange(self.n) if sources is None else np.asarray(sources)
+        a = self.adjacency()
+        out = np.empty(len(src), dtype=np.int64)
+        chunk = max(1, 2_000_000 // max(self.n, 1))
+        for s in range(0, len(src), chunk):
+            d = csgraph.shortest_path(a, directed=self.directed, unweighted=True, indices=src[s:s + chunk])
+            if np.isinf(d).any():
+                raise ValueError(f"graph {self.name or ''} is not connected: eccentricity is infinite")
+            out[s:s + chunk] = d.max(axis=1).astype(np.int64)
+        return out
+
+    def diameter(self) -> int:
+        """Diameter by BFS from every vertex (use on graphs up to ~10^4 vertices)."""
+        return int(self.eccentricities().max())
+
+    # -- conversion ---------------------------------------------------------------------------
+    def to_networkx(self) -> nx.Graph:
+        """The same graph as ``nx.Graph`` (``nx.DiGraph`` if directed) with the meaningful labels."""
+        g = nx.DiGraph() if self.directed else nx.Graph()
+        g.graph.update({"name": self.name, **self.params})
+        g.add_nodes_from(self.labels)
+        lab = self.labels
+        g.add_edges_from((lab[u], lab[v]) for u, v in self.edges.tolist())
+        return g
+
+    def edge_labels(self) -> list[tuple]:
+        """Edges as pairs of labels, in the canonical order."""
+        lab = self.labels
+        return [(lab[u], lab[v]) for u, v in self.edges.tolist()]
+
+    def relabel(self, labels: Sequence[Hashable]) -> ArrayGraph:
+        """Same graph, new labels."""
+        if len(labels) != self.n:
+            raise ValueError(f"labels: need {self.n} labels, got {len(labels)}")
+        return ArrayGraph(list(labels), self.edges, self.name, dict(self.params), self.directed, dict(self.meta))
