@@ -1,0 +1,465 @@
+"""Finite fields GF(q) as whole-array integer arithmetic, consistent with :mod:`galois`.
+
+Every graph builder of starlib that lives over a finite field (Paley, MMS / Slim Fly, ER_q /
+PolarFly) works on *integer-coded* field elements ``0..q-1``. The code is galois's integer
+representation: for ``q = p^k`` the element ``c_0 + c_1 x + ... + c_{k-1} x^{k-1}`` of
+``GF(p)[x] / (C(x))`` is the integer ``c_0 + c_1 p + ... + c_{k-1} p^{k-1}``, where ``C`` is the
+Conway polynomial galois uses by default; the primitive element ``xi`` is galois's default
+(the least primitive root mod ``p`` for a prime field, ``x`` for an extension field).
+
+:func:`tables` returns a cached :class:`GFTables` with exp/log tables, so that a whole array of
+``q^2`` products costs one numpy gather. Building one costs ``O(q log q)`` numpy work and no
+numba compilation, which is why the builders use it rather than ``galois.GF(q)`` arrays
+(constructing a new ``galois.GF`` class JIT-compiles for about a second). :func:`field` still
+gives the real galois class, and the tests check the tables against it.
+
+Example
+-------
+>>> T = tables(9)
+>>> T.xi, int(T.mul(T.xi, T.xi)), T.add(3, 3).item()  # x*x = x + 1 mod x^2+2x+2
+(3, 4, 6)
+>>> sorted(nonzero_squares(13).tolist())
+[1, 3, 4, 9, 10, 12]
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "is_prime_power",
+    "prime_power_parts",
+    "check_prime_power",
+    "field",
+    "primitive_element",
+    "conway_coefficients",
+    "GFTables",
+    "tables",
+    "nonzero_squares",
+    "xi_powers",
+]
+
+
+def _as_int(value: Any) -> int | None:
+    """``int(value)`` for genuine integers (Python or numpy, not bool), else None."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, int | np.integer):
+        return int(value)
+    return None
+
+
+def prime_power_parts(q: int) -> tuple[int, int] | None:
+    """Return ``(p, k)`` with ``q = p**k`` and ``p`` prime, or None if ``q`` is not a prime power.
+
+    Parameters
+    ----------
+    q : int
+        Candidate order.
+
+    Returns
+    -------
+    tuple of int or None
+
+    Examples
+    --------
+    >>> prime_power_parts(125), prime_power_parts(12), prime_power_parts(1)
+    ((5, 3), None, None)
+    """
+    q = _as_int(q)
+    if q is None or q < 2:
+        return None
+    p = None
+    if q % 2 == 0:
+        p = 2
+    else:
+        f = 3
+        while f * f <= q:
+            if q % f == 0:
+                p = f
+                break
+            f += 2
+        if p is None:
+            return (q, 1)
+    k, r = 0, q
+    while r % p == 0:
+        r //= p
+        k += 1
+    return (p, k) if r == 1 else None
+
+
+def is_prime_power(q: Any) -> bool:
+    """True if ``q`` is an integer of the form ``p**k`` with ``p`` prime and ``k >= 1``.
+
+    Parameters
+    ----------
+    q : int
+        Candidate order (anything else gives False).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> [x for x in range(2, 30) if is_prime_power(x)]
+    [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29]
+    """
+    return prime_power_parts(q) is not None
+
+
+def check_prime_power(q: Any, name: str = "q", minimum: int = 2) -> int:
+    """Validate that ``q`` is a prime power ``>= minimum`` and return it as ``int``.
+
+    Parameters
+    ----------
+    q : int
+        The value to check.
+    name : str
+        Parameter name used in the error message.
+    minimum : int
+        Smallest admissible value.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        ``"q=6 is not a prime power"`` (or not an integer, or below ``minimum``).
+
+    Examples
+    --------
+    >>> check_prime_power(49)
+    49
+    >>> check_prime_power(6)
+    Traceback (most recent call last):
+    ...
+    ValueError: q=6 is not a prime power
+    """
+    qi = _as_int(q)
+    if qi is None:
+        raise ValueError(f"{name}={q!r} is not an integer (need a prime power)")
+    if not is_prime_power(qi):
+        raise ValueError(f"{name}={qi} is not a prime power")
+    if qi < minimum:
+        raise ValueError(f"{name}={qi} is too small: need a prime power >= {minimum}")
+    return qi
+
+
+@functools.lru_cache(maxsize=None)
+def field(q: int):
+    """The galois field class ``galois.GF(q)`` (cached; creating one JIT-compiles, ~1 s).
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    type
+        A ``galois.FieldArray`` subclass with galois's default (Conway) representation.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power.
+
+    Examples
+    --------
+    >>> field(9).order
+    9
+    """
+    import galois
+
+    return galois.GF(check_prime_power(q))
+
+
+@functools.lru_cache(maxsize=None)
+def conway_coefficients(q: int) -> tuple[int, ...]:
+    """Coefficients ``(c_0, ..., c_{k-1})`` of galois's monic irreducible ``C(x) = x^k + ...``.
+
+    For an extension field this is the Conway polynomial (read from galois's database, or from
+    ``galois.GF(q)`` if the database is unavailable); for a prime field ``k = 1`` and the
+    polynomial is ``x - xi`` (unused by the arithmetic).
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    tuple of int
+        Low-to-high coefficients below the leading 1.
+
+    Examples
+    --------
+    >>> conway_coefficients(9)   # x^2 + 2x + 2
+    (2, 2)
+    """
+    p, k = prime_power_parts(check_prime_power(q))
+    if k == 1:
+        return ((-_prime_primitive_root(p)) % p,)
+    try:
+        from galois._databases import ConwayPolyDatabase  # fast path, no JIT compilation
+
+        degrees, coeffs = ConwayPolyDatabase().fetch(p, k)
+        c = [0] * (k + 1)
+        for d, v in zip(degrees, coeffs, strict=True):
+            c[int(d)] = int(v)
+    except Exception:  # noqa: BLE001 - any failure: ask galois itself
+        c = [int(v) for v in field(q).irreducible_poly.coeffs[::-1]]
+    return tuple(c[:k])
+
+
+@functools.lru_cache(maxsize=None)
+def _prime_primitive_root(p: int) -> int:
+    import galois
+
+    return int(galois.primitive_root(p))
+
+
+def primitive_element(q: int) -> int:
+    """galois's default primitive element ``xi`` of GF(q), as an integer code.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    int
+        The least primitive root mod ``q`` for prime ``q``; the code ``p`` of ``x`` otherwise.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power.
+
+    Examples
+    --------
+    >>> primitive_element(7), primitive_element(8), primitive_element(9)
+    (3, 2, 3)
+    """
+    return tables(q).xi
+
+
+def _poly_mul_matrix(c_digits: np.ndarray, mod: Sequence[int], p: int) -> np.ndarray:
+    """Matrix of ``y -> c*y`` on digit vectors of ``GF(p)[x]/(x^k + mod[k-1] x^{k-1} + ... + mod[0])``."""
+    k = len(mod)
+    mx = np.zeros((k, k), dtype=np.int64)  # multiplication by x
+    for i in range(k - 1):
+        mx[i + 1, i] = 1
+    mx[:, k - 1] = (-np.asarray(mod, dtype=np.int64)) % p
+    out = np.zeros((k, k), dtype=np.int64)
+    power = np.eye(k, dtype=np.int64)
+    for ci in c_digits:
+        out = (out + int(ci) * power) % p
+        power = (mx @ power) % p
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class GFTables:
+    """Integer-coded arithmetic of GF(q) on whole numpy arrays.
+
+    Attributes
+    ----------
+    q, p, k : int
+        Order, characteristic and degree (``q = p**k``).
+    xi : int
+        The primitive element (galois's default).
+    exp : ndarray
+        ``exp[i]`` is the code of ``xi**i`` for ``0 <= i < q-1``.
+    log : ndarray
+        ``log[a]`` is the discrete log of ``a != 0``; ``log[0] = -1``.
+    """
+
+    q: int
+    p: int
+    k: int
+    xi: int
+    exp: np.ndarray
+    log: np.ndarray
+
+    # -- element-wise operations ------------------------------------------------------------
+    def _digits(self, a: np.ndarray) -> np.ndarray:
+        a = np.asarray(a, dtype=np.int64)
+        weights = self.p ** np.arange(self.k, dtype=np.int64)
+        return (a[..., None] // weights) % self.p
+
+    def _undigits(self, d: np.ndarray) -> np.ndarray:
+        weights = self.p ** np.arange(self.k, dtype=np.int64)
+        return (d * weights).sum(axis=-1)
+
+    def add(self, a: Any, b: Any) -> np.ndarray:
+        """``a + b`` element-wise (broadcasting)."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        if self.k == 1:
+            return (a + b) % self.p
+        if self.p == 2:
+            return a ^ b
+        return self._undigits((self._digits(a) + self._digits(b)) % self.p)
+
+    def neg(self, a: Any) -> np.ndarray:
+        """``-a`` element-wise."""
+        a = np.asarray(a, dtype=np.int64)
+        if self.k == 1:
+            return (-a) % self.p
+        if self.p == 2:
+            return a.copy()
+        return self._undigits((-self._digits(a)) % self.p)
+
+    def sub(self, a: Any, b: Any) -> np.ndarray:
+        """``a - b`` element-wise."""
+        return self.add(a, self.neg(b))
+
+    def mul(self, a: Any, b: Any) -> np.ndarray:
+        """``a * b`` element-wise, through the log/exp tables."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        la, lb = self.log[a], self.log[b]
+        r = self.exp[(la + lb) % (self.q - 1)]
+        return np.where((la < 0) | (lb < 0), 0, r)
+
+    def inv(self, a: Any) -> np.ndarray:
+        """``a**-1`` element-wise; raises ValueError if some ``a`` is 0."""
+        a = np.asarray(a, dtype=np.int64)
+        if np.any(a == 0):
+            raise ValueError("a=0 has no inverse in GF(q)")
+        return self.exp[(-self.log[a]) % (self.q - 1)]
+
+    def div(self, a: Any, b: Any) -> np.ndarray:
+        """``a / b`` element-wise; raises ValueError if some ``b`` is 0."""
+        return self.mul(a, self.inv(b))
+
+    def xi_pow(self, e: Any) -> np.ndarray:
+        """``xi**e`` for integer exponents ``e`` (any sign), element-wise."""
+        return self.exp[np.asarray(e, dtype=np.int64) % (self.q - 1)]
+
+    # -- tables ------------------------------------------------------------------------------
+    def elements(self) -> np.ndarray:
+        """All elements ``0..q-1``."""
+        return np.arange(self.q, dtype=np.int64)
+
+    def squares(self) -> np.ndarray:
+        """Sorted non-zero squares ``{xi^0, xi^2, ...}`` (``(q-1)/2`` of them for odd q)."""
+        if self.p == 2:
+            return np.arange(1, self.q, dtype=np.int64)
+        return np.sort(self.exp[0::2])
+
+    def add_table(self) -> np.ndarray:
+        """``q x q`` addition table."""
+        e = self.elements()
+        return self.add(e[:, None], e[None, :])
+
+    def mul_table(self) -> np.ndarray:
+        """``q x q`` multiplication table."""
+        e = self.elements()
+        return self.mul(e[:, None], e[None, :])
+
+
+@functools.lru_cache(maxsize=None)
+def tables(q: int) -> GFTables:
+    """Cached exp/log tables of GF(q), consistent with ``galois.GF(q)``.
+
+    Parameters
+    ----------
+    q : int
+        A prime power (any: 4, 8, 9, 25, 27, 49, 121, 125, 128, ...).
+
+    Returns
+    -------
+    GFTables
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power.
+
+    Notes
+    -----
+    ``xi**i`` for all ``i < q-1`` is computed by doubling: with the ``k x k`` matrix ``M`` of
+    multiplication by ``xi`` over GF(p), block ``[L, 2L)`` is block ``[0, L)`` times ``M^L``,
+    so ``O(log q)`` numpy matrix products and no Python loop over elements.
+
+    Examples
+    --------
+    >>> T = tables(8)
+    >>> int(T.mul(T.xi_pow(3), T.xi_pow(4)))  # xi^7 = 1
+    1
+    """
+    q = check_prime_power(q)
+    p, k = prime_power_parts(q)
+    if k == 1:
+        xi = _prime_primitive_root(p)
+        m = np.array([[xi % p]], dtype=np.int64)
+    else:
+        xi = p  # the code of x, primitive for the Conway polynomial
+        m = _poly_mul_matrix(np.array([0, 1] + [0] * (k - 2)), conway_coefficients(q), p)
+    block = np.zeros((1, k), dtype=np.int64)
+    block[0, 0] = 1
+    mpow = m
+    while block.shape[0] < q - 1:
+        block = np.concatenate([block, (block @ mpow.T) % p])
+        mpow = (mpow @ mpow) % p
+    weights = p ** np.arange(k, dtype=np.int64)
+    exp = (block[: q - 1] * weights).sum(axis=1)
+    log = np.full(q, -1, dtype=np.int64)
+    log[exp] = np.arange(q - 1, dtype=np.int64)
+    if np.count_nonzero(log >= 0) != q - 1:  # pragma: no cover - would mean a wrong polynomial
+        raise RuntimeError(f"q={q}: xi={xi} is not a primitive element of the Conway representation")
+    exp.setflags(write=False)
+    log.setflags(write=False)
+    return GFTables(q=q, p=p, k=k, xi=int(xi), exp=exp, log=log)
+
+
+def nonzero_squares(q: int) -> np.ndarray:
+    """Sorted non-zero squares of GF(q) as integer codes.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> nonzero_squares(5).tolist()
+    [1, 4]
+    """
+    return tables(q).squares()
+
+
+def xi_powers(q: int, exponents: Any) -> np.ndarray:
+    """``xi**e`` for each exponent (integer codes), ``xi`` = :func:`primitive_element`.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    exponents : array_like of int
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> xi_powers(7, [0, 1, 2, 6]).tolist()
+    [1, 3, 2, 1]
+    """
+    return tables(q).xi_pow(exponents)
