@@ -44,6 +44,7 @@ from .validation import check_flag, check_int
 __all__ = [
     "complete",
     "complete_bipartite",
+    "cycle",
     "paley",
     "mms_generators",
     "mms_supernode",
@@ -132,6 +133,35 @@ def complete_bipartite(n: int) -> ArrayGraph:
     edges = np.stack([i.ravel(), n + j.ravel()], axis=1).astype(np.int64)
     labels = [(0, a) for a in range(n)] + [(1, a) for a in range(n)]
     return ArrayGraph(labels, edges, name="complete-bipartite", params={"n": n})
+
+
+def cycle(n: int) -> ArrayGraph:
+    """The cycle C_n on vertices ``0..n-1`` (``i ~ i+1 mod n``), the factor of a torus.
+
+    Parameters
+    ----------
+    n : int
+        Length, ``n >= 3``.
+
+    Returns
+    -------
+    ArrayGraph
+        2-regular, ``n`` edges.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer ``>= 3``.
+
+    Examples
+    --------
+    >>> cycle(5).edges.tolist()[:2], cycle(5).m
+    ([[0, 1], [0, 4]], 5)
+    """
+    n = check_int(n, "n", minimum=3)
+    i = np.arange(n, dtype=np.int64)
+    return ArrayGraph.from_edges(list(range(n)), np.stack([i, (i + 1) % n], axis=1), name="cycle",
+                                 params={"n": n})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,9 +432,9 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
     src, dst = _polarfly_arcs(q)
     absolute = np.sort(src[src == dst])
     keep = src < dst
-    edges = np.stack([src[keep], dst[keep]], axis=1)
-    order = np.lexsort((edges[:, 1], edges[:, 0]))
-    edges = edges[order]
+    n = src.size // (q + 1)
+    keys = np.sort(src[keep] * np.int64(n) + dst[keep])
+    edges = np.stack([keys // n, keys % n], axis=1)
     pts = polarfly_points(q)
     labels = list(zip(*(pts[:, i].tolist() for i in range(3)), strict=True))
     meta = {"absolute_points": absolute}
@@ -540,6 +570,12 @@ def bdf(d: int) -> ArrayGraph:
     >>> g = bdf(8)
     >>> g.n, g.m, g.degree_set()
     (18, 72, [8])
+
+    Notes
+    -----
+    ``bdf(d)`` and ``inductive_quad(d)`` are isomorphic for ``d = 3, 4`` but not for ``d = 7, 8``
+    (networkx isomorphism test, see ``tests/test_factors.py``): two different R* graphs with the
+    same parameters, so every count and bound that depends only on ``(n, m, degrees)`` is equal.
 
     References
     ----------
@@ -712,6 +748,7 @@ _PQ = Param(int, "prime power q >= 2")
 register("complete", complete, {"n": Param(int, "integer n >= 2")}, "complete graph K_n", kind="factor")
 register("complete-bipartite", complete_bipartite, {"n": Param(int, "integer n >= 1")},
          "complete bipartite graph K_{n,n}", kind="factor")
+register("cycle", cycle, {"n": Param(int, "integer n >= 3")}, "cycle C_n", kind="factor")
 register("paley", paley, {"q": Param(int, "prime power q = 1 (mod 4)")}, "Paley graph QR(q)", kind="factor")
 register("mms-supernode", mms_supernode,
          {"q": Param(int, "prime power q >= 3"),

@@ -153,7 +153,7 @@ def check_prime_power(q: Any, name: str = "q", minimum: int = 2) -> int:
     return qi
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def field(q: int):
     """The galois field class ``galois.GF(q)`` (cached; creating one JIT-compiles, ~1 s).
 
@@ -182,7 +182,7 @@ def field(q: int):
     return galois.GF(check_prime_power(q))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def conway_coefficients(q: int) -> tuple[int, ...]:
     """Coefficients ``(c_0, ..., c_{k-1})`` of galois's monic irreducible ``C(x) = x^k + ...``.
 
@@ -220,7 +220,7 @@ def conway_coefficients(q: int) -> tuple[int, ...]:
     return tuple(c[:k])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _prime_primitive_root(p: int) -> int:
     import galois
 
@@ -369,7 +369,7 @@ class GFTables:
         return self.mul(e[:, None], e[None, :])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tables(q: int) -> GFTables:
     """Cached exp/log tables of GF(q), consistent with ``galois.GF(q)``.
 

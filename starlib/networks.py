@@ -1,0 +1,581 @@
+"""Network topologies as star products: Slim Fly, Bundlefly, PolarStar, K_n * Paley, Chimera, HyperX, torus.
+
+Every builder returns a :class:`~starlib.products.StarProduct` (except
+:func:`slimfly_hafner`, the geometric form of MMS(q)), so the EDST constructions of
+:mod:`starlib.edst` can read the factors, the bijections and :func:`~starlib.products.transfer_map`.
+
+=====================  =============================================================  ===========
+function               star product                                                   bijections
+=====================  =============================================================  ===========
+``slimfly(q)``         MMS(q) = K_{q,q} * C(X)                                        f(y) = xi^-1 (y - m x)
+``bundlefly(q, q')``   MMS(q) * QR(q')                                                x -> xi' x on every arc
+``polarstar(q, ...)``  ER_q * QR(q') or ER_q * IQ(d')                                 same f on every arc
+``complete_paley``     K_n * QR(q) (K_2 * QR(5) = Petersen)                           x -> xi x
+``chimera``            C_{2a x 2b} = K_2 * (blue cells), when it is one               the couplers
+``hyperx``/``torus``   K_{s1} □ K_{s2} □ ..., C_{s1} □ C_{s2} □ ...                     identity
+=====================  =============================================================  ===========
+
+Example
+-------
+>>> P = slimfly(5)                        # the Hoffman–Singleton graph
+>>> P.n, P.m, P.degree_set(), P.diameter()
+(50, 175, [7], 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .factors import (
+    bdf,
+    complete,
+    complete_bipartite,
+    cycle,
+    inductive_quad,
+    mms_generators,
+    mms_supernode,
+    paley,
+    polarfly,
+)
+from .factors import chimera as chimera_graph_array
+from .fields import check_prime_power, tables
+from .graphs import ArrayGraph
+from .products import StarProduct, cartesian_product, star_product
+from .registry import Param, register
+from .validation import check_choice, check_flag, check_int
+
+__all__ = [
+    "slimfly_hafner",
+    "slimfly",
+    "bundlefly",
+    "polarstar",
+    "loop_matching",
+    "complete_paley",
+    "hyperx",
+    "torus",
+    "chimera",
+    "chimera_colour",
+]
+
+
+def slimfly_hafner(q: int) -> ArrayGraph:
+    """MMS(q) in Hafner's form: vertices ``(0, x, y)`` and ``(1, m, c)`` over GF(q).
+
+    ``(0,x,y) ~ (0,x,y')`` iff ``y - y'`` in X; ``(1,m,c) ~ (1,m,c')`` iff ``c - c'`` in X';
+    ``(0,x,y) ~ (1,m,c)`` iff ``y = m x + c`` (X, X' of :func:`~starlib.factors.mms_generators`).
+
+    Parameters
+    ----------
+    q : int
+        A prime power ``q >= 3``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``2q^2`` vertices (``(0,x,y)`` at index ``x q + y``, ``(1,m,c)`` at ``q^2 + m q + c``),
+        ``(3q - delta)/2``-regular, ``q^2 (3q - delta)/2`` edges, diameter 2.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power ``>= 3``.
+
+    Examples
+    --------
+    >>> g = slimfly_hafner(3)
+    >>> g.n, g.m, g.degree_set()
+    (18, 45, [5])
+
+    References
+    ----------
+    Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); spec §9.2.
+    """
+    q = check_prime_power(q)
+    delta, X, Xp = mms_generators(q)
+    T = tables(q)
+    e = T.elements()
+    qq = q * q
+    # supernode edges: (0, x, y) ~ (0, x, y + s), s in X; (1, m, c) ~ (1, m, c + s'), s' in X'
+    idx = np.arange(qq, dtype=np.int64)
+    hi, lo = idx // q, idx % q
+    d0 = hi[:, None] * q + T.add(lo[:, None], X[None, :])
+    d1 = qq + hi[:, None] * q + T.add(lo[:, None], Xp[None, :])
+    s0 = np.broadcast_to(idx[:, None], d0.shape)
+    s1 = np.broadcast_to(qq + idx[:, None], d1.shape)
+    # cross edges: (0, x, m x + c) ~ (1, m, c)
+    x, m, c = np.meshgrid(e, e, e, indexing="ij")
+    y = T.add(T.mul(m, x), c)
+    s2 = x * q + y
+    d2 = qq + m * q + c
+    edges = np.concatenate([np.stack([a.ravel(), b.ravel()], axis=1)
+                            for a, b in ((s0, d0), (s1, d1), (s2, d2))])
+    labels = [(0, a, b) for a in range(q) for b in range(q)] + [(1, a, b) for a in range(q) for b in range(q)]
+    return ArrayGraph.from_edges(labels, edges, name="slimfly-hafner", params={"q": q},
+                                 meta={"delta": delta, "xi": T.xi})
+
+
+def slimfly(q: int) -> StarProduct:
+    """Slim Fly / MMS(q) as the star product ``K_{q,q} * C(X)`` with affine bijections.
+
+    Structure vertices ``(0, x)`` (index ``x``) and ``(1, m)`` (index ``q + m``); every arc runs
+    ``(0, x) -> (1, m)`` and carries ``f(y) = xi^{-1} (y - m x)``. Relabelling Hafner's
+    ``(1, m, c)`` as ``((1, m), xi^{-1} c)`` (and ``(0, x, y)`` as ``((0, x), y)``) maps
+    :func:`slimfly_hafner` onto this graph edge for edge.
+
+    Parameters
+    ----------
+    q : int
+        A prime power ``q >= 3``.
+
+    Returns
+    -------
+    StarProduct
+        ``2q^2`` vertices, ``q^2 (3q - delta)/2`` edges, ``(3q - delta)/2``-regular, diameter 2.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power ``>= 3``.
+
+    Examples
+    --------
+    >>> P = slimfly(4)
+    >>> P.n, P.m, P.degree_set()
+    (32, 96, [6])
+
+    References
+    ----------
+    SEED Appendix B-B3 / B-C1 ("MMS(q) = K_{q,q} * C(X)"); spec §9.2 (explicit bijections).
+    """
+    q = check_prime_power(q)
+    G = complete_bipartite(q)
+    H = mms_supernode(q)
+    T = tables(q)
+    x = G.edges[:, 0]
+    m = G.edges[:, 1] - q
+    xi_inv = int(T.inv(T.xi))
+    y = T.elements()
+    B = T.mul(xi_inv, T.sub(y[None, :], T.mul(m, x)[:, None]))
+    return star_product(G, H, B, name="slimfly", params={"q": q},
+                        meta={"delta": H.meta["delta"], "xi": T.xi})
+
+
+def bundlefly(q: int, paley_q: int) -> StarProduct:
+    """Bundlefly ``MMS(q) * QR(q')`` with ``f(x) = xi' x`` on every arc (oriented by index).
+
+    The structure graph is :func:`slimfly_hafner` ``(q)``; the supernode is the Paley graph
+    ``QR(q')`` with its bijection ``x -> xi' x`` (a non-square multiplier). The original Bundlefly
+    bijection assignment is unknown (spec §9.6); EDST counts and bounds do not depend on it.
+
+    Parameters
+    ----------
+    q : int
+        Prime power ``q >= 3`` (MMS structure graph).
+    paley_q : int
+        Prime power ``q' = 1 (mod 4)`` (Paley supernode).
+
+    Returns
+    -------
+    StarProduct
+        ``2q^2 q'`` vertices, ``((3q - delta)/2 + (q'-1)/2)``-regular.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` or ``paley_q`` violate their rules.
+
+    Examples
+    --------
+    >>> P = bundlefly(3, 5)
+    >>> P.n, P.m, P.degree_set(), P.diameter()
+    (90, 315, [7], 3)
+
+    References
+    ----------
+    SEED Appendix B-C2; Lei et al., Bundlefly (ICS'20); spec §9.6.
+    """
+    q = check_prime_power(q)
+    paley_q = check_prime_power(paley_q, name="paley_q")
+    if paley_q % 4 != 1:
+        raise ValueError(f"paley_q={paley_q} is not 1 mod 4: the Paley supernode QR(q') needs q' = 1 (mod 4)")
+    G = slimfly_hafner(q)
+    H = paley(paley_q)
+    return star_product(G, H, H.meta["bijection"], name="bundlefly", params={"q": q, "paley_q": paley_q})
+
+
+def loop_matching(f: np.ndarray) -> np.ndarray:
+    """Greedy pairs ``{h, f(h)}`` such that no vertex is used twice (PolarStar's loop edges).
+
+    Scans ``h = 0, 1, ...`` and keeps ``{h, f(h)}`` when ``h != f(h)`` and neither end is covered
+    yet (the ``cov`` array of the reference code). For an involution this is every pair.
+
+    Parameters
+    ----------
+    f : ndarray
+        A permutation of the supernode vertices.
+
+    Returns
+    -------
+    ndarray
+        ``(k, 2)`` int64 array of pairs.
+
+    Examples
+    --------
+    >>> loop_matching(np.array([0, 2, 4, 1, 3])).tolist()    # x -> 2x on GF(5)
+    [[1, 2], [4, 3]]
+    """
+    f = np.asarray(f, dtype=np.int64)
+    cov = np.zeros(len(f), dtype=bool)
+    pairs = []
+    for h, fh in enumerate(f.tolist()):  # O(n_H) once per supernode type, not per edge
+        if h == fh or cov[h] or cov[fh]:
+            continue
+        pairs.append((h, fh))
+        cov[h] = cov[fh] = True
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: int | None = None,
+              loops: bool = False) -> StarProduct:
+    """PolarStar ``ER_q * QR(q')`` or ``ER_q * IQ(d')``: the same bijection f on every ER_q arc.
+
+    Parameters
+    ----------
+    q : int
+        Prime power (ER_q structure graph, loop-free).
+    supernode : {"paley", "iq", "bdf"}
+        Supernode family: Paley QR(paley_q) with ``f(x) = xi x`` (property R1), or IQ(d) / the
+        "bdf" variant with their involution (property R*).
+    paley_q : int, optional
+        Required for ``supernode="paley"``: prime power ``= 1 (mod 4)``.
+    d : int, optional
+        Required for ``supernode="iq"`` / ``"bdf"``: degree ``>= 3``, ``= 0 or 3 (mod 4)``.
+    loops : bool
+        The network version: each of the ``q+1`` absolute points ``a`` of ER_q also gets the
+        intra-supernode edges ``{(a, h), (a, f(h))}`` chosen greedily (:func:`loop_matching`),
+        recorded in ``meta["extra_edges"]``. With IQ these form a perfect matching and the graph
+        becomes ``(q+1+d)``-regular. The EDST paper uses ``loops=False``.
+
+    Returns
+    -------
+    StarProduct
+        ``(q^2+q+1) n_H`` vertices; without loops ``q(q+1)^2 n_H/2 + (q^2+q+1) m_H`` edges and
+        degrees ``q + deg_H`` (absolute supernodes) or ``q + 1 + deg_H``; diameter 3.
+
+    Raises
+    ------
+    ValueError
+        If a parameter breaks its rule, or the parameters of the other supernode are given.
+
+    Examples
+    --------
+    >>> P = polarstar(3, supernode="iq", d=3)
+    >>> P.n, P.m, P.degree_set()
+    (104, 348, [6, 7])
+    >>> polarstar(3, supernode="iq", d=3, loops=True).m
+    364
+
+    References
+    ----------
+    Lakhotia et al., PolarStar (arXiv:2302.07217); IntelLabs/PolarFly ``PolarstarGenerator``;
+    SEED Appendix B-C3; spec §9.6.
+    """
+    q = check_prime_power(q)
+    supernode = check_choice(supernode, "supernode", ("paley", "iq", "bdf"))
+    loops = check_flag(loops, "loops")
+    if supernode == "paley":
+        if paley_q is None:
+            raise ValueError("paley_q=None: supernode='paley' needs paley_q, a prime power = 1 (mod 4)")
+        if d is not None:
+            raise ValueError(f"d={d}: d is the degree of an IQ/bdf supernode; supernode='paley' takes paley_q")
+        paley_q = check_prime_power(paley_q, name="paley_q")
+        if paley_q % 4 != 1:
+            raise ValueError(f"paley_q={paley_q} is not 1 mod 4: the Paley supernode QR(q') needs q' = 1 (mod 4)")
+        H = paley(paley_q)
+        params = {"q": q, "supernode": supernode, "paley_q": paley_q}
+    else:
+        if d is None:
+            raise ValueError(f"d=None: supernode={supernode!r} needs d >= 3 with d = 0 or 3 (mod 4)")
+        if paley_q is not None:
+            raise ValueError(f"paley_q={paley_q}: paley_q is for supernode='paley', not {supernode!r}")
+        H = inductive_quad(d) if supernode == "iq" else bdf(d)
+        params = {"q": q, "supernode": supernode, "d": int(d)}
+    params["loops"] = int(loops)
+    G = polarfly(q)
+    f = H.meta["bijection"]
+    extra = None
+    if loops:
+        pairs = loop_matching(f)
+        a = G.meta["absolute_points"]
+        extra = (a[:, None, None] * H.n + pairs[None, :, :]).reshape(-1, 2)
+    P = star_product(G, H, f, name="polarstar", params=params, extra_edges=extra)
+    P.meta["absolute_points"] = G.meta["absolute_points"]
+    return P
+
+
+def complete_paley(n: int, q: int) -> StarProduct:
+    """``K_n * QR(q)`` with ``f(x) = xi x`` on every arc; ``K_2 * QR(5)`` is the Petersen graph.
+
+    Parameters
+    ----------
+    n : int
+        Structure graph K_n, ``n >= 2``.
+    q : int
+        Prime power ``= 1 (mod 4)``.
+
+    Returns
+    -------
+    StarProduct
+        ``n q`` vertices, ``(n - 1 + (q-1)/2)``-regular.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 2`` or ``q`` is not a prime power ``= 1 (mod 4)``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_isomorphic(complete_paley(2, 5).to_networkx(), nx.petersen_graph())
+    True
+
+    References
+    ----------
+    SEED Example II-D.5; spec §9.1.
+    """
+    n = check_int(n, "n", minimum=2)
+    G = complete(n)
+    H = paley(q)
+    return star_product(G, H, H.meta["bijection"], name="complete-paley", params={"n": n, "q": H.params["q"]})
+
+
+def _parse_sizes(sizes: str | Sequence[int], minimum: int, what: str) -> list[int]:
+    if isinstance(sizes, str):
+        try:
+            vals: list = [int(s) for s in sizes.replace("x", ",").split(",") if s.strip()]
+        except ValueError:
+            raise ValueError(f"sizes={sizes!r} is not a comma-separated list of integers") from None
+    else:
+        vals = list(sizes) if not isinstance(sizes, int | np.integer) else [sizes]
+    if not vals:
+        raise ValueError(f"sizes={sizes!r} is empty: need at least one {what} size")
+    return [check_int(v, "sizes", minimum=minimum) for v in vals]
+
+
+def _product_of(factors: list[ArrayGraph], name: str, params: dict) -> ArrayGraph:
+    if len(factors) == 1:
+        g = factors[0]
+        return ArrayGraph(g.labels, g.edges, name=name, params=params, meta=dict(g.meta))
+    rest = _product_of(factors[1:], name, {"sizes": ",".join(str(f.n) for f in factors[1:])})
+    return cartesian_product(factors[0], rest, name=name, params=params)
+
+
+def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
+    """HyperX ``K_{s1} □ K_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
+
+    Parameters
+    ----------
+    sizes : str or sequence of int
+        Side lengths (``"4,4,4"`` or ``[4, 4, 4]``), each ``>= 2``.
+
+    Returns
+    -------
+    StarProduct
+        ``K_{s1} □ HyperX(s2, ...)``, labels nested ``(i1, (i2, i3))``; a single size gives K_s.
+
+    Raises
+    ------
+    ValueError
+        If a size is not an integer ``>= 2``.
+
+    Examples
+    --------
+    >>> g = hyperx("3,4")
+    >>> g.n, g.m, g.degree_set()
+    (12, 30, [5])
+
+    References
+    ----------
+    Ahn et al., HyperX (SC'09); SEED Def. II-B.1 (Cartesian product).
+    """
+    s = _parse_sizes(sizes, 2, "HyperX dimension")
+    return _product_of([complete(v) for v in s], "hyperx", {"sizes": ",".join(map(str, s))})
+
+
+def torus(sizes: str | Sequence[int]) -> ArrayGraph:
+    """Torus ``C_{s1} □ C_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
+
+    Parameters
+    ----------
+    sizes : str or sequence of int
+        Ring lengths, each ``>= 3``.
+
+    Returns
+    -------
+    StarProduct
+        ``2k``-regular for ``k`` dimensions; a single size gives the cycle.
+
+    Raises
+    ------
+    ValueError
+        If a size is not an integer ``>= 3``.
+
+    Examples
+    --------
+    >>> g = torus([4, 5])
+    >>> g.n, g.m, g.degree_set()
+    (20, 40, [4])
+
+    References
+    ----------
+    SEED Def. II-B.1 (Cartesian product).
+    """
+    s = _parse_sizes(sizes, 3, "torus ring")
+    return _product_of([cycle(v) for v in s], "torus", {"sizes": ",".join(map(str, s))})
+
+
+def chimera_colour(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """SEED's colouring of Chimera cells by 2x2 blocks: ``(i + j + i//2 + j//2) mod 2`` (0 = blue).
+
+    Parameters
+    ----------
+    i, j : array_like of int
+        Cell coordinates.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> chimera_colour(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])).tolist()
+    [0, 1, 1, 0]
+    """
+    i = np.asarray(i)
+    j = np.asarray(j)
+    return (i + j + i // 2 + j // 2) % 2
+
+
+def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
+    """A Chimera graph as the star product ``K_2 * H`` (H = the blue cells), when it is one.
+
+    Cells are coloured by :func:`chimera_colour`. Every vertex then has exactly one coupler to
+    the other colour, and a colour-swapping automorphism sigma of the Chimera maps the blue
+    subgraph H onto the red one: the reflection ``i -> rows-1-i`` if ``rows/2`` is odd, else
+    ``j -> cols-1-j`` if ``cols/2`` is odd (planar), or the shift ``i -> i+2`` (torus). Product
+    vertex ``(0, h)`` is blue vertex ``h``, ``(1, h)`` is ``sigma(h)``, and the arc bijection
+    follows the couplers. ``meta["chimera_index"][v]`` is the index in
+    :func:`starlib.factors.chimera` of product vertex ``v``.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Even grid sizes ``2a x 2b``. Planar: a star product iff ``(a-1)(b-1)`` is even.
+        Toric: rows and cols must be multiples of 4 (so the 2x2-block colouring wraps).
+    toric : bool
+        Wrap-around couplers.
+
+    Returns
+    -------
+    StarProduct
+        Structure K_2, a (generally disconnected) supernode on ``4 rows cols`` vertices.
+
+    Raises
+    ------
+    ValueError
+        If the Chimera is not a star product of this form (odd sizes, ``(a-1)(b-1)`` odd, or a
+        torus whose sizes are not multiples of 4).
+
+    Examples
+    --------
+    >>> P = chimera(2, 4)
+    >>> P.n, P.m, P.supernode.n, P.supernode.m
+    (64, 168, 32, 68)
+
+    References
+    ----------
+    SEED Appendix C; spec §8.
+    """
+    toric = check_flag(toric, "toric")
+    rows = check_int(rows, "rows", minimum=4 if toric else 2)
+    cols = check_int(cols, "cols", minimum=4 if toric else 2)
+    if toric:
+        for nm, v in (("rows", rows), ("cols", cols)):
+            if v % 4:
+                raise ValueError(f"{nm}={v} is not a multiple of 4: the toric Chimera is a star product K_2 * H "
+                                 "of the 2x2-block colouring only when both sizes are multiples of 4")
+    else:
+        for nm, v in (("rows", rows), ("cols", cols)):
+            if v % 2:
+                raise ValueError(f"{nm}={v} is odd: the Chimera C_(2a x 2b) is a star product K_2 * H only "
+                                 "for even sizes (a boundary cell would have no coupler to the other colour)")
+        a, b = rows // 2, cols // 2
+        if (a - 1) * (b - 1) % 2:
+            raise ValueError(f"rows={rows}, cols={cols}: C_({rows}x{cols}) is not a star product K_2 * H: "
+                             f"(a-1)(b-1) = {(a - 1) * (b - 1)} is odd, so blue and red cells are not isomorphic")
+    C = chimera_graph_array(rows, cols, toric)
+    lab = np.array(C.labels, dtype=np.int64)  # (n, 4): i, j, shore, k
+    ci, cj, cs, ck = lab.T
+    colour = chimera_colour(ci, cj)
+    if toric:
+        si, sj = (ci + 2) % rows, cj
+    elif (rows // 2) % 2:
+        si, sj = rows - 1 - ci, cj
+    else:
+        si, sj = ci, cols - 1 - cj
+    sigma = ((si * cols + sj) * 2 + cs) * 4 + ck
+    blue = np.flatnonzero(colour == 0)
+    pos = np.full(C.n, -1, dtype=np.int64)
+    pos[blue] = np.arange(blue.size)
+    sigma_inv = np.empty_like(sigma)
+    sigma_inv[sigma] = np.arange(C.n)
+    u, v = C.edges[:, 0], C.edges[:, 1]
+    both_blue = (colour[u] == 0) & (colour[v] == 0)
+    H = ArrayGraph.from_edges([C.labels[t] for t in blue.tolist()],
+                              np.stack([pos[u[both_blue]], pos[v[both_blue]]], axis=1),
+                              name="chimera-supernode", params={"rows": rows, "cols": cols, "toric": int(toric)})
+    cross = colour[u] != colour[v]
+    bu = np.where(colour[u] == 0, u, v)[cross]
+    rv = np.where(colour[u] == 0, v, u)[cross]
+    f = np.full(blue.size, -1, dtype=np.int64)
+    f[pos[bu]] = pos[sigma_inv[rv]]
+    if bu.size != blue.size or np.any(f < 0):  # pragma: no cover - excluded by the parameter rules
+        raise ValueError(f"rows={rows}, cols={cols}: the couplers between colours are not a perfect matching")
+    P = star_product(complete(2), H, f, name="chimera", params={"rows": rows, "cols": cols, "toric": int(toric)},
+                     allow_disconnected_supernode=True)
+    P.meta["chimera_index"] = np.concatenate([blue, sigma[blue]])
+    return P
+
+
+# ---------------------------------------------------------------------------------------------
+# command-line registration
+# ---------------------------------------------------------------------------------------------
+register("slimfly", slimfly, {"q": Param(int, "prime power q >= 3")},
+         "Slim Fly MMS(q) = K_{q,q} * C(X) (affine bijections)", kind="product")
+register("slimfly-hafner", slimfly_hafner, {"q": Param(int, "prime power q >= 3")},
+         "Slim Fly MMS(q) in Hafner's (0,x,y)/(1,m,c) form (plain graph)", kind="network")
+register("bundlefly", bundlefly,
+         {"q": Param(int, "prime power q >= 3"), "paley_q": Param(int, "prime power q' = 1 (mod 4)")},
+         "Bundlefly MMS(q) * QR(q')", kind="product")
+register("polarstar", polarstar,
+         {"q": Param(int, "prime power q >= 2"),
+          "supernode": Param(str, "paley | iq | bdf", default="paley", required=False),
+          "paley_q": Param(int, "prime power q' = 1 (mod 4) (supernode=paley)", default=None, required=False),
+          "d": Param(int, "integer d >= 3, d = 0 or 3 (mod 4) (supernode=iq|bdf)", default=None, required=False),
+          "loops": Param(int, "0/1: add the absolute-point loop edges (network version)", default=0,
+                         required=False)},
+         "PolarStar ER_q * QR(q') or ER_q * IQ(d)", kind="product")
+register("complete-paley", complete_paley,
+         {"n": Param(int, "integer n >= 2"), "q": Param(int, "prime power q = 1 (mod 4)")},
+         "K_n * QR(q) (K_2 * QR(5) = Petersen)", kind="product")
+register("hyperx", hyperx, {"sizes": Param(str, "comma-separated integers >= 2, e.g. 4,4,4")},
+         "HyperX K_{s1} x K_{s2} x ... (Cartesian product)", kind="product")
+register("torus", torus, {"sizes": Param(str, "comma-separated integers >= 3, e.g. 4,4")},
+         "torus C_{s1} x C_{s2} x ... (Cartesian product)", kind="product")
+register("chimera", chimera,
+         {"rows": Param(int, "even integer rows >= 2 (multiple of 4 if toric)"),
+          "cols": Param(int, "even integer cols >= 2 (multiple of 4 if toric); (rows/2-1)(cols/2-1) even"),
+          "toric": Param(int, "0/1: wrap-around couplers", default=0, required=False)},
+         "Chimera C_{rows x cols} as K_2 * (blue cells), when it is a star product", kind="product")
