@@ -1,0 +1,456 @@
+"""Exact maximum EDST packing of any simple graph: matroid partition with a Nash-Williams certificate.
+
+The union of ``k`` forests is a matroid (the ``k``-fold union of the graphic matroid), so inserting edges one
+by one, each through a shortest augmenting path of edge swaps (Edmonds' matroid partition, in the form of
+Roskind and Tarjan), yields a largest union of ``k`` forests. The graph has ``k`` edge-disjoint spanning trees
+iff that union has ``k(n-1)`` edges.
+
+When it has fewer, the edges labelled by a failed search (every rejected edge and every forest edge reachable
+from it by swaps) span, in every forest, the same vertex partition ``P``; all edges between parts are in the
+union, so ``e(P) < k(|P|-1)`` and ``floor(e(P)/(|P|-1)) < k`` is an upper bound (Nash-Williams and Tutte).
+:func:`max_edsts` starts at ``k = min(floor(m/(n-1)), min degree)`` and lowers ``k`` to the bound of each
+extracted partition until a packing succeeds, so the count it returns always equals a certified upper bound.
+
+Complexity: each insertion is a BFS over edges, each labelling step walks a tree path, so
+``O(m * k * n)`` per augmentation in the worst case; in practice factor graphs of a few thousand edges take
+well under a second.
+
+Example
+-------
+>>> import networkx as nx
+>>> from starlib.graphs import ArrayGraph
+>>> p = max_edsts(ArrayGraph.from_networkx(nx.petersen_graph()))
+>>> p.count, p.bound_kind, len(p.certificate_parts())
+(1, 'edges', 10)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .trees import EDSTSet, Tree
+
+__all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests"]
+
+
+def partition_bound(edges: np.ndarray, parts: np.ndarray) -> int:
+    """Nash-Williams-Tutte bound ``floor(e(P) / (|P| - 1))`` of a vertex partition.
+
+    Parameters
+    ----------
+    edges : ``(m, 2)`` array of vertex indices.
+    parts : ``(n,)`` array, ``parts[v]`` the part of vertex ``v``.
+
+    Returns
+    -------
+    int
+        The bound; no graph has more EDSTs than the number of crossing edges over ``|P| - 1``.
+
+    Raises
+    ------
+    ValueError
+        If the partition has a single part.
+
+    Example
+    -------
+    >>> partition_bound(np.array([[0, 1], [1, 2], [0, 2], [2, 3]]), np.array([0, 0, 0, 1]))
+    1
+    """
+    parts = np.asarray(parts)
+    k = np.unique(parts).shape[0]
+    if k < 2:
+        raise ValueError(f"parts: a partition with {k} part gives no bound; need at least 2 parts")
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    crossing = int((parts[e[:, 0]] != parts[e[:, 1]]).sum())
+    return crossing // (k - 1)
+
+
+class ForestPartition:
+    """``k`` edge-disjoint forests over a fixed edge list, grown by matroid-partition augmentation.
+
+    Forest ``i`` is held as adjacency maps (``adj[i][v][w] = edge id``), a union-find of its components
+    (swaps never change components, only a final insertion merges two) and parent pointers rebuilt lazily
+    after a change (for tree paths).
+
+    Parameters
+    ----------
+    n : number of vertices.
+    edges : ``(m, 2)`` int array; edges are referred to by row index.
+    k : number of forests.
+    """
+
+    def __init__(self, n: int, edges: np.ndarray, k: int) -> None:
+        e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        self.n, self.k, self.m = int(n), int(k), int(e.shape[0])
+        self.eu: list[int] = e[:, 0].tolist()
+        self.ev: list[int] = e[:, 1].tolist()
+        self.owner: list[int] = [-1] * self.m
+        self.adj: list[list[dict[int, int]]] = [[{} for _ in range(n)] for _ in range(k)]
+        self.uf: list[list[int]] = [list(range(n)) for _ in range(k)]
+        self.size: list[int] = [0] * k
+        self._par: list[list[int]] = [[] for _ in range(k)]
+        self._pedge: list[list[int]] = [[] for _ in range(k)]
+        self._dep: list[list[int]] = [[] for _ in range(k)]
+        self._dirty: list[bool] = [True] * k
+        self.last_labels: dict[int, int] = {}
+        self._tight: dict[tuple[int, ...], list[int]] = {}
+
+    # -- forest primitives ---------------------------------------------------------------------
+    def _find(self, i: int, x: int) -> int:
+        p = self.uf[i]
+        root = x
+        while p[root] != root:
+            root = p[root]
+        while p[x] != root:
+            p[x], x = root, p[x]
+        return root
+
+    def _link(self, eid: int, i: int) -> None:
+        a, b = self.eu[eid], self.ev[eid]
+        self.adj[i][a][b] = eid
+        self.adj[i][b][a] = eid
+        self.owner[eid] = i
+        self.size[i] += 1
+        self._dirty[i] = True
+
+    def _unlink(self, eid: int) -> None:
+        i = self.owner[eid]
+        a, b = self.eu[eid], self.ev[eid]
+        del self.adj[i][a][b]
+        del self.adj[i][b][a]
+        self.owner[eid] = -1
+        self.size[i] -= 1
+        self._dirty[i] = True
+
+    def add(self, eid: int, i: int) -> None:
+        """Put edge ``eid`` into forest ``i`` (its ends must be in different components of forest ``i``)."""
+        ra, rb = self._find(i, self.eu[eid]), self._find(i, self.ev[eid])
+        if ra == rb:
+            raise ValueError(f"eid={eid}: both ends already connected in forest {i}")
+        self.uf[i][ra] = rb
+        self._link(eid, i)
+
+    def _rebuild(self, i: int) -> None:
+        n = self.n
+        par = [-1] * n
+        pedge = [-1] * n
+        dep = [-1] * n
+        adj = self.adj[i]
+        for s in range(n):
+            if dep[s] >= 0:
+                continue
+            dep[s] = 0
+            stack = [s]
+            while stack:
+                x = stack.pop()
+                dx = dep[x] + 1
+                for y, eid in adj[x].items():
+                    if dep[y] < 0:
+                        dep[y] = dx
+                        par[y] = x
+                        pedge[y] = eid
+                        stack.append(y)
+        self._par[i], self._pedge[i], self._dep[i] = par, pedge, dep
+        self._dirty[i] = False
+
+    def path(self, i: int, a: int, b: int) -> list[int]:
+        """Edge ids of the path from ``a`` to ``b`` in forest ``i`` (they must be connected)."""
+        if self._dirty[i]:
+            self._rebuild(i)
+        par, pedge, dep = self._par[i], self._pedge[i], self._dep[i]
+        out: list[int] = []
+        while dep[a] > dep[b]:
+            out.append(pedge[a])
+            a = par[a]
+        while dep[b] > dep[a]:
+            out.append(pedge[b])
+            b = par[b]
+        while a != b:
+            out.append(pedge[a])
+            out.append(pedge[b])
+            a, b = par[a], par[b]
+        return out
+
+    # -- augmentation --------------------------------------------------------------------------
+    def insert(self, eid: int, grow: tuple[int, ...] | None = None) -> bool:
+        """Insert edge ``eid`` through a shortest augmenting path; False if the union cannot grow by it.
+
+        Parameters
+        ----------
+        eid : the edge to insert (not yet in a forest).
+        grow : forests allowed to gain an edge (default: all). Others only swap edges.
+        """
+        a, b = self.eu[eid], self.ev[eid]
+        grow = tuple(range(self.k)) if grow is None else grow
+        for i in grow:
+            if self._find(i, a) != self._find(i, b):
+                self.add(eid, i)
+                return True
+        # an edge inside a part of a saturated partition found by an earlier failure stays dependent
+        tight = self._tight.get(grow)
+        if tight is not None and tight[a] == tight[b]:
+            return False
+        found = self._search([eid], set(grow))
+        if found is None:
+            self._tight[grow] = self._label_components()
+            return False
+        x, i, label = found
+        self._apply(x, i, label)
+        return True
+
+    def _search(self, sources: list[int], grow: set[int]) -> tuple[int, int, dict[int, int]] | None:
+        """BFS over swap edges from ``sources``; ``(terminal edge, forest, labels)`` or None (labels kept).
+
+        Within one search the labelled edges of each forest are contracted (a union-find whose
+        representative is the top vertex of a labelled subtree), so each forest edge is walked once.
+        """
+        label: dict[int, int] = {s: -1 for s in sources}
+        queue = deque(sources)
+        k, n = self.k, self.n
+        eu, ev, owner = self.eu, self.ev, self.owner
+        full = [self.size[i] == n - 1 for i in range(k)]
+        contracted: list[list[int] | None] = [None] * k
+        for i in range(k):
+            if self._dirty[i]:
+                self._rebuild(i)
+
+        def top(c: list[int], v: int) -> int:
+            r = v
+            while c[r] != r:
+                r = c[r]
+            while c[v] != r:
+                c[v], v = r, c[v]
+            return r
+
+        while queue:
+            x = queue.popleft()
+            a, b = eu[x], ev[x]
+            ox = owner[x]
+            for i in range(k):
+                if i == ox:
+                    continue
+                if not full[i] and self._find(i, a) != self._find(i, b):
+                    if i in grow:
+                        return x, i, label
+                    continue
+                c = contracted[i]
+                if c is None:
+                    c = contracted[i] = list(range(n))
+                par, pedge, dep = self._par[i], self._pedge[i], self._dep[i]
+                ta, tb = top(c, a), top(c, b)
+                while ta != tb:
+                    if dep[ta] < dep[tb]:
+                        ta, tb = tb, ta
+                    y = pedge[ta]
+                    label[y] = x
+                    queue.append(y)
+                    p = par[ta]
+                    c[ta] = p
+                    ta = top(c, p)
+        self.last_labels = label
+        return None
+
+    def _apply(self, x: int, i: int, label: dict[int, int]) -> None:
+        cur, target, first = x, i, True
+        while True:
+            old = self.owner[cur]
+            if old >= 0:
+                self._unlink(cur)
+            if first:
+                self.add(cur, target)  # the only insertion that joins two components
+                first = False
+            else:
+                self._link(cur, target)
+            prev = label[cur]
+            if prev < 0:
+                return
+            cur, target = prev, old
+
+    def closure_partition(self, rejected: list[int]) -> np.ndarray:
+        """Vertex partition certifying maximality: components of the edges labelled from ``rejected``.
+
+        Must be called on a maximal union (no rejected edge can be inserted).
+        """
+        found = self._search(list(rejected), set(range(self.k)))
+        if found is not None:  # pragma: no cover - would contradict the matroid greedy property
+            raise RuntimeError("closure_partition: the forests are not a maximal union")
+        _, parts = np.unique(np.array(self._label_components()), return_inverse=True)
+        return parts.astype(np.int64)
+
+    def _label_components(self) -> list[int]:
+        """Component representative of every vertex in the graph of the last search's labelled edges.
+
+        After a failed search the labelled edges ``L`` satisfy ``|I & A| = k r(A)`` for ``A`` the edges
+        inside the components of ``L``: ``A`` is saturated, and stays so while the union only grows.
+        """
+        parent = list(range(self.n))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for eid in self.last_labels:
+            ra, rb = find(self.eu[eid]), find(self.ev[eid])
+            if ra != rb:
+                parent[ra] = rb
+        return [find(v) for v in range(self.n)]
+
+    def forest_edges(self, i: int) -> np.ndarray:
+        """Forest ``i`` as an ``(size, 2)`` edge array (sorted rows)."""
+        ids = sorted({eid for d in self.adj[i] for eid in d.values()})
+        if not ids:
+            return np.zeros((0, 2), dtype=np.int64)
+        return np.array([[self.eu[j], self.ev[j]] for j in ids], dtype=np.int64)
+
+    def unused(self) -> list[int]:
+        """Ids of the edges in no forest."""
+        return [j for j, o in enumerate(self.owner) if o < 0]
+
+
+def pack_forests(n: int, edges: np.ndarray, k: int) -> tuple[ForestPartition, list[int]]:
+    """A largest union of ``k`` edge-disjoint forests (edges inserted in the given order).
+
+    Returns
+    -------
+    (ForestPartition, rejected edge ids)
+
+    Example
+    -------
+    >>> fp, rej = pack_forests(3, np.array([[0, 1], [1, 2], [0, 2]]), 1)
+    >>> fp.size, rej
+    ([2], [2])
+    """
+    fp = ForestPartition(n, edges, k)
+    rejected = [j for j in range(fp.m) if not fp.insert(j)]
+    return fp, rejected
+
+
+@dataclass
+class Packing:
+    """A maximum EDST packing with its certificate of optimality.
+
+    Attributes
+    ----------
+    trees : the ``count`` trees (tag ``"generic"``).
+    count : number of trees.
+    upper_bound : a proven upper bound equal to ``count`` (for a requested ``k``: just ``floor(m/(n-1))``).
+    bound_kind : ``"edges"`` (``floor(m/(n-1))``), ``"degree"`` (minimum degree), ``"partition"``, or
+        ``"requested"`` when a fixed ``k`` was asked for.
+    certificate : vertex partition whose Nash-Williams bound equals ``upper_bound`` (``parts[v]``).
+    nontree : the edges in no tree (the subgraph ``N`` of the paper), ``(r, 2)``.
+    """
+
+    trees: EDSTSet
+    count: int
+    upper_bound: int
+    bound_kind: str
+    certificate: np.ndarray
+    nontree: np.ndarray
+
+    def certificate_parts(self) -> list[list[int]]:
+        """The certificate partition as sorted lists of vertices."""
+        parts: dict[int, list[int]] = {}
+        for v, p in enumerate(self.certificate.tolist()):
+            parts.setdefault(p, []).append(v)
+        return sorted(parts.values())
+
+
+def _graph(graph: Any) -> tuple[int, np.ndarray]:
+    if not (hasattr(graph, "edges") and hasattr(graph, "n")):
+        raise ValueError(f"graph: expected an ArrayGraph-like object with .n and .edges, got {type(graph).__name__}")
+    if getattr(graph, "directed", False):
+        raise ValueError("graph: directed graphs have no EDST packing here; pass an undirected graph")
+    n = int(graph.n)
+    e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+    if n < 2:
+        raise ValueError(f"graph: n={n} vertices; a spanning-tree packing needs n >= 2")
+    if e.size and ((e[:, 0] == e[:, 1]).any()):
+        raise ValueError("graph: has a self-loop; EDST packing needs a simple graph")
+    return n, e
+
+
+def generic_packing(graph: Any, k: int | None = None) -> Packing:
+    """Maximum EDST packing of a simple graph by matroid partition, with an optimality certificate.
+
+    Parameters
+    ----------
+    graph : ArrayGraph (or anything with ``.n`` and ``.edges``), simple and undirected.
+    k : int, optional
+        Pack exactly ``k`` trees instead of the maximum (fails if impossible).
+
+    Returns
+    -------
+    Packing
+        ``count`` trees, ``upper_bound == count`` with its certificate partition.
+
+    Raises
+    ------
+    ValueError
+        If ``graph`` has fewer than 2 vertices, a loop, or is directed; if ``k`` exceeds the maximum
+        (the message gives the certified bound).
+
+    Example
+    -------
+    >>> import networkx as nx
+    >>> from starlib.graphs import ArrayGraph
+    >>> g = nx.complete_graph(10)
+    >>> g.add_edges_from([(10, 0), (10, 1), (10, 2), (10, 3)])
+    >>> generic_packing(ArrayGraph.from_networkx(g)).count
+    4
+
+    References
+    ----------
+    J. Edmonds, "Minimum partition of a matroid into independent subsets", J. Res. NBS 69B (1965);
+    J. Roskind and R. E. Tarjan, "A note on finding minimum-cost edge-disjoint spanning trees",
+    Math. Oper. Res. 10 (1985); C. St. J. A. Nash-Williams (1961), W. T. Tutte (1961).
+    """
+    n, e = _graph(graph)
+    m = e.shape[0]
+    deg = np.bincount(e.ravel(), minlength=n)
+    by_edges = m // (n - 1)
+    vmin = int(np.argmin(deg))
+    if k is not None:
+        if not isinstance(k, (int, np.integer)) or k < 0:
+            raise ValueError(f"k={k} must be a non-negative integer")
+        target, kind = int(k), "requested"
+        cert = np.arange(n)
+    elif by_edges <= int(deg[vmin]):
+        target, kind, cert = by_edges, "edges", np.arange(n)
+    else:
+        target, kind = int(deg[vmin]), "degree"
+        cert = (np.arange(n) != vmin).astype(np.int64)
+    while True:
+        if target == 0:
+            return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy())
+        fp, rejected = pack_forests(n, e, target)
+        if all(s == n - 1 for s in fp.size):
+            trees = EDSTSet(Tree(fp.forest_edges(i), 0, "generic", n=n) for i in range(target))
+            nontree = e[np.array(rejected, dtype=np.int64)] if rejected else np.zeros((0, 2), dtype=np.int64)
+            return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, nontree)
+        parts = fp.closure_partition(rejected)
+        bound = partition_bound(e, parts)
+        if bound >= target:  # pragma: no cover - the closure argument forbids it
+            raise RuntimeError(f"certificate bound {bound} does not cut below k={target}")
+        if kind == "requested":
+            raise ValueError(f"k={k} exceeds the maximum number of EDSTs: a vertex partition into "
+                             f"{int(parts.max()) + 1} parts bounds it by {bound}")
+        target, kind, cert = bound, "partition", parts
+
+
+def max_edsts(graph: Any) -> Packing:
+    """The maximum number of EDSTs of a simple graph, the trees, and a certificate (see :func:`generic_packing`).
+
+    Example
+    -------
+    >>> import networkx as nx
+    >>> from starlib.graphs import ArrayGraph
+    >>> max_edsts(ArrayGraph.from_networkx(nx.complete_graph(6))).count
+    3
+    """
+    return generic_packing(graph)
