@@ -1,0 +1,873 @@
+"""Super Cayley graphs and their relatives as Cayley graphs on S_k (Yeh, Varvarigos and Lee, Section 2).
+
+Each family is a list of named generators (:func:`generator_set`); its Cayley graph has the
+``k!`` permutations as nodes and an arc ``U -> U[g]`` for every generator ``g``. A graph is
+*undirected* when its generator set is closed under inverses (then every arc has its reverse
+and the pair is one link), *directed* otherwise. The choices made where the paper leaves room:
+
+- ``RS(l, n)`` and ``RIS(l, n)`` use the rotations ``R`` and ``R^-1`` (undirected);
+  ``complete-RS``, ``complete-RR`` and ``complete-RIS`` use all of ``R^1 .. R^(l-1)``.
+- ``MR``, ``RR`` and ``complete-RR`` use the insertions ``I_2 .. I_(n+1)`` only (as in rotator
+  graphs) and ``RR`` a single rotation ``R``; they are directed unless every generator happens to
+  be an involution (``n = 1``, and ``l = 2`` for ``RR``), in which case the graph is undirected.
+- Coincident generators (``I_2 = I_2^-1``; ``R = R^-1`` when ``l = 2``) are **one link** in the
+  graph built here (``ArrayGraph`` is a simple graph); with ``coincident="parallel"`` the degree
+  counts them as parallel links. Which convention a claim needs is decided in
+  :mod:`starlib.cayley.emulation` and :mod:`starlib.cayley.schedules`.
+
+Node labels are permutation tuples of ``1..k``; node ``i`` has lexicographic rank ``i``.
+
+Example
+-------
+>>> g = macro_star(2, 2)
+>>> g.n, g.degree_set(), g.directed, cayley_diameter(5, generator_set("MS", l=2, n=2))
+(120, [3], False, 8)
+>>> [x.name for x in generator_set("complete-RIS", l=3, n=2)]
+['I_2', 'I_3', 'I_2^-1', 'I_3^-1', 'R^1', 'R^2']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graphs import ArrayGraph, canonical_edges
+from .generators import Generator, insertion, rotation, selection, swap, transposition
+from .permutations import MAX_K, PermutationSpace, identity, inverse
+
+__all__ = [
+    "FAMILIES", "FamilyInfo", "family_info", "check_ln", "check_k", "generator_set", "distinct_generators",
+    "is_inverse_closed", "degree", "cayley_graph", "cayley_distances", "cayley_diameter",
+    "star_graph", "bubble_sort_graph", "transposition_network", "insertion_selection",
+    "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
+    "complete_rotation_rotator", "macro_insertion_selection", "rotation_insertion_selection",
+    "complete_rotation_insertion_selection", "build_family",
+]
+
+
+@dataclass(frozen=True)
+class FamilyInfo:
+    """A family: command-line name, the paper's abbreviation, nucleus and super generators, parameters."""
+
+    name: str
+    abbrev: str
+    nucleus: str   # "T" transpositions T_2..T_(n+1); "I" insertions; "IS" insertions and selections;
+    #                "star", "bubble", "TN": the whole-k families
+    boxes: str     # "S" swaps, "R" R and R^-1, "R+" R only, "Rall" R^1..R^(l-1), "" none
+    params: tuple[str, ...]
+
+
+FAMILIES: dict[str, FamilyInfo] = {f.name: f for f in [
+    FamilyInfo("star", "star", "star", "", ("k",)),
+    FamilyInfo("bubble-sort", "BS", "bubble", "", ("k",)),
+    FamilyInfo("transposition", "TN", "TN", "", ("k",)),
+    FamilyInfo("insertion-selection", "IS", "IS", "", ("k",)),
+    FamilyInfo("macro-star", "MS", "T", "S", ("l", "n")),
+    FamilyInfo("rotation-star", "RS", "T", "R", ("l", "n")),
+    FamilyInfo("complete-rotation-star", "complete-RS", "T", "Rall", ("l", "n")),
+    FamilyInfo("macro-rotator", "MR", "I", "S", ("l", "n")),
+    FamilyInfo("rotation-rotator", "RR", "I", "R+", ("l", "n")),
+    FamilyInfo("complete-rotation-rotator", "complete-RR", "I", "Rall", ("l", "n")),
+    FamilyInfo("macro-insertion-selection", "MIS", "IS", "S", ("l", "n")),
+    FamilyInfo("rotation-insertion-selection", "RIS", "IS", "R", ("l", "n")),
+    FamilyInfo("complete-rotation-insertion-selection", "complete-RIS", "IS", "Rall", ("l", "n")),
+]}
+_BY_ABBREV = {f.abbrev: f for f in FAMILIES.values()}
+
+
+def family_info(family: str) -> FamilyInfo:
+    """Look up a family by command-line name (``"macro-star"``) or abbreviation (``"MS"``).
+
+    Parameters
+    ----------
+    family : str
+
+    Returns
+    -------
+    FamilyInfo
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the known ones.
+
+    Examples
+    --------
+    >>> family_info("MS").name
+    'macro-star'
+    """
+    if family in FAMILIES:
+        return FAMILIES[family]
+    if family in _BY_ABBREV:
+        return _BY_ABBREV[family]
+    known = ", ".join(f"{f.name} ({f.abbrev})" for f in FAMILIES.values())
+    raise ValueError(f"family={family!r} is not a known Cayley family (known: {known})")
+
+
+def _int(value: object, name: str) -> int:
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name}={value!r} is not an integer")
+    return int(value)
+
+
+def check_k(k: int, *, build: bool = False, minimum: int = 2) -> int:
+    """Validate the number of symbols ``k`` (``k >= minimum``; ``k <= MAX_K`` if a graph is built).
+
+    Parameters
+    ----------
+    k : int
+    build : bool
+        True when ``k!`` nodes will be materialised.
+    minimum : int
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming ``k`` and the rule.
+
+    Examples
+    --------
+    >>> check_k(11, build=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=11 is too large: graphs are built only for k <= 10 (k! = 39916800 nodes)
+    """
+    k = _int(k, "k")
+    if k < minimum:
+        raise ValueError(f"k={k} is too small: need an integer k >= {minimum}")
+    if build and k > MAX_K:
+        raise ValueError(f"k={k} is too large: graphs are built only for k <= {MAX_K} (k! = {math.factorial(k)} nodes)")
+    return k
+
+
+def check_ln(l: int, n: int, *, build: bool = False) -> int:
+    """Validate the box parameters and return ``k = n*l + 1``.
+
+    Rules: ``l >= 2`` boxes, ``n >= 1`` balls per box, ``k = n*l + 1`` symbols, and ``k <= MAX_K``
+    when the graph itself is built.
+
+    Parameters
+    ----------
+    l, n : int
+    build : bool
+        True when ``k!`` nodes will be materialised.
+
+    Returns
+    -------
+    int
+        ``k``.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, its value and the rule.
+
+    Examples
+    --------
+    >>> check_ln(3, 2)
+    7
+    >>> check_ln(1, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: l=1 is too small: need an integer l >= 2 (number of boxes; k = n*l + 1)
+    """
+    l = _int(l, "l")
+    n = _int(n, "n")
+    if l < 2:
+        raise ValueError(f"l={l} is too small: need an integer l >= 2 (number of boxes; k = n*l + 1)")
+    if n < 1:
+        raise ValueError(f"n={n} is too small: need an integer n >= 1 (balls per box; k = n*l + 1)")
+    k = n * l + 1
+    if build and k > MAX_K:
+        raise ValueError(f"l={l}, n={n} give k = n*l + 1 = {k}: graphs are built only for k <= {MAX_K} "
+                         f"(k! = {math.factorial(k)} nodes)")
+    return k
+
+
+def _nucleus(kind: str, k: int, n: int) -> list[Generator]:
+    m = n + 1
+    if kind == "T":
+        return [transposition(k, i) for i in range(2, m + 1)]
+    if kind == "I":
+        return [insertion(k, i) for i in range(2, m + 1)]
+    if kind == "IS":
+        return [insertion(k, i) for i in range(2, m + 1)] + [selection(k, i) for i in range(2, m + 1)]
+    raise AssertionError(kind)
+
+
+def _super(kind: str, k: int, l: int, n: int) -> list[Generator]:
+    if kind == "S":
+        return [swap(k, n, i) for i in range(2, l + 1)]
+    if kind == "R":
+        return [rotation(k, n, 1, signed_name=True), rotation(k, n, -1, signed_name=True)]
+    if kind == "R+":
+        return [rotation(k, n, 1)]
+    if kind == "Rall":
+        return [rotation(k, n, i) for i in range(1, l)]
+    raise AssertionError(kind)
+
+
+def generator_set(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None) -> list[Generator]:
+    """The generators of a family, in the paper's order (nucleus first, then super generators).
+
+    Parameters
+    ----------
+    family : str
+        Command-line name or abbreviation (``"MS"``, ``"complete-RIS"``, ``"star"``, ...).
+    k : int, optional
+        For ``star``, ``bubble-sort``, ``transposition``, ``insertion-selection``.
+    l, n : int, optional
+        For the ``l``-level families; ``k = n*l + 1``.
+
+    Returns
+    -------
+    list of Generator
+        Coincident generators (``I_2`` and ``I_2^-1``; ``R^1`` and ``R^-1`` for ``l = 2``) are both listed.
+
+    Raises
+    ------
+    ValueError
+        For a bad family or parameters.
+
+    Examples
+    --------
+    >>> [g.name for g in generator_set("MS", l=3, n=2)]
+    ['T_2', 'T_3', 'S_2', 'S_3']
+    >>> [g.name for g in generator_set("RS", l=2, n=1)]
+    ['T_2', 'R^1', 'R^-1']
+    """
+    info = family_info(family)
+    if info.params == ("k",):
+        if k is None or l is not None or n is not None:
+            raise ValueError(f"{info.name} takes k only (got k={k}, l={l}, n={n})")
+        k = check_k(k)
+        if info.nucleus == "star":
+            return [transposition(k, i) for i in range(2, k + 1)]
+        if info.nucleus == "bubble":
+            return [transposition(k, i, i + 1) for i in range(1, k)]
+        if info.nucleus == "TN":
+            return [transposition(k, i, j) for i in range(1, k) for j in range(i + 1, k + 1)]
+        return _nucleus("IS", k, k - 1)
+    if l is None or n is None or (k is not None and k != n * l + 1):
+        raise ValueError(f"{info.name} takes l and n (k = n*l + 1; got k={k}, l={l}, n={n})")
+    k = check_ln(l, n)
+    return _nucleus(info.nucleus, k, n) + _super(info.boxes, k, l, n)
+
+
+def distinct_generators(gens: Sequence[Generator]) -> list[Generator]:
+    """Drop generators whose position map repeats an earlier one (coincident generators are one link).
+
+    Examples
+    --------
+    >>> [g.name for g in distinct_generators(generator_set("IS", k=4))]
+    ['I_2', 'I_3', 'I_4', 'I_3^-1', 'I_4^-1']
+    """
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for g in gens:
+        if g.perm not in seen and g.perm != identity(g.k):
+            seen.add(g.perm)
+            out.append(g)
+    return out
+
+
+def is_inverse_closed(gens: Sequence[Generator]) -> bool:
+    """True if the inverse of every generator's map is some generator's map (undirected Cayley graph).
+
+    Examples
+    --------
+    >>> is_inverse_closed(generator_set("MR", l=2, n=2)), is_inverse_closed(generator_set("MR", l=3, n=1))
+    (False, True)
+    """
+    maps = {g.perm for g in gens}
+    return all(inverse(p) in maps for p in maps)
+
+
+def degree(gens: Sequence[Generator], coincident: str = "merge") -> int:
+    """Node degree of the Cayley graph (out-degree if directed).
+
+    Parameters
+    ----------
+    gens : sequence of Generator
+    coincident : {"merge", "parallel"}
+        ``"merge"``: number of distinct non-identity maps (the simple graph);
+        ``"parallel"``: number of named generators (coincident generators as parallel links).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For another ``coincident``.
+
+    Examples
+    --------
+    >>> gens = generator_set("IS", k=5)
+    >>> degree(gens), degree(gens, "parallel")
+    (7, 8)
+    """
+    if coincident == "merge":
+        return len(distinct_generators(gens))
+    if coincident == "parallel":
+        return len(gens)
+    raise ValueError(f"coincident={coincident!r} is not one of 'merge', 'parallel'")
+
+
+def cayley_graph(k: int, gens: Sequence[Generator], *, name: str = "", params: dict | None = None,
+                 space: PermutationSpace | None = None) -> ArrayGraph:
+    """The Cayley graph of S_k with the given generators, as an :class:`~starlib.graphs.ArrayGraph`.
+
+    Nodes are the ``k!`` permutation tuples in lexicographic order; one arc ``U -> U[g]`` per node
+    and distinct generator map, computed for all nodes at once (numpy gather + Lehmer ranking).
+    Undirected (edges ``u < v``) when the generator set is closed under inverses, else directed
+    (``directed=True``, arcs sorted and deduplicated).
+
+    Parameters
+    ----------
+    k : int
+        Number of symbols, ``2 <= k <= MAX_K``.
+    gens : sequence of Generator
+        Position maps on ``k`` positions.
+    name : str
+        Family name for the graph.
+    params : dict, optional
+        Parameters recorded on the graph.
+    space : PermutationSpace, optional
+        Reuse cached neighbour maps.
+
+    Returns
+    -------
+    ArrayGraph
+        ``meta`` holds the generator names, the 1-based maps and both degree conventions.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``k`` or a generator on the wrong number of positions.
+
+    Examples
+    --------
+    >>> g = cayley_graph(3, generator_set("star", k=3), name="star")
+    >>> g.n, g.m, g.labels[0]
+    (6, 6, (1, 2, 3))
+    """
+    k = check_k(k, build=True)
+    for g in gens:
+        if g.k != k:
+            raise ValueError(f"gens: generator {g.name} acts on {g.k} positions, not k = {k}")
+    sp = space if space is not None else PermutationSpace(k)
+    if sp.k != k:
+        raise ValueError(f"space: built for k = {sp.k}, not k = {k}")
+    dist = distinct_generators(gens)
+    src = np.arange(sp.size, dtype=np.int64)
+    arcs = np.concatenate([np.stack([src, sp.neighbors(g.perm)], axis=1) for g in dist]) if dist else \
+        np.zeros((0, 2), dtype=np.int64)
+    directed = not is_inverse_closed(dist)
+    meta = {"generators": [g.name for g in gens],
+            "generator_maps": {g.name: tuple(p + 1 for p in g.perm) for g in gens},
+            "degree": len(dist), "degree_parallel": len(gens), "k": k}
+    edges = canonical_edges(arcs, sp.size, directed=directed)
+    return ArrayGraph(sp.labels(), edges, name=name, params=dict(params or {}), directed=directed, meta=meta)
+
+
+def cayley_distances(k: int, gens: Sequence[Generator], *, space: PermutationSpace | None = None) -> np.ndarray:
+    """Distance from the identity to every node (breadth-first search over whole frontiers).
+
+    In a Cayley (di)graph ``dist(U, V) = dist(e, U^-1 V)``, so this one search gives every distance;
+    in particular the diameter is its maximum.
+
+    Parameters
+    ----------
+    k : int
+    gens : sequence of Generator
+    space : PermutationSpace, optional
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 distances indexed by node rank (``-1`` for unreachable nodes).
+
+    Examples
+    --------
+    >>> np.bincount(cayley_distances(4, generator_set("star", k=4))).tolist()   # distance distribution
+    [1, 3, 6, 9, 5]
+    """
+    k = check_k(k, build=True)
+    sp = space if space is not None else PermutationSpace(k)
+    nbrs = np.stack([sp.neighbors(g.perm) for g in distinct_generators(gens)], axis=1)
+    dist = np.full(sp.size, -1, dtype=np.int64)
+    dist[0] = 0
+    frontier = np.array([0], dtype=np.int64)
+    d = 0
+    while frontier.size:
+        d += 1
+        nxt = np.unique(nbrs[frontier].ravel())
+        nxt = nxt[dist[nxt] < 0]
+        dist[nxt] = d
+        frontier = nxt
+    return dist
+
+
+def cayley_diameter(k: int, gens: Sequence[Generator], *, space: PermutationSpace | None = None) -> int:
+    """Diameter of the Cayley graph (the eccentricity of the identity).
+
+    Raises
+    ------
+    ValueError
+        If the generators do not generate S_k (the graph is not strongly connected).
+
+    Examples
+    --------
+    >>> cayley_diameter(5, generator_set("bubble-sort", k=5))   # k(k-1)/2
+    10
+    """
+    dist = cayley_distances(k, gens, space=space)
+    if (dist < 0).any():
+        raise ValueError(f"gens: {', '.join(g.name for g in gens)} do not generate S_{k}: the graph is disconnected")
+    return int(dist.max())
+
+
+# -- the families as graph builders (registered on the command line) --------------------------------------
+
+
+def build_family(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None,
+                 space: PermutationSpace | None = None) -> ArrayGraph:
+    """Build a family's Cayley graph by name (command-line name or abbreviation).
+
+    Parameters
+    ----------
+    family : str
+    k : int, optional
+        For the whole-``k`` families.
+    l, n : int, optional
+        For the ``l``-level families (``k = n*l + 1 <= MAX_K``).
+    space : PermutationSpace, optional
+
+    Returns
+    -------
+    ArrayGraph
+
+    Raises
+    ------
+    ValueError
+        For a bad family or parameters.
+
+    Examples
+    --------
+    >>> build_family("RR", l=3, n=2).directed
+    True
+    """
+    info = family_info(family)
+    if info.params == ("k",):
+        kk = check_k(k, build=True) if k is not None else None
+        gens = generator_set(info.name, k=kk, l=l, n=n)
+        params = {"k": kk}
+    else:
+        if l is None or n is None:
+            raise ValueError(f"{info.name} takes l and n (k = n*l + 1; got l={l}, n={n})")
+        kk = check_ln(l, n, build=True)
+        gens = generator_set(info.name, l=l, n=n)
+        params = {"l": int(l), "n": int(n)}
+    g = cayley_graph(kk, gens, name=info.name, params=params, space=space)
+    g.meta["family"] = info.abbrev
+    return g
+
+
+def star_graph(k: int) -> ArrayGraph:
+    """The k-dimensional star graph (generators ``T_2 .. T_k``; Akers and Krishnamurthy).
+
+    Parameters
+    ----------
+    k : int
+        ``2 <= k <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        Undirected, ``k!`` nodes, degree ``k - 1``, diameter ``floor(3(k-1)/2)``.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``k``.
+
+    Examples
+    --------
+    >>> g = star_graph(4)
+    >>> g.n, g.degree_set(), g.diameter()
+    (24, [3], 4)
+    """
+    return build_family("star", k=k)
+
+
+def bubble_sort_graph(k: int) -> ArrayGraph:
+    """The k-dimensional bubble-sort graph (adjacent transpositions ``T_{i,i+1}``).
+
+    Parameters
+    ----------
+    k : int
+        ``2 <= k <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        Undirected, degree ``k - 1``, diameter ``k(k-1)/2``.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``k``.
+
+    Examples
+    --------
+    >>> bubble_sort_graph(4).diameter()
+    6
+    """
+    return build_family("bubble-sort", k=k)
+
+
+def transposition_network(k: int) -> ArrayGraph:
+    """The k-dimensional transposition network k-TN (all ``T_{i,j}``; Section 5).
+
+    Parameters
+    ----------
+    k : int
+        ``2 <= k <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        Undirected, degree ``k(k-1)/2``, diameter ``k - 1``.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``k``.
+
+    Examples
+    --------
+    >>> g = transposition_network(4)
+    >>> g.degree_set(), g.diameter()
+    ([6], 3)
+    """
+    return build_family("transposition", k=k)
+
+
+def insertion_selection(k: int) -> ArrayGraph:
+    """The k-dimensional insertion-selection network IS (``I_2..I_k`` and their inverses; Section 2.2).
+
+    Undirected; ``I_2 = I_2^-1`` is one link, so the degree is ``2k - 3`` (``2k - 2`` with parallel links).
+
+    Parameters
+    ----------
+    k : int
+        ``2 <= k <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+
+    Raises
+    ------
+    ValueError
+        For a bad ``k``.
+
+    Examples
+    --------
+    >>> g = insertion_selection(4)
+    >>> g.degree_set(), g.meta["degree_parallel"]
+    ([5], 6)
+    """
+    return build_family("insertion-selection", k=k)
+
+
+def macro_star(l: int, n: int) -> ArrayGraph:
+    """The MS(l, n) network (command line: ``macro-star l= n=``).
+
+    Generators: ``T_2 .. T_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-star, Yeh and Varvarigos [21]).
+    Undirected (every generator is an involution); degree ``n + l - 1``.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> g = macro_star(3, 2)
+    >>> g.n, g.degree_set()
+    (5040, [4])
+    """
+    return build_family("MS", l=l, n=n)
+
+
+def rotation_star(l: int, n: int) -> ArrayGraph:
+    """The RS(l, n) network (command line: ``rotation-star l= n=``).
+
+    Generators: ``T_2 .. T_(n+1)``, ``R`` and ``R^-1`` (rotation-star).
+    Undirected; degree ``n + 2`` (``n + 1`` when ``l = 2``, where ``R = R^-1`` is one link).
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> rotation_star(2, 2).degree_set(), rotation_star(3, 1).degree_set()
+    ([3], [3])
+    """
+    return build_family("RS", l=l, n=n)
+
+
+def complete_rotation_star(l: int, n: int) -> ArrayGraph:
+    """The complete-RS(l, n) network (command line: ``complete-rotation-star l= n=``).
+
+    Generators: ``T_2 .. T_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-star).
+    Undirected; degree ``n + l - 1``.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> complete_rotation_star(3, 2).degree_set()
+    [4]
+    """
+    return build_family("complete-RS", l=l, n=n)
+
+
+def macro_rotator(l: int, n: int) -> ArrayGraph:
+    """The MR(l, n) network (command line: ``macro-rotator l= n=``).
+
+    Generators: the insertions ``I_2 .. I_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-rotator).
+    Directed for ``n >= 2`` (``I_3`` has no inverse in the set); out-degree ``n + l - 1``.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> g = macro_rotator(2, 2)
+    >>> g.directed, g.degree_set()
+    (True, [3])
+    """
+    return build_family("MR", l=l, n=n)
+
+
+def rotation_rotator(l: int, n: int) -> ArrayGraph:
+    """The RR(l, n) network (command line: ``rotation-rotator l= n=``).
+
+    Generators: the insertions ``I_2 .. I_(n+1)`` and the single rotation ``R`` (rotation-rotator).
+    Directed unless ``n = 1`` and ``l = 2``; out-degree ``n + 1``.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> g = rotation_rotator(3, 2)
+    >>> g.directed, g.degree_set()
+    (True, [3])
+    """
+    return build_family("RR", l=l, n=n)
+
+
+def complete_rotation_rotator(l: int, n: int) -> ArrayGraph:
+    """The complete-RR(l, n) network (command line: ``complete-rotation-rotator l= n=``).
+
+    Generators: the insertions ``I_2 .. I_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-rotator).
+    Directed for ``n >= 2``; out-degree ``n + l - 1``.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> complete_rotation_rotator(3, 2).degree_set()
+    [4]
+    """
+    return build_family("complete-RR", l=l, n=n)
+
+
+def macro_insertion_selection(l: int, n: int) -> ArrayGraph:
+    """The MIS(l, n) network (command line: ``macro-insertion-selection l= n=``).
+
+    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and the swaps ``S_2 .. S_l`` (macro-IS).
+    Undirected; degree ``2n + l - 2`` (``2n + l - 1`` counting ``I_2`` and ``I_2^-1`` as parallel links).
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> macro_insertion_selection(2, 3).degree_set()
+    [6]
+    """
+    return build_family("MIS", l=l, n=n)
+
+
+def rotation_insertion_selection(l: int, n: int) -> ArrayGraph:
+    """The RIS(l, n) network (command line: ``rotation-insertion-selection l= n=``).
+
+    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1``, ``R`` and ``R^-1`` (rotation-IS).
+    Undirected; degree ``2n + 1`` (``2n`` when ``l = 2``) with coincident generators merged.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> rotation_insertion_selection(3, 2).degree_set()
+    [5]
+    """
+    return build_family("RIS", l=l, n=n)
+
+
+def complete_rotation_insertion_selection(l: int, n: int) -> ArrayGraph:
+    """The complete-RIS(l, n) network (command line: ``complete-rotation-insertion-selection l= n=``).
+
+    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and all rotations ``R^1 .. R^(l-1)``
+    (complete-rotation-IS).
+    Undirected; degree ``2n + l - 2`` with ``I_2 = I_2^-1`` merged.
+
+    Parameters
+    ----------
+    l : int
+        Number of boxes, ``l >= 2``.
+    n : int
+        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
+
+    Returns
+    -------
+    ArrayGraph
+        ``k!`` nodes labelled by permutation tuples.
+
+    Raises
+    ------
+    ValueError
+        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
+
+    Examples
+    --------
+    >>> complete_rotation_insertion_selection(3, 2).degree_set()
+    [5]
+    """
+    return build_family("complete-RIS", l=l, n=n)
