@@ -34,7 +34,7 @@ __all__ = ["format_cell", "write_table", "render_markdown", "render_latex"]
 
 def format_cell(value: object, float_digits: int = 4, *, for_csv: bool = False) -> str:
     """Format one table cell deterministically (integers stay integers)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
         return "" if for_csv else "--"
     if isinstance(value, (bool, np.bool_)):
         if for_csv:
