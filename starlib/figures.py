@@ -9,13 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import matplotlib.figure
 
 __all__ = ["save_figure", "stable_rc"]
 
 stable_rc = {"svg.hashsalt": "starlib", "pdf.compression": 6, "path.simplify": True}
 
 
-def save_figure(fig: "matplotlib.figure.Figure", name: str, out_dir: str | Path = "../paper_tables/figures",
+def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = "../paper_tables/figures",
                 formats: tuple[str, ...] = ("png", "pdf"), dpi: int = 100) -> list[Path]:
     """Save ``fig`` as ``NAME.png`` and ``NAME.pdf`` with metadata that does not change between runs.
 

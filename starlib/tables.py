@@ -136,6 +136,6 @@ def write_table(
     csv += "".join(",".join(_csv_quote(c) for c in r) + "\n" for r in csv_rows)
     paths = [out / f"{name}.csv", out / f"{name}.md", out / f"{name}.tex"]
     texts = [csv, render_markdown(df, float_digits), render_latex(df, float_digits, caption)]
-    for p, t in zip(paths, texts):
+    for p, t in zip(paths, texts, strict=True):
         p.write_text(t, encoding="utf-8")
     return paths

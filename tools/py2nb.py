@@ -21,7 +21,7 @@ def convert(text: str) -> nbformat.NotebookNode:
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
                    "language_info": {"name": "python"}}
     blocks = re.split(r"^# %%(.*)$", text, flags=re.M)
-    for head, body in zip(blocks[1::2], blocks[2::2]):
+    for head, body in zip(blocks[1::2], blocks[2::2], strict=False):
         tags = []
         m = re.search(r"tags=(\[.*?\])", head)
         if m:
