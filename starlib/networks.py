@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ._edges import graph_from_edges
 from .factors import (
     bdf,
     complete,
@@ -112,7 +113,7 @@ def slimfly_hafner(q: int) -> ArrayGraph:
     edges = np.concatenate([np.stack([a.ravel(), b.ravel()], axis=1)
                             for a, b in ((s0, d0), (s1, d1), (s2, d2))])
     labels = [(0, a, b) for a in range(q) for b in range(q)] + [(1, a, b) for a in range(q) for b in range(q)]
-    return ArrayGraph.from_edges(labels, edges, name="slimfly-hafner", params={"q": q},
+    return graph_from_edges(labels, edges, name="slimfly-hafner", params={"q": q},
                                  meta={"delta": delta, "xi": T.xi})
 
 
@@ -533,7 +534,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     sigma_inv[sigma] = np.arange(C.n)
     u, v = C.edges[:, 0], C.edges[:, 1]
     both_blue = (colour[u] == 0) & (colour[v] == 0)
-    H = ArrayGraph.from_edges([C.labels[t] for t in blue.tolist()],
+    H = graph_from_edges([C.labels[t] for t in blue.tolist()],
                               np.stack([pos[u[both_blue]], pos[v[both_blue]]], axis=1),
                               name="chimera-supernode", params={"rows": rows, "cols": cols, "toric": int(toric)})
     cross = colour[u] != colour[v]

@@ -159,3 +159,12 @@ def test_rstar_needs_an_involution_and_completeness():
     assert not has_property_rstar(H2, f)
     with pytest.raises(ValueError, match="permutation"):
         has_property_rstar(H, f[:-1])
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(0, 200))
+def test_sort_based_canonical_edges_match_the_reference(seed, n, m):
+    from starlib._edges import canonical
+    from starlib.graphs import canonical_edges
+
+    e = np.random.default_rng(seed).integers(0, n, size=(m, 2))
+    assert np.array_equal(canonical(e, n), canonical_edges(e, n))
