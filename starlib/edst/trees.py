@@ -140,12 +140,15 @@ class Tree:
     root : the designated root (the depth is measured from it).
     construction : tag of the construction that built it (paper numbering, e.g. ``"V-C.6"``).
     n : number of vertices of the host graph (default ``len(edges) + 1``).
+    meta : construction data: ``"bound"`` (the depth bound of the paper's theorem for this tree), the
+        theorem (``"bound_thm"``) and the quantities it uses (``"D_G"``, ``"d_H"``, ``"L_H"``, ...).
     """
 
     edges: np.ndarray
     root: int
     construction: str = ""
     n: int = -1
+    meta: dict[str, Any] = field(default_factory=dict, repr=False)
     _depth: int | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -175,12 +178,16 @@ class Tree:
 class EDSTSet(list):
     """A list of :class:`Tree` with a few summaries (every construction returns one).
 
+    ``theorem`` names the result that built the whole set (``"V-C.10"``, ...) when there is one.
+
     Example
     -------
     >>> s = EDSTSet([Tree(np.array([[0, 1], [1, 2]]), 0, "a"), Tree(np.array([[0, 2]]), 0, "b", n=3)])
     >>> s.depths(), s.constructions()
     ([2, -1], ['a', 'b'])
     """
+
+    theorem: str = ""
 
     def depths(self) -> list[int]:
         """Depth of every tree, in order."""

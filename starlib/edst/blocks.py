@@ -1,0 +1,194 @@
+"""Vectorised building blocks of the star-product constructions (spec §4.0).
+
+With ``G`` the structure graph, ``H`` the supernode and ``phi_{g->g'}`` the transfer maps:
+
+* ``Intra(g, F)``: the ``H``-edges ``F`` copied inside supernode ``g`` (:meth:`ProductFrame.intra`);
+* ``Copies(F)``: all ``n_H`` twisted copies ``{(g,h), (g', phi_{g->g'}(h))}`` of ``G``-edges ``F``
+  (:meth:`ProductFrame.copies`);
+* the child-anchored edge ``e(p->c; h) = {(p, phi_{c->p}(h)), (c, h)}`` of an arc of an oriented ``G``-tree
+  (:meth:`ProductFrame.anchored`): for a fixed arc, ``h -> e(p->c; h)`` is a bijection onto the ``n_H``
+  edges between the two supernodes, so constructions that use disjoint child endpoints are disjoint;
+* the twisted copy of an oriented ``G``-tree through ``(g_0, h)`` (:meth:`ProductFrame.twisted_copy`).
+
+Every block is built with numpy over whole supernode copies; Python loops run over ``G``'s levels only.
+
+Example
+-------
+>>> from starlib.factors import complete, paley
+>>> from starlib.products import star_product
+>>> P = star_product(complete(2), paley(5), paley(5).meta["bijection"])
+>>> F = ProductFrame(P)
+>>> F.copies(np.array([[0, 1]])).shape, F.intra([1], np.array([[0, 1]])).tolist()
+((5, 2), [[5, 6]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+
+__all__ = ["ProductFrame", "OrientedTree", "orient"]
+
+
+@dataclass
+class OrientedTree:
+    """A spanning tree of ``G`` directed away from ``root``.
+
+    Attributes
+    ----------
+    root : the root vertex.
+    parent : ``parent[c]`` for every vertex (``-1`` at the root).
+    order : vertices in BFS order from the root.
+    depth : ``depth[c]`` = distance from the root.
+    """
+
+    root: int
+    parent: np.ndarray
+    order: np.ndarray
+    depth: np.ndarray
+
+    @property
+    def children(self) -> np.ndarray:
+        """Every non-root vertex, in BFS order (the heads of the arcs)."""
+        return self.order[1:]
+
+    @property
+    def height(self) -> int:
+        """Eccentricity of the root in the tree (``D_G`` of the spec)."""
+        return int(self.depth.max())
+
+
+def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
+    """Orient a spanning tree of ``n`` vertices away from ``root`` (BFS).
+
+    Raises
+    ------
+    ValueError
+        If the edges do not form a spanning tree.
+
+    Example
+    -------
+    >>> o = orient(3, np.array([[0, 1], [1, 2]]), 1)
+    >>> o.parent.tolist(), o.depth.tolist()
+    ([1, -1, 1], [1, 0, 1])
+    """
+    e = np.asarray(tree_edges, dtype=np.int64).reshape(-1, 2)
+    if e.shape[0] != n - 1:
+        raise ValueError(f"tree_edges: {e.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+    a = sp.csr_matrix((np.ones(2 * e.shape[0], dtype=np.int8),
+                       (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))), shape=(n, n))
+    order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
+    if order.shape[0] != n:
+        raise ValueError(f"tree_edges: not a spanning tree (reaches {order.shape[0]} of {n} vertices)")
+    parent = np.where(pred < 0, -1, pred).astype(np.int64)
+    parent[root] = -1
+    depth = np.zeros(n, dtype=np.int64)
+    for v in order[1:].tolist():  # loop over structure-graph vertices only
+        depth[v] = depth[parent[v]] + 1
+    return OrientedTree(int(root), parent, order.astype(np.int64), depth)
+
+
+class ProductFrame:
+    """Index arithmetic of a star product ``P = G * H`` (vertex ``(g, h)`` has index ``g n_H + h``).
+
+    Parameters
+    ----------
+    P : StarProduct
+        Needs ``structure``, ``supernode``, ``bijections`` (row ``k`` for the arc
+        ``G.edges[k,0] -> G.edges[k,1]``) and ``inverse_bijections()``.
+    """
+
+    def __init__(self, P: Any) -> None:
+        self.P = P
+        self.G = P.structure
+        self.H = P.supernode
+        self.nG, self.nH = int(self.G.n), int(self.H.n)
+        self.N = self.nG * self.nH
+        self.gedges = np.asarray(self.G.edges, dtype=np.int64)
+        self.B = P.bijections
+        self.Binv = P.inverse_bijections()
+        self._gkeys = self.gedges[:, 0] * np.int64(self.nG) + self.gedges[:, 1]
+
+    # -- structure-graph arcs ------------------------------------------------------------------
+    def arc_rows(self, g: Any, g2: Any) -> np.ndarray:
+        """Row of ``G.edges`` holding ``{g, g2}`` (element-wise over arrays of structure edges)."""
+        g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
+        key = np.minimum(g, g2) * np.int64(self.nG) + np.maximum(g, g2)
+        k = np.minimum(np.searchsorted(self._gkeys, key), self._gkeys.size - 1)
+        if (self._gkeys[k] != key).any():
+            raise ValueError("structure edges: some pair is not an edge of the structure graph")
+        return k
+
+    def phi(self, g: Any, g2: Any, h: Any) -> np.ndarray:
+        """``phi_{g -> g2}(h)`` element-wise (``g``, ``g2``, ``h`` broadcast together)."""
+        g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
+        k = self.arc_rows(g, g2)
+        h = np.asarray(h, dtype=np.int64)
+        return np.where(g < g2, self.B[k, h], self.Binv[k, h])
+
+    # -- blocks --------------------------------------------------------------------------------
+    def vertex(self, g: Any, h: Any) -> np.ndarray:
+        """Index ``g n_H + h`` (broadcasting)."""
+        return np.asarray(g, dtype=np.int64) * self.nH + np.asarray(h, dtype=np.int64)
+
+    def intra(self, gs: Any, hedges: np.ndarray) -> np.ndarray:
+        """``Intra(g, F)`` for every ``g`` in ``gs``: the ``H``-edges ``F`` inside supernode ``g``."""
+        gs = np.asarray(gs, dtype=np.int64).reshape(-1)
+        f = np.asarray(hedges, dtype=np.int64).reshape(-1, 2)
+        return (gs[:, None, None] * self.nH + f[None, :, :]).reshape(-1, 2)
+
+    def copies(self, gedges: np.ndarray) -> np.ndarray:
+        """``Copies(F)``: the ``n_H`` twisted copies ``{(g,h), (g', phi_{g->g'}(h))}`` of each ``G``-edge."""
+        f = np.asarray(gedges, dtype=np.int64).reshape(-1, 2)
+        k = self.arc_rows(f[:, 0], f[:, 1])
+        h = np.arange(self.nH, dtype=np.int64)
+        src = self.gedges[k, 0, None] * self.nH + h[None, :]
+        dst = self.gedges[k, 1, None] * self.nH + self.B[k]
+        return np.stack([src.ravel(), dst.ravel()], axis=1)
+
+    def anchored(self, parents: np.ndarray, children: np.ndarray, hs: np.ndarray) -> np.ndarray:
+        """Child-anchored edges ``e(p->c; h) = {(p, phi_{c->p}(h)), (c, h)}``.
+
+        Parameters
+        ----------
+        parents, children : ``(a,)`` arrays, the arcs ``p -> c``.
+        hs : ``(j,)`` child endpoints used on every arc, or ``(a, j)`` per arc.
+
+        Returns
+        -------
+        ``(a * j, 2)`` edges.
+        """
+        p = np.asarray(parents, dtype=np.int64).reshape(-1)
+        c = np.asarray(children, dtype=np.int64).reshape(-1)
+        hs = np.asarray(hs, dtype=np.int64)
+        h2 = np.broadcast_to(hs if hs.ndim == 2 else hs.reshape(1, -1), (p.shape[0], hs.shape[-1]))
+        ph = self.phi(c[:, None], p[:, None], h2)
+        return np.stack([(p[:, None] * self.nH + ph).ravel(), (c[:, None] * self.nH + h2).ravel()], axis=1)
+
+    def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
+        """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.
+
+        ``pi(root) = h`` and ``pi(c) = phi_{par(c)->c}(pi(par(c)))``; the copy's edges are
+        ``{(par(c), pi(par(c))), (c, pi(c))}``. Copies through distinct ``h`` are vertex-disjoint.
+
+        Returns
+        -------
+        ``(len(hs), n_G - 1, 2)`` edges (one block per ``h``).
+        """
+        hs = np.asarray(hs, dtype=np.int64).reshape(-1)
+        pi = np.empty((self.nG, hs.shape[0]), dtype=np.int64)
+        pi[tree.root] = hs
+        depth = tree.depth
+        for lev in range(1, tree.height + 1):  # loop over the tree's levels
+            cs = np.flatnonzero(depth == lev)
+            ps = tree.parent[cs]
+            pi[cs] = self.phi(ps[:, None], cs[:, None], pi[ps])
+        cs = tree.children
+        ps = tree.parent[cs]
+        a = (ps[None, :] * self.nH + pi[ps].T)
+        b = (cs[None, :] * self.nH + pi[cs].T)
+        return np.stack([a, b], axis=2)

@@ -1,0 +1,117 @@
+"""One star product's factor EDST sets, its index frame, and small helpers shared by the constructions.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> ctx = product_context(slimfly(5))
+>>> (ctx.G.t, ctx.G.r, ctx.H.t, ctx.H.r)
+(2, 5, 1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .blocks import ProductFrame
+from .nontree import FactorData, factor_data
+from .trees import Tree, bfs_tree
+
+__all__ = ["ProductContext", "product_context", "is_star_product", "greedy_distinct"]
+
+
+def is_star_product(graph: Any) -> bool:
+    """True if ``graph`` carries a structure graph, a supernode and bijections (a StarProduct)."""
+    return all(getattr(graph, a, None) is not None for a in ("structure", "supernode", "bijections"))
+
+
+def greedy_distinct(scores: list[np.ndarray], exclude: set[int] | None = None,
+                    allowed: np.ndarray | None = None) -> list[int]:
+    """Pick distinct vertices, the ``i``-th minimising ``scores[i]`` (ties: smallest index).
+
+    Example
+    -------
+    >>> greedy_distinct([np.array([1, 0, 2]), np.array([1, 0, 2])])
+    [1, 0]
+    """
+    used = set(exclude or ())
+    ok = None if allowed is None else set(np.asarray(allowed).tolist())
+    out = []
+    for s in scores:
+        best = None
+        for v in np.argsort(s, kind="stable").tolist():
+            if v not in used and (ok is None or v in ok):
+                best = v
+                break
+        if best is None:
+            raise ValueError("greedy_distinct: not enough distinct vertices to choose from")
+        used.add(best)
+        out.append(best)
+    return out
+
+
+@dataclass
+class ProductContext:
+    """A star product with maximum EDST sets of both factors.
+
+    Attributes
+    ----------
+    P : the star product.
+    frame : its :class:`~starlib.edst.blocks.ProductFrame`.
+    G, H : :class:`~starlib.edst.nontree.FactorData` of the structure graph and the supernode.
+    """
+
+    P: Any
+    frame: ProductFrame
+    G: FactorData
+    H: FactorData
+
+    @property
+    def N(self) -> int:
+        """Number of product vertices."""
+        return self.frame.N
+
+    def tree(self, parts: list[np.ndarray], root: int, tag: str, meta: dict[str, Any],
+             exact: bool = True) -> Tree:
+        """A product tree from edge blocks; with ``exact=False`` take a BFS tree from ``root`` (Remark V-C.8)."""
+        e = np.concatenate([np.asarray(p, dtype=np.int64).reshape(-1, 2) for p in parts])
+        if not exact:
+            e = bfs_tree(self.N, e, root)
+        return Tree(e, root, tag, n=self.N, meta=meta)
+
+
+def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+                    method: str = "construction") -> ProductContext:
+    """Factor EDST sets of a star product (computed by :func:`factor_edsts` unless given).
+
+    Parameters
+    ----------
+    P : StarProduct
+    g_trees, h_trees : optional EDST sets of the structure graph and the supernode.
+    method : str
+        Only for error messages (``"method=maximum needs a star product"``).
+
+    Returns
+    -------
+    ProductContext
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product, or a factor has fewer than 2 vertices or no spanning tree.
+    """
+    if not is_star_product(P):
+        raise ValueError(f"method={method} needs a star product (a StarProduct with structure, supernode and "
+                         f"bijections), got {type(P).__name__} {getattr(P, 'name', '')!r}")
+    G, H = P.structure, P.supernode
+    for role, X in (("structure graph", G), ("supernode", H)):
+        if X.n < 2:
+            raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
+        if not X.is_connected():
+            raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
+                             f"(use method=generic)")
+    dg = factor_data(G, g_trees)
+    dh = factor_data(H, h_trees)
+    return ProductContext(P, ProductFrame(P), dg, dh)

@@ -1,0 +1,167 @@
+"""Section V-C: the Maximum constructions, ``t_G + t_H`` or ``t_G + t_H - 1`` EDSTs (Theorem V-C.3,
+Corollaries V-C.10 and V-C.11).
+
+With ``X_G = {g_0, g_1, ..}`` and ``X_H = {h_0, h_1, ..}`` from Lemma V-C.1 (:func:`~starlib.edst.nontree.lemma_vc1`)
+and ``T_G^{t_G}`` oriented from ``g_0``:
+
+* V-C.4 (``t_G - 1`` trees): ``Intra(g_i, T_H^{t_H}) u Copies(T_G^i)`` with ``g_i`` in ``X_G \\ {g_0}``;
+* V-C.5 (``t_H - 1`` trees): ``T_H^j`` in every supernode plus the ``T_G^{t_G}`` arcs anchored at ``h_j``;
+* V-C.6 (1 tree): ``Intra(g_0, T_H^{t_H})``, the non-tree forest of ``H`` in every other supernode, and the arcs
+  anchored at every ``h`` outside ``X_H``;
+* V-C.7 (1 tree): ``T_H^{t_H}`` in the supernodes outside ``X_G``, all copies of the non-tree forest of ``G``,
+  and the arcs anchored at ``h_0``. It has ``t_G`` edges too many; the BFS tree from ``(g_0, h_0)`` is kept
+  (Remark V-C.8).
+
+Which trees are built (spec §4.4):
+
+================================  ==========================================  =================
+condition                         trees                                       count
+================================  ==========================================  =================
+``r_G >= t_G`` and ``r_H >= t_H``  V-C.4, V-C.5, V-C.6, V-C.7                  ``t_G + t_H``
+only ``r_G >= t_G``               V-C.4 (``g_i`` in X_G), V-C.5, V-C.7         ``t_G + t_H - 1``
+only ``r_H >= t_H``               V-C.4, V-C.5 (``h_j`` in X_H), V-C.6         ``t_G + t_H - 1``
+================================  ==========================================  =================
+
+Depth bounds (Theorem V-C.12, spec §4.4, our reconstruction; ``D_G`` is the height of ``T_G^{t_G}`` from
+``g_0``, ``d`` are tree radii, ``L`` the Lemma V-C.1 path lengths): V-C.4 ``d_H + 2 d_G^i``; V-C.5
+``D_G + d_H^j + 2 D_G d_H^j``; V-C.6 ``d_H + D_G (L_H + 1)``; V-C.7 ``(D_G + 1)(2 L_G + 2 d_H) + D_G``.
+
+Documented choice (the spec's UNKNOWN order of (9)-(11) does not matter): ``g_0`` is the vertex of least
+eccentricity in ``T_G^{t_G}`` that can belong to ``X_G``.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> s = maximum_trees(slimfly(4))       # MMS(4): r = t for both factors (Theorem V-C.3)
+>>> len(s), s.theorem, s.counts()
+(3, 'V-C.3', {'V-C.4': 1, 'V-C.6': 1, 'V-C.7': 1})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .blocks import orient
+from .context import ProductContext, greedy_distinct, product_context
+from .nontree import lemma_vc1
+from .trees import EDSTSet
+
+__all__ = ["maximum_trees", "maximum_from_context"]
+
+
+def maximum_from_context(ctx: ProductContext) -> EDSTSet:
+    """Theorem V-C.3 / Corollaries V-C.10, V-C.11 on a prepared :class:`ProductContext`.
+
+    Raises
+    ------
+    ValueError
+        If ``r_G < t_G`` and ``r_H < t_H`` (no Maximum construction applies).
+    """
+    F, G, H = ctx.frame, ctx.G, ctx.H
+    tG, tH, rG, rH = G.t, H.t, G.r, H.r
+    geG, geH = rG >= tG, rH >= tH
+    if not (geG or geH):
+        raise ValueError(f"method=maximum needs r_G >= t_G or r_H >= t_H (Corollary V-C.11); here t_G={tG}, "
+                         f"r_G={rG}, t_H={tH}, r_H={rH}")
+    allg = np.arange(G.n)
+    out = EDSTSet()
+    if geG and geH:
+        out.theorem = "V-C.3" if (rG == tG and rH == tH) else "V-C.10"
+    else:
+        out.theorem = "V-C.11"
+
+    # Lemma V-C.1 sets (the trees may change by swaps, so read every tree after this block)
+    lemG = lemH = None
+    if geG:
+        lemG = lemma_vc1(G, tG, rank=G.ecc(-1))
+        G = lemG.data
+        g0 = int(lemG.X[0])
+        gi = [int(x) for x in lemG.X[1:]]
+    else:
+        g0 = G.center(-1)[0]
+        gi = greedy_distinct([G.ecc(i) for i in range(tG - 1)], exclude={g0})
+    if geH:
+        lemH = lemma_vc1(H, tH if geG else tH - 1)
+        H = lemH.data
+        XH = lemH.X
+        if geG:
+            h0, hj = int(XH[0]), [int(x) for x in XH[1:]]
+        else:
+            h0, hj = -1, [int(x) for x in XH]
+    else:
+        hj = greedy_distinct([H.ecc(j) for j in range(tH - 1)])
+        h0 = min(set(range(H.n)) - set(hj))
+    og = orient(G.n, G.trees[-1], g0)
+    DG = og.height
+    par, ch = og.parent[og.children], og.children
+    cH, dH = H.center(-1)
+    TH = H.trees[-1]
+
+    # V-C.4
+    for i, g in enumerate(gi):
+        meta = {"bound": dH + 2 * G.radii()[i], "bound_thm": "V-C.12(1)", "d_H": dH, "d_G": G.radii()[i],
+                "g": g}
+        out.append(ctx.tree([F.intra([g], TH), F.copies(G.trees[i])], int(F.vertex(g, cH)), "V-C.4", meta))
+    # V-C.5
+    for j, h in enumerate(hj):
+        c_j, d_j = H.center(j)
+        meta = {"bound": DG + d_j + 2 * DG * d_j, "bound_thm": "V-C.12(2)", "D_G": DG, "d_H": d_j, "h": h}
+        out.append(ctx.tree([F.anchored(par, ch, [h]), F.intra(allg, H.trees[j])], int(F.vertex(g0, c_j)),
+                            "V-C.5", meta))
+    # V-C.6
+    if geH:
+        outside = np.setdiff1d(np.arange(H.n), lemH.X)
+        meta = {"bound": dH + DG * (lemH.L + 1), "bound_thm": "V-C.12(3)", "d_H": dH, "D_G": DG, "L_H": lemH.L,
+                "X_H": lemH.X.tolist()}
+        out.append(ctx.tree([F.intra([g0], TH), F.intra(np.delete(allg, g0), lemH.forest_edges),
+                             F.anchored(par, ch, outside)], int(F.vertex(g0, cH)), "V-C.6", meta))
+    # V-C.7
+    if geG:
+        meta = {"bound": (DG + 1) * (2 * lemG.L + 2 * dH) + DG, "bound_thm": "V-C.12(4)", "d_H": dH, "D_G": DG,
+                "L_G": lemG.L, "X_G": lemG.X.tolist(), "h_0": h0}
+        out.append(ctx.tree([F.intra(np.setdiff1d(allg, lemG.X), TH), F.copies(lemG.forest_edges),
+                             F.anchored(par, ch, [h0])], int(F.vertex(g0, h0)), "V-C.7", meta, exact=False))
+    # record the factor sets actually used (after Lemma V-C.1 swaps)
+    for t in out:
+        t.meta["g_0"] = g0
+    ctx.G, ctx.H = G, H
+    return out
+
+
+def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+    """The Maximum constructions: ``t_G + t_H`` EDSTs if ``r_G >= t_G`` and ``r_H >= t_H``, else
+    ``t_G + t_H - 1`` if one of them holds.
+
+    Parameters
+    ----------
+    P : StarProduct
+        ``G * H`` with connected factors.
+    g_trees, h_trees : optional
+        Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.factor_trees.factor_edsts`).
+
+    Returns
+    -------
+    EDSTSet
+        Trees tagged ``"V-C.4"`` .. ``"V-C.7"``; ``.theorem`` is ``"V-C.3"``, ``"V-C.10"`` or ``"V-C.11"``;
+        each tree's ``meta["bound"]`` is its Theorem V-C.12 depth bound.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product, a factor is disconnected, or ``r_G < t_G`` and ``r_H < t_H``.
+
+    Example
+    -------
+    >>> from starlib.networks import polarstar
+    >>> s = maximum_trees(polarstar(3, supernode="iq", d=4))   # ER_3 has r = 0: Corollary V-C.11
+    >>> len(s), s.theorem
+    (3, 'V-C.11')
+
+    References
+    ----------
+    Theorem V-C.3, Constructions V-C.4 to V-C.7, Lemma V-C.9, Corollaries V-C.10 and V-C.11, Theorem V-C.12
+    of Isham et al. (2025).
+    """
+    return maximum_from_context(product_context(P, g_trees, h_trees, "maximum"))

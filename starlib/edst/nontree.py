@@ -1,0 +1,345 @@
+"""Factor data for the constructions: the EDST set, the non-tree subgraph ``N``, tree centers, Lemma V-C.1.
+
+Lemma V-C.1 (Ku, Wang, Hung 2003): if ``G`` has a maximum EDST set of ``t`` trees and ``r >= t`` non-tree
+edges, the trees can be chosen so that the non-tree subgraph ``N`` has a set ``X`` of ``t`` vertices, each
+with a path in ``N`` to a vertex outside ``X``. Such an ``X`` exists iff the forest rank of ``N``
+(``n`` minus its number of components) is at least ``|X|``. :func:`lemma_vc1` takes a spanning forest ``F``
+of ``N``; if it is too small it runs matroid-partition augmentation on ``t + 1`` forests (the ``t`` trees and
+``F``) letting only ``F`` grow, which maximises ``|F|`` while the trees stay spanning trees. In each tree
+component of ``F`` one vertex (a root) stays outside ``X``; ``X`` takes the other vertices by BFS level from
+the roots (level 1 first, which keeps the path length ``L`` small) and every ``x`` in ``X`` uses the single
+``N``-edge ``{x, step(x)}`` towards its root: exactly ``|X|`` non-tree edges are used, as the counts of
+Constructions V-C.6 and V-C.7 require.
+
+Example
+-------
+>>> from starlib.factors import paley
+>>> d = factor_data(paley(13))
+>>> d.t, d.r, d.centers()
+(3, 3, [6, 5, 11])
+>>> lem = lemma_vc1(d, 3)
+>>> len(lem.X), lem.L
+(3, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .packing import ForestPartition
+from .trees import sort_edge_rows, tree_eccentricities
+
+__all__ = ["FactorData", "factor_data", "nontree_edges", "LemmaVC1", "lemma_vc1"]
+
+
+def nontree_edges(edges: np.ndarray, n: int, trees: list[np.ndarray]) -> np.ndarray:
+    """Edges of the graph in no tree (the subgraph ``N``), sorted.
+
+    Raises
+    ------
+    ValueError
+        If a tree edge is not an edge of the graph or two trees share an edge.
+
+    Example
+    -------
+    >>> nontree_edges(np.array([[0, 1], [0, 2], [1, 2]]), 3, [np.array([[0, 1], [1, 2]])]).tolist()
+    [[0, 2]]
+    """
+    e = sort_edge_rows(edges)
+    nn = np.int64(n)
+    gk = e[:, 0] * nn + e[:, 1]
+    if not trees:
+        return e
+    tk = np.concatenate([sort_edge_rows(t)[:, 0] * nn + sort_edge_rows(t)[:, 1] for t in trees])
+    if np.unique(tk).shape[0] != tk.shape[0]:
+        raise ValueError("trees: two trees share an edge")
+    if not np.isin(tk, gk).all():
+        raise ValueError("trees: a tree edge is not an edge of the graph")
+    return e[~np.isin(gk, tk)]
+
+
+@dataclass
+class FactorData:
+    """A factor graph with a maximum EDST set ``T^1..T^t`` and the derived quantities of Table II.
+
+    Attributes
+    ----------
+    n : number of vertices.
+    edges : the graph's edges.
+    trees : the ``t`` trees as ``(n-1, 2)`` arrays (``trees[-1]`` plays ``T^t``).
+    tags : construction tag of each tree.
+    nontree : the non-tree subgraph ``N`` (``r`` edges).
+    """
+
+    n: int
+    edges: np.ndarray
+    trees: list[np.ndarray]
+    tags: list[str]
+    nontree: np.ndarray
+    _ecc: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def t(self) -> int:
+        """Number of trees."""
+        return len(self.trees)
+
+    @property
+    def r(self) -> int:
+        """Number of non-tree edges, ``m - t(n-1)``."""
+        return int(self.nontree.shape[0])
+
+    def ecc(self, i: int) -> np.ndarray:
+        """Eccentricity of every vertex in tree ``i`` (negative ``i`` counts from the end)."""
+        i = i % self.t
+        if i not in self._ecc:
+            self._ecc[i] = tree_eccentricities(self.n, self.trees[i])
+        return self._ecc[i]
+
+    def center(self, i: int) -> tuple[int, int]:
+        """``(center, radius)`` of tree ``i``: the smallest-index vertex of least eccentricity."""
+        e = self.ecc(i)
+        c = int(np.argmin(e))
+        return c, int(e[c])
+
+    def centers(self) -> list[int]:
+        """Center of every tree."""
+        return [self.center(i)[0] for i in range(self.t)]
+
+    def radii(self) -> list[int]:
+        """Radius ``d^i`` of every tree (the depth with the center as root)."""
+        return [self.center(i)[1] for i in range(self.t)]
+
+    def reordered(self, order: list[int]) -> FactorData:
+        """The same data with the trees permuted (``order[j]`` becomes tree ``j``)."""
+        return FactorData(self.n, self.edges, [self.trees[j] for j in order], [self.tags[j] for j in order],
+                          self.nontree, {k: self._ecc[o] for k, o in enumerate(order) if o in self._ecc})
+
+
+def factor_data(graph: Any, trees: list[Any] | None = None, method: str = "auto") -> FactorData:
+    """Bundle a factor graph with a maximum EDST set (computed by :func:`factor_edsts` if not given).
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The factor (connected, simple, ``n >= 2``).
+    trees : list of Tree or arrays, optional
+        A given EDST set (should be maximum for the paper's counts).
+    method : str
+        :func:`~starlib.edst.factor_trees.factor_edsts` method when ``trees`` is None.
+
+    Returns
+    -------
+    FactorData
+
+    Raises
+    ------
+    ValueError
+        If the graph has fewer than 2 vertices or the given trees are not edge-disjoint graph edges.
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> d = factor_data(complete(5))
+    >>> d.t, d.r, d.tags
+    (2, 2, ['walecki', 'walecki'])
+    """
+    n = int(graph.n)
+    if n < 2:
+        raise ValueError(f"graph: n={n} vertices; a factor needs n >= 2")
+    if trees is None:
+        from .factor_trees import factor_edsts
+
+        trees = list(factor_edsts(graph, method=method))
+    arrays = [sort_edge_rows(t.edges if hasattr(t, "edges") else t) for t in trees]
+    tags = [str(getattr(t, "construction", "given")) for t in trees]
+    for i, a in enumerate(arrays):
+        if a.shape[0] != n - 1:
+            raise ValueError(f"trees: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+    nt = nontree_edges(np.asarray(graph.edges), n, arrays)
+    return FactorData(n, sort_edge_rows(graph.edges), arrays, tags, nt)
+
+
+@dataclass
+class LemmaVC1:
+    """Result of :func:`lemma_vc1`.
+
+    Attributes
+    ----------
+    data : the factor data, with trees possibly changed by swaps (still a maximum EDST set).
+    X : the vertices of ``X`` in order (``X[0]`` is the preferred vertex when one was requested).
+    step : ``step[i]`` is the next vertex from ``X[i]`` towards ``V \\ X`` along the non-tree edge
+        ``{X[i], step[i]}``.
+    L : the longest ``N``-path from a vertex of ``X`` to ``V \\ X`` (``0`` when ``X`` is empty).
+    """
+
+    data: FactorData
+    X: np.ndarray
+    step: np.ndarray
+    L: int
+
+    @property
+    def forest_edges(self) -> np.ndarray:
+        """The ``|X|`` non-tree edges ``{x, step(x)}`` the constructions use (sorted rows)."""
+        return sort_edge_rows(np.stack([self.X, self.step], axis=1))
+
+    def paths(self) -> list[list[int]]:
+        """For every ``x`` in ``X``, its ``N``-path ``x, step(x), ...`` ending at the first vertex not in ``X``."""
+        nxt = dict(zip(self.X.tolist(), self.step.tolist(), strict=True))
+        out = []
+        for x in self.X.tolist():
+            p = [x]
+            while p[-1] in nxt:
+                p.append(nxt[p[-1]])
+            out.append(p)
+        return out
+
+
+def _max_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
+    """Trees and a maximum-size forest of the non-tree subgraph over all maximum EDST sets."""
+    n = data.n
+    # greedy spanning forest of N
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    keep = []
+    for j, (u, v) in enumerate(data.nontree.tolist()):
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            parent[ru] = rv
+            keep.append(j)
+    return data, data.nontree[np.array(keep, dtype=np.int64)] if keep else np.zeros((0, 2), dtype=np.int64)
+
+
+def _augment_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
+    """Matroid-partition augmentation on ``t + 1`` forests where only the last (``F``) may grow."""
+    n, t = data.n, data.t
+    all_edges = np.concatenate(data.trees + [data.nontree]) if data.t else data.nontree
+    fp = ForestPartition(n, all_edges, t + 1)
+    base = 0
+    for i, tr in enumerate(data.trees):
+        for j in range(tr.shape[0]):
+            fp.add(base + j, i)
+        base += tr.shape[0]
+    for j in range(base, all_edges.shape[0]):
+        fp.insert(j, grow=(t,))
+    trees = [fp.forest_edges(i) for i in range(t)]
+    new = FactorData(n, data.edges, trees, data.tags, nontree_edges(data.edges, n, trees))
+    return new, fp.forest_edges(t)
+
+
+def lemma_vc1(data: FactorData, size: int, rank: np.ndarray | None = None) -> LemmaVC1:
+    """Lemma V-C.1: a set ``X`` of ``size`` vertices, each with a non-tree path to ``V \\ X``.
+
+    Parameters
+    ----------
+    data : FactorData
+        The factor with a maximum EDST set.
+    size : int
+        ``|X|``: ``t`` for Theorem V-C.3 / Corollary V-C.10, ``t - 1`` suffices in Corollary V-C.11.
+    rank : ndarray, optional
+        A score per vertex; the lowest-scoring vertex that can lie in ``X`` becomes ``X[0]`` (used to put the
+        root ``g_0`` of ``T^t`` in ``X`` as close to its center as possible).
+
+    Returns
+    -------
+    LemmaVC1
+        ``X``, the step of each ``x`` towards ``V \\ X``, the path bound ``L``, and the (possibly swapped) trees.
+
+    Raises
+    ------
+    ValueError
+        If no maximum EDST set leaves a non-tree forest of ``size`` edges (then ``r < size`` or the
+        non-tree edges are too clustered).
+
+    Example
+    -------
+    >>> from starlib.factors import complete_bipartite
+    >>> lem = lemma_vc1(factor_data(complete_bipartite(4)), 2)
+    >>> lem.X.tolist(), lem.step.tolist(), lem.L
+    ([4, 6], [0, 0], 1)
+
+    References
+    ----------
+    Lemma V-C.1 of Isham et al. (2025), after Ku, Wang, Hung, IEEE TPDS 14(3) (2003).
+    """
+    size = int(size)
+    if size < 0:
+        raise ValueError(f"size={size} must be >= 0")
+    n = data.n
+    if size == 0:
+        return LemmaVC1(data, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0)
+    if size > n - 1:
+        raise ValueError(f"size={size}: X needs a vertex outside it, so size <= n-1={n - 1}")
+    data, forest = _max_forest(data)
+    if forest.shape[0] < size:
+        data, forest = _augment_forest(data)
+    if forest.shape[0] < size:
+        raise ValueError(f"size={size}: the non-tree edges (r={data.r}) of every maximum EDST set found have "
+                         f"forest rank {forest.shape[0]} < {size}; Lemma V-C.1 needs r >= t")
+    adj: dict[int, list[int]] = {}
+    for u, v in forest.tolist():
+        adj.setdefault(u, []).append(v)
+        adj.setdefault(v, []).append(u)
+    verts = sorted(adj)
+    # component of each forest vertex
+    comp: dict[int, int] = {}
+    for s in verts:
+        if s in comp:
+            continue
+        comp[s] = s
+        stack = [s]
+        while stack:
+            x = stack.pop()
+            for y in adj[x]:
+                if y not in comp:
+                    comp[y] = s
+                    stack.append(y)
+    prefer = None
+    if rank is not None:
+        prefer = min(verts, key=lambda v: (rank[v], v))
+    # one root per component: the highest-degree vertex (for the preferred vertex's component: its
+    # highest-degree neighbour, so that the preferred vertex sits on level 1)
+    roots: dict[int, int] = {}
+    for v in verts:
+        c = comp[v]
+        if c not in roots or (len(adj[v]), -v) > (len(adj[roots[c]]), -roots[c]):
+            roots[c] = v
+    if prefer is not None:
+        roots[comp[prefer]] = max(adj[prefer], key=lambda v: (len(adj[v]), -v))
+    level: dict[int, int] = {}
+    up: dict[int, int] = {}
+    for r in sorted(roots.values()):
+        level[r] = 0
+        frontier = [r]
+        while frontier:
+            nxt = []
+            for x in frontier:
+                for y in adj[x]:
+                    if y not in level:
+                        level[y] = level[x] + 1
+                        up[y] = x
+                        nxt.append(y)
+            frontier = nxt
+    cand = sorted(up, key=lambda v: (level[v], v))
+    if prefer is not None:
+        cand.remove(prefer)
+        cand.insert(0, prefer)
+    X = np.array(cand[:size], dtype=np.int64)
+    step = np.array([up[x] for x in X.tolist()], dtype=np.int64)
+    inx = set(X.tolist())
+    L = 0
+    for x in X.tolist():
+        hops, y = 0, x
+        while y in inx:
+            y = up[y]
+            hops += 1
+        L = max(L, hops)
+    return LemmaVC1(data, X, step, L)
