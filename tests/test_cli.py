@@ -84,3 +84,31 @@ def test_module_entry_point_exit_status():
     p = subprocess.run([sys.executable, "-m", "starlib", "build", "slimfly", "q=6"], capture_output=True, text=True)
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
     assert p.stderr.strip().startswith("error: q=6")
+
+
+def test_edsts_then_verify_roundtrip(capsys, tmp_path):
+    f = tmp_path / "sf.json"
+    assert main(["edsts", "slimfly", "q=4", "--method", "maximum", "-o", str(f)]) == 0
+    obj = json.loads(f.read_text())
+    # Table IV, Slim Fly with delta = 0: 3q/4 trees, equal to the upper bound
+    assert obj["method"] == "maximum" and obj["upper_bound"] == 3 and len(obj["trees"]) == 3
+    n = len(obj["nodes"])
+    for t in obj["trees"]:
+        assert len(t["edges"]) == n - 1 and t["construction"].startswith("V-C")
+    capsys.readouterr()
+    assert main(["verify", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out)["valid"] is True
+    # a tree that reuses an edge of another tree must be rejected, with status 1
+    obj["trees"][1]["edges"][0] = obj["trees"][0]["edges"][0]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(obj))
+    assert main(["verify", str(bad)]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["valid"] is False and verdict["problems"]
+
+
+def test_edsts_method_errors(capsys):
+    assert main(["edsts", "paley", "q=13", "--method", "maximum"]) == 2
+    assert "method=maximum" in capsys.readouterr().err
+    assert main(["edsts", "slimfly", "q=5", "--method", "nonsense"]) == 2
+    assert "method=nonsense" in capsys.readouterr().err
