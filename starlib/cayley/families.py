@@ -44,7 +44,7 @@ __all__ = [
     "star_graph", "bubble_sort_graph", "transposition_network", "insertion_selection",
     "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
     "complete_rotation_rotator", "macro_insertion_selection", "rotation_insertion_selection",
-    "complete_rotation_insertion_selection", "build_family",
+    "complete_rotation_insertion_selection", "build_family", "family_instances", "network_invariants",
 ]
 
 
@@ -408,12 +408,16 @@ def cayley_distances(k: int, gens: Sequence[Generator], *, space: PermutationSpa
     dist[0] = 0
     frontier = np.array([0], dtype=np.int64)
     d = 0
+    reached = np.zeros(sp.size, dtype=bool)
+    reached[0] = True
     while frontier.size:
         d += 1
-        nxt = np.unique(nbrs[frontier].ravel())
-        nxt = nxt[dist[nxt] < 0]
-        dist[nxt] = d
-        frontier = nxt
+        new = np.zeros(sp.size, dtype=bool)
+        new[nbrs[frontier].ravel()] = True
+        new &= ~reached
+        frontier = np.flatnonzero(new)
+        reached |= new
+        dist[frontier] = d
     return dist
 
 
@@ -434,6 +438,66 @@ def cayley_diameter(k: int, gens: Sequence[Generator], *, space: PermutationSpac
     if (dist < 0).any():
         raise ValueError(f"gens: {', '.join(g.name for g in gens)} do not generate S_{k}: the graph is disconnected")
     return int(dist.max())
+
+
+def family_instances(k_max: int, k_min: int = 3) -> list[tuple[str, dict[str, int]]]:
+    """Every family with ``k_min <= k <= k_max`` symbols: ``(abbreviation, parameters)``, in table order.
+
+    Whole-``k`` families for each ``k``; ``l``-level families for each ``l >= 2``, ``n >= 1`` with ``n*l + 1 <= k_max``.
+
+    Examples
+    --------
+    >>> [(f, p) for f, p in family_instances(4) if f in ("MS", "star")]
+    [('star', {'k': 3}), ('star', {'k': 4}), ('MS', {'l': 2, 'n': 1}), ('MS', {'l': 3, 'n': 1})]
+    """
+    out: list[tuple[str, dict[str, int]]] = []
+    for info in FAMILIES.values():
+        if info.params == ("k",):
+            out += [(info.abbrev, {"k": k}) for k in range(k_min, k_max + 1)]
+        else:
+            out += [(info.abbrev, {"l": l, "n": n}) for n in range(1, k_max) for l in range(2, k_max)
+                    if k_min <= n * l + 1 <= k_max]
+    return out
+
+
+def network_invariants(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None,
+                       space: PermutationSpace | None = None) -> dict:
+    """Node count, degrees (both conventions), directedness, diameter and mean distance of a family member.
+
+    Computed from the generators and one breadth-first search (vertex symmetry); the graph itself is
+    not materialised, so ``k = 9`` (362,880 nodes) takes about a second.
+
+    Parameters
+    ----------
+    family : str
+    k, l, n : int, optional
+    space : PermutationSpace, optional
+        Shared neighbour cache for the ``k`` in question.
+
+    Returns
+    -------
+    dict
+        ``network, family, l, n, k, nodes, degree, degree_parallel, directed, diameter, mean_distance,
+        distance_sum``.
+
+    Examples
+    --------
+    >>> r = network_invariants("MS", l=2, n=2)
+    >>> r["network"], r["nodes"], r["degree"], r["diameter"]
+    ('MS(2,2)', 120, 3, 8)
+    """
+    info = family_info(family)
+    gens = generator_set(info.abbrev, k=k, l=l, n=n)
+    kk = gens[0].k
+    check_k(kk, build=True)
+    dist = cayley_distances(kk, gens, space=space)
+    if (dist < 0).any():
+        raise ValueError(f"{info.abbrev}: generators do not generate S_{kk}")
+    name = f"{info.abbrev}({l},{n})" if k is None else f"{info.abbrev}({kk})"
+    return {"network": name, "family": info.abbrev, "l": l, "n": n, "k": kk, "nodes": math.factorial(kk),
+            "degree": degree(gens, "merge"), "degree_parallel": degree(gens, "parallel"),
+            "directed": not is_inverse_closed(gens), "diameter": int(dist.max()),
+            "mean_distance": float(dist.sum()) / (dist.size - 1), "distance_sum": int(dist.sum())}
 
 
 # -- the families as graph builders (registered on the command line) --------------------------------------

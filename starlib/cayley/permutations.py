@@ -168,10 +168,13 @@ def lehmer_rank(perms: np.ndarray) -> np.ndarray:
     if p.ndim != 2:
         raise ValueError(f"perms: need a 2-d array of permutations, got shape {p.shape}")
     k = p.shape[1]
+    cols = [np.ascontiguousarray(p[:, i]) for i in range(k)]
     rank = np.zeros(p.shape[0], dtype=np.int64)
     for i in range(k - 1):
-        digit = (p[:, i + 1:] < p[:, i:i + 1]).sum(axis=1, dtype=np.int64)
-        rank += digit * math.factorial(k - 1 - i)
+        digit = np.zeros(p.shape[0], dtype=np.int16)
+        for j in range(i + 1, k):
+            digit += cols[j] < cols[i]
+        rank += digit.astype(np.int64) * math.factorial(k - 1 - i)
     return rank
 
 

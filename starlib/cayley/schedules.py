@@ -92,6 +92,27 @@ class Schedule:
         """The word of dimension ``j``."""
         return [g for _, g in self.jobs[j]]
 
+    def with_host(self, family: str) -> Schedule:
+        """The same steps on another host of the same nucleus: box moves re-expressed (MS <-> complete-RS).
+
+        In each word the first super generator becomes ``B_{j1+1}`` and the second ``B_{j1+1}^-1`` of ``family``.
+
+        Examples
+        --------
+        >>> s = paper_allport_schedule("MS", 4, 3).with_host("complete-RS")
+        >>> [g.name for g in s.word(13)], check_schedule(s).ok
+        (['R^1', 'T_4', 'R^3'], True)
+        """
+        ab = family_info(family).abbrev
+        if family_info(ab).nucleus != family_info(self.family).nucleus:
+            raise ValueError(f"family={family!r} has other nucleus generators than {self.family}")
+        jobs = {}
+        for j, hops in self.jobs.items():
+            b, binv = _box_moves(ab, self.k, self.l, self.n, (j - 2) // self.n + 1, "corrected")
+            supers = iter([b, binv])
+            jobs[j] = [(t, next(supers) if g.kind == "super" else g) for t, g in hops]
+        return Schedule(ab, self.l, self.n, jobs, self.method)
+
 
 def _check_family(family: str, allowed: tuple[str, ...]) -> str:
     ab = family_info(family).abbrev
