@@ -56,6 +56,7 @@ __all__ = [
     "network_partitions",
     "bisection_confidence",
     "bisection_picks",
+    "monte_carlo_confidence",
     "canonical_connections",
     "validate_connections",
     "is_valid_connections",
@@ -76,8 +77,10 @@ __all__ = [
     "swap_router_connections",
     "swap_connection_sets",
     "alter",
+    "set_swap_decompositions",
     "BisectionResult",
     "bisection_width",
+    "cut_width",
     "network_cost",
     "weighted_score",
     "EvolutionResult",
@@ -412,6 +415,56 @@ def bisection_picks(C: float | Fraction, U: int) -> int:
     with mpmath.workdps(60):
         x = mpmath.log(mpmath.mpf(target.numerator) / target.denominator) / mpmath.log1p(-mpmath.mpf(1) / U)
         return max(1, int(mpmath.ceil(x - mpmath.mpf(10) ** -40)))
+
+
+def monte_carlo_confidence(picks: Sequence[int], U: int, trials: int, seed: int | np.random.Generator | None = None,
+                           ) -> np.ndarray:
+    """Simulated confidence: the fraction of ``trials`` runs of picks with replacement from ``U`` items that
+    contain item 0 within the first ``p`` picks, for every ``p`` in ``picks``.
+
+    Each run draws ``max(picks)`` uniform items (literally, no distribution formula is used) and records
+    where item 0 first appears; a run counts for ``p`` if that is among its first ``p`` picks.
+
+    Parameters
+    ----------
+    picks : numbers of picks ``p >= 0``.
+    U : number of items, ``U >= 1``.
+    trials : number of simulated runs, ``>= 1``.
+    seed : seed or numpy Generator.
+
+    Returns
+    -------
+    numpy.ndarray
+        One fraction per entry of ``picks``.
+
+    Raises
+    ------
+    ValueError
+        If an argument breaks its rule.
+
+    Examples
+    --------
+    >>> est = monte_carlo_confidence([1, 2, 3], 2, trials=4000, seed=0)
+    >>> bool(np.all(np.abs(est - [0.5, 0.75, 0.875]) < 0.03))
+    True
+
+    References
+    ----------
+    Network-design notes, section 8.1.1 eq. (17) (checked by simulation).
+    """
+    ps = [_int("picks", p, 0, "picks >= 0") for p in picks]
+    U = _int("U", U, 1, "U >= 1 items")
+    trials = _int("trials", trials, 1, "trials >= 1")
+    rng = np.random.default_rng(seed)
+    pmax = max(ps, default=0)
+    first = np.full(trials, np.iinfo(np.int64).max)
+    chunk = max(1, 4_000_000 // max(pmax, 1))
+    for s in range(0, trials, chunk):
+        t = min(chunk, trials - s)
+        hit = rng.integers(U, size=(t, pmax)) == 0
+        any_hit = hit.any(axis=1)
+        first[s:s + t] = np.where(any_hit, hit.argmax(axis=1), np.iinfo(np.int64).max)
+    return np.array([np.mean(first < p) for p in ps])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -1266,6 +1319,63 @@ def _propose_set(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | Non
     return _try_rewire(rows, np.array(i1 + i2), new)
 
 
+def set_swap_decompositions(connections: Any) -> list[dict[str, Any]]:
+    """Every valid set swap of section 7.3 and how many of its four single-swap first steps are valid.
+
+    A set swap ``[s1, X1], [s1, X2], [s2, Y1], [s2, Y2] -> [s1, Y1], [s1, Y2], [s2, X1], [s2, X2]`` has the
+    same result as two single swaps (``X1 <-> Y1`` then ``X2 <-> Y2``, or ``X1 <-> Y2`` then ``X2 <-> Y1``, in
+    either order). If none of the four possible first swaps gives a valid network, the set swap reaches a
+    network the single swaps cannot reach through valid states: the notes' question "is swapping multiple
+    ports distinct from performing the same number of swaps on individual port pairs?".
+
+    Parameters
+    ----------
+    connections : a valid database (small: every pair of routers and pairs of their links is tried).
+
+    Returns
+    -------
+    list of dict
+        ``s1, X, s2, Y`` (``X``, ``Y`` sorted pairs of far ends, ``s1 < s2``) and ``valid_first_steps``
+        (0 to 4), one entry per valid set swap.
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid.
+
+    Examples
+    --------
+    >>> db = single_port_network([[1, 2]], [2, 2])      # -1, -2 on router 1; -3, -4 on router 2
+    >>> set_swap_decompositions(db)
+    [{'s1': 1, 'X': (-2, -1), 's2': 2, 'Y': (-4, -3), 'valid_first_steps': 4}]
+
+    References
+    ----------
+    Network-design notes, section 7.3 (the question after the steps).
+    """
+    rows = validate_connections(connections)
+    far: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(rows.tolist()):
+        for s, x in ((a, b), (b, a)):
+            if s > 0:
+                far.setdefault(s, []).append((x, i))
+    out = []
+    for s1, s2 in itertools.combinations(sorted(far), 2):
+        for (x1, i1), (x2, i2) in itertools.combinations(far[s1], 2):
+            for (y1, j1), (y2, j2) in itertools.combinations(far[s2], 2):
+                if {x1, x2} & {y1, y2} or {i1, i2} & {j1, j2}:
+                    continue
+                new = [[s1, y1], [s1, y2], [s2, x1], [s2, x2]]
+                if _try_rewire(rows, np.array([i1, i2, j1, j2]), new) is None:
+                    continue
+                steps = 0
+                for (x, i), (y, j) in itertools.product(((x1, i1), (x2, i2)), ((y1, j1), (y2, j2))):
+                    steps += _try_rewire(rows, np.array([i, j]), [[s1, y], [s2, x]]) is not None
+                out.append({"s1": s1, "X": tuple(sorted((x1, x2))), "s2": s2, "Y": tuple(sorted((y1, y2))),
+                            "valid_first_steps": steps})
+    return out
+
+
 _PROPOSERS = {"compute": _propose_compute, "router": _propose_router, "set": _propose_set}
 
 
@@ -1575,6 +1685,53 @@ def bisection_width(connections: Any, *, method: str = "auto", picks: int | None
     half = tuple(int(lab) for lab in net.nodes[X[best].astype(bool)])
     conf = 1.0 if exact else bisection_confidence(len(X), total)
     return BisectionResult(int(cuts[best]), half, int(len(X)), total, exact, conf)
+
+
+def cut_width(connections: Any, half: Sequence[int], *, inner: str = "auto") -> int:
+    """Fewest links to cut to separate the compute nodes ``half`` from the others, routers placed freely.
+
+    The minimum cut for one split of the compute nodes (the quantity :func:`bisection_width` minimises
+    over splits); useful to bound a bisection width by a split chosen by hand.
+
+    Parameters
+    ----------
+    connections : a valid database.
+    half : compute-node labels on one side (a non-empty proper subset; ``N/2`` of them for a bisection).
+    inner : ``"auto"``, ``"enumerate"`` (all ``2^M`` router sides) or ``"flow"`` (maximum flow).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid, ``half`` names a label that is not a compute node, is empty or holds all
+        compute nodes, or ``inner`` is unknown.
+
+    Examples
+    --------
+    >>> cut_width(daisy_chain(11, 5), [-1, -2, -3, -4])    # the first router's nodes: cut one router link
+    1
+
+    References
+    ----------
+    Network-design notes, section 8.1 ("determine how many cuts need to be made to separate the two halves").
+    """
+    if inner not in ("auto", "enumerate", "flow"):
+        raise ValueError(f"inner={inner!r} must be 'auto', 'enumerate' or 'flow'")
+    net = _index(validate_connections(connections))
+    pos = {int(c): i for i, c in enumerate(net.nodes)}
+    side = set()
+    for c in half:
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or int(c) not in pos:
+            raise ValueError(f"half: {c!r} is not a compute node of the connections")
+        side.add(pos[int(c)])
+    if not side or len(side) == net.N:
+        raise ValueError(f"half has {len(side)} of the {net.N} compute nodes; it must be a non-empty proper subset")
+    X = np.zeros((1, net.N), dtype=np.int8)
+    X[0, sorted(side)] = 1
+    return int(_min_cuts(X, net, inner)[0])
 
 
 def network_cost(connections: Any, router_cost: float = 1.0, link_cost: float = 0.0) -> float:

@@ -509,3 +509,61 @@ def test_array_graph_and_cli_family():
 
     built = registry._REGISTRY["netdesign-chain"].builder(N=14, m=5)
     assert built.n == 14 + 4 and built.m == 14 + 3
+
+
+def test_monte_carlo_confidence_agrees_with_formula():
+    ps = [0, 1, 5, 20, 60]
+    for U in (2, 7, 30):
+        est = nd.monte_carlo_confidence(ps, U, trials=20_000, seed=U)
+        for p, e in zip(ps, est, strict=True):
+            c = nd.bisection_confidence(p, U)
+            assert abs(e - c) <= 5 * math.sqrt(c * (1 - c) / 20_000) + 1e-12, (U, p, e, c)
+    with pytest.raises(ValueError, match=r"trials=0"):
+        nd.monte_carlo_confidence([1], 2, trials=0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_set_swap_decompositions_by_rewire(seed):
+    db = nd.random_network(8, 1, 4, 4, seed=seed)
+    found = nd.set_swap_decompositions(db)
+    assert found
+    for f in found:
+        (x1, x2), (y1, y2), s1, s2 = f["X"], f["Y"], f["s1"], f["s2"]
+        old = [[s1, x1], [s1, x2], [s2, y1], [s2, y2]]
+        assert nd.is_valid_connections(nd.rewire(db, old, [[s1, y1], [s1, y2], [s2, x1], [s2, x2]]))
+        steps = 0
+        for x, y in itertools.product((x1, x2), (y1, y2)):
+            steps += nd.is_valid_connections(_rewire_or_none(db, [[s1, x], [s2, y]], [[s1, y], [s2, x]]))
+        assert steps == f["valid_first_steps"]
+
+
+def _rewire_or_none(db, remove, add):
+    try:
+        return nd.rewire(db, remove, add)
+    except ValueError:
+        return [[-1, -2]]  # an invalid database
+
+
+def _cut_brute_force(db, half):
+    rows = nd.canonical_connections(db)
+    comp, routers = nd.compute_nodes(db), nd.router_labels(db)
+    best = None
+    for sides in itertools.product((0, 1), repeat=len(routers)):
+        side = {c: int(c in half) for c in comp} | dict(zip(routers, sides, strict=True))
+        cut = sum(side[a] != side[b] for a, b in rows.tolist())
+        best = cut if best is None else min(best, cut)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cut_width_against_brute_force(seed):
+    db = nd.random_network(7, 2, 5, 5, seed=seed)
+    comp = nd.compute_nodes(db)
+    for r in (1, 3, 5):
+        half = comp[:r]
+        want = _cut_brute_force(db, set(half))
+        assert nd.cut_width(db, half) == nd.cut_width(db, half, inner="flow") == want
+    with pytest.raises(ValueError, match=r"half: 7 is not a compute node"):
+        nd.cut_width(db, [7])
+    with pytest.raises(ValueError, match=r"non-empty proper subset"):
+        nd.cut_width(db, comp)
