@@ -48,15 +48,18 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
 
 from ..fields import check_prime_power
 from .er_clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees
 from .er_repair import complete_last_tree
 from .er_singer import SingerModel, singer_model
 from .trees import EDSTSet, Tree, tree_center
+from .verify import RULES, VerifyReport
 
 __all__ = ["METHODS", "er_edst_bound", "singer_pairing", "hamiltonian_path_orders", "er_edsts",
-           "singer_labels_of"]
+           "singer_labels_of", "verify_singer_edsts"]
 
 #: the methods of :func:`er_edsts`
 METHODS = ("hamiltonian", "low-depth", "repair")
@@ -332,3 +335,85 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     inv = np.empty(S.n, dtype=np.int64)
     inv[sing] = np.arange(S.n, dtype=np.int64)
     return EDSTSet(Tree(inv[e], int(inv[r]), tag, n=S.n) for e, r, tag in raw)
+
+
+def verify_singer_edsts(q: int, trees: Sequence[Any]) -> VerifyReport:
+    """Check EDSTs of ER_q given in Singer labels, tree by tree, without building the graph.
+
+    The same rules as :func:`starlib.edst.verify.verify_edsts` (size, loop, member, repeat, spanning,
+    acyclic, disjoint), but an edge ``{u, v}`` is a graph edge iff ``u + v mod n`` is in ``D``, and it is
+    named by its slot ``(index of u + v in D, min(u, v))``: one bit per slot in a ``(q+1) x n`` bitmap
+    records the edges already used. Memory is ``O(n q)`` bytes plus one tree at a time, so families of
+    ER_q too large for the all-at-once verifier (``q`` in the hundreds) can still be checked.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    trees : sequence of Tree or array_like
+        Trees as ``(k, 2)`` arrays of Singer labels.
+
+    Returns
+    -------
+    VerifyReport
+        ``.valid`` and ``.failures`` as in :func:`starlib.edst.verify.verify_edsts`.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power.
+
+    Example
+    -------
+    >>> trees = er_edsts(5, labels="singer")
+    >>> verify_singer_edsts(5, trees).valid
+    True
+    >>> verify_singer_edsts(5, [trees[0], trees[0]]).problems
+    ['tree 1: shares 30 edge(s) with an earlier tree, e.g. (0, 1)']
+
+    References
+    ----------
+    Spec er_polarfly.md §1.2 item 4 (adjacency), §1.3 (sum classes).
+    """
+    S = singer_model(q)
+    n = S.n
+    m = S.q * (S.q + 1) ** 2 // 2
+    dpos = np.full(n, -1, dtype=np.int64)
+    dpos[S.D] = np.arange(S.D.size)
+    seen = np.zeros((S.q + 1) * n, dtype=bool)
+    report = VerifyReport(n=n, m=m, num_trees=len(trees))
+    fail = report.failures
+    for i, t in enumerate(trees):
+        e = np.asarray(t.edges if hasattr(t, "edges") else t, dtype=np.int64).reshape(-1, 2)
+        if e.size and (e.min() < 0 or e.max() >= n):
+            fail.append((i, "range", f"vertex index outside 0..{n - 1}"))
+            continue
+        if e.shape[0] != n - 1:
+            fail.append((i, "size", f"has {e.shape[0]} edges, a spanning tree of n={n} vertices has {n - 1}"))
+        u, v = np.minimum(e[:, 0], e[:, 1]), np.maximum(e[:, 0], e[:, 1])
+        if np.any(u == v):
+            fail.append((i, "loop", f"has a self-loop at vertex {int(u[u == v][0])}"))
+        ok = (u != v) & S.in_D[(u + v) % n]
+        if not ok.all():
+            bad = np.flatnonzero(~ok)
+            fail.append((i, "member", f"{bad.size} edge(s) not in the graph, e.g. {(int(u[bad[0]]), int(v[bad[0]]))}"))
+        u, v = u[ok], v[ok]
+        slot = dpos[(u + v) % n] * n + u
+        uniq, cnt = np.unique(slot, return_counts=True)
+        if np.any(cnt > 1):
+            k = int(uniq[cnt > 1][0]) % n
+            fail.append((i, "repeat", f"lists an edge at vertex {k} more than once"))
+        clash = seen[uniq]
+        if clash.any():
+            j = np.flatnonzero(seen[slot])[0]
+            fail.append((i, "disjoint", f"shares {int(clash.sum())} edge(s) with an earlier tree, "
+                                        f"e.g. {(int(u[j]), int(v[j]))}"))
+        seen[uniq] = True
+        a = sp.csr_matrix((np.ones(u.size, dtype=np.int8), (u, v)), shape=(n, n))
+        c = int(csgraph.connected_components(a, directed=False)[0])
+        if c != 1:
+            fail.append((i, "spanning", f"not spanning ({c} components)"))
+        if uniq.size > n - c:
+            fail.append((i, "acyclic", "contains a cycle"))
+    fail.sort(key=lambda f: (RULES.index(f[1]), f[0]))
+    return report

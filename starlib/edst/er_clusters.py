@@ -37,6 +37,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 from .er_singer import SingerModel
+from .trees import bfs_distances
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
 
@@ -200,10 +201,7 @@ def _components(n: int, e: np.ndarray) -> np.ndarray:
 
 def _depths(n: int, e: np.ndarray, root: int) -> np.ndarray:
     """BFS depth from ``root`` in the forest ``e`` (``-1`` if unreached), as int16."""
-    a = sp.csr_matrix((np.ones(2 * e.shape[0], dtype=np.int8),
-                       (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))), shape=(n, n))
-    d = csgraph.shortest_path(a, directed=False, unweighted=True, indices=root)
-    return np.where(np.isinf(d), -1, d).astype(np.int16)
+    return bfs_distances(n, e, root).astype(np.int16)
 
 
 def _match(good: np.ndarray) -> np.ndarray:
@@ -292,7 +290,7 @@ def _hang_centres(L: ClusterLayout, ids: _Ids, parts: list[list[np.ndarray]], de
             free = free[free != reserve[i]]
         if free.size < trees_i.size:
             raise RuntimeError(f"cluster {i}: {free.size} free star edges for {trees_i.size} trees")
-        d = depth[trees_i][:, free]
+        d = depth[np.ix_(trees_i, free)]
         col = _match(d <= 3)
         left = np.setdiff1d(np.arange(free.size), col)
         kept = free[left].tolist() + ([reserve[i]] if i in reserve else [])
