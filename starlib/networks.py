@@ -257,7 +257,9 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
         The network version: each of the ``q+1`` absolute points ``a`` of ER_q also gets the
         intra-supernode edges ``{(a, h), (a, f(h))}`` chosen greedily (:func:`loop_matching`),
         recorded in ``meta["extra_edges"]``. With IQ these form a perfect matching and the graph
-        becomes ``(q+1+d)``-regular. The EDST paper uses ``loops=False``.
+        becomes ``(q+1+d)``-regular. With Paley, ``{h, xi h}`` is already an edge iff ``(xi-1) h``
+        is a square, so some loop edges are new (none for QR(5), 16 for ER_3 * QR(9)) and the graph
+        stays irregular. The EDST paper uses ``loops=False``.
 
     Returns
     -------

@@ -225,3 +225,19 @@ def test_registry_has_the_interface_names():
 def test_polarfly_structure_of_polarstar_is_loop_free():
     P = polarstar(3, paley_q=5)
     assert P.structure.m == polarfly(3).m and "loops" not in P.structure.meta
+
+
+@pytest.mark.parametrize(("q", "pq"), [(2, 5), (3, 5), (3, 9), (3, 13), (4, 13)])
+def test_polarstar_paley_loop_edges(q, pq):
+    """Loop edges {h, xi h} are new exactly when (xi - 1) h is a non-square: only for QR(5) do they all exist."""
+    P, L = polarstar(q, paley_q=pq), polarstar(q, paley_q=pq, loops=True)
+    T = tables(pq)
+    pairs = np.array([(h, int(T.mul(T.xi, h))) for h in range(1, pq)])
+    covered, new = set(), 0
+    for h, fh in pairs.tolist():  # the greedy choice, re-done by hand
+        if h in covered or fh in covered:
+            continue
+        covered |= {h, fh}
+        new += int(T.sub(fh, h)) not in set(T.squares().tolist())
+    assert L.m - P.m == (q + 1) * new
+    assert (L.m == P.m) == (pq == 5)
