@@ -198,7 +198,8 @@ def balanced_split(depths: Sequence[int], size: Any, alpha: float, beta: float,
     """The split of ``size`` bytes over trees of the given heights that minimises the allreduce time.
 
     Every tree finishing its part by time ``c`` can take at most ``cap_i(c)`` bytes; the optimum is the
-    least ``c`` with ``sum_i cap_i(c) >= size`` (bisection). Deep trees get less, possibly nothing.
+    least ``c`` with ``sum_i cap_i(c) >= size`` (bisection). Deep trees get less, possibly nothing (a tree
+    given nothing stays idle).
 
     Returns
     -------
