@@ -54,6 +54,7 @@ __all__ = [
     "polarstar",
     "loop_matching",
     "complete_paley",
+    "cartesian",
     "hyperx",
     "torus",
     "chimera",
@@ -375,6 +376,46 @@ def _product_of(factors: list[ArrayGraph], name: str, params: dict) -> ArrayGrap
     return cartesian_product(factors[0], rest, name=name, params=params)
 
 
+def _factor_from_spec(spec: str, what: str) -> ArrayGraph:
+    """Build a registered family from ``"name:key=value,key=value"`` (e.g. ``"paley:q=5"``)."""
+    from .cli import parse_params
+    from .registry import get_family
+
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"{what}={spec!r} must be a family spec such as complete:n=4 or paley:q=5")
+    name, _, rest = spec.partition(":")
+    fam = get_family(name)
+    kwargs = parse_params(fam, [w for w in rest.split(",") if w])
+    g = fam.builder(**kwargs)
+    if not isinstance(g, ArrayGraph) or g.directed:
+        raise ValueError(f"{what}={spec!r} must name an undirected graph family")
+    return g
+
+
+def cartesian(G: str, H: str) -> StarProduct:
+    """Cartesian product ``G □ H`` of two registered families, given as specs (command line).
+
+    Parameters
+    ----------
+    G, H : str
+        Family specs ``"name:key=value,key=value"``, e.g. ``"complete:n=4"``, ``"paley:q=5"``.
+
+    Returns
+    -------
+    StarProduct
+        The product with identity bijections (SEED §II-B: the Cartesian product is the star product
+        with every bijection the identity).
+
+    Examples
+    --------
+    >>> P = cartesian("complete:n=4", "complete:n=4")        # the 4x4 rook's graph
+    >>> P.n, P.m, P.degree_set()
+    (16, 48, [6])
+    """
+    return cartesian_product(_factor_from_spec(G, "G"), _factor_from_spec(H, "H"), name="cartesian",
+                             params={"G": G, "H": H})
+
+
 def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
     """HyperX ``K_{s1} □ K_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
 
@@ -573,6 +614,10 @@ register("polarstar", polarstar,
 register("complete-paley", complete_paley,
          {"n": Param(int, "integer n >= 2"), "q": Param(int, "prime power q = 1 (mod 4)")},
          "K_n * QR(q) (K_2 * QR(5) = Petersen)", kind="product")
+register("cartesian", cartesian,
+         {"G": Param(str, "family spec name:key=value,... e.g. complete:n=4"),
+          "H": Param(str, "family spec name:key=value,... e.g. paley:q=5")},
+         "Cartesian product G x H of two families (identity bijections)", kind="product")
 register("hyperx", hyperx, {"sizes": Param(str, "comma-separated integers >= 2, e.g. 4,4,4")},
          "HyperX K_{s1} x K_{s2} x ... (Cartesian product)", kind="product")
 register("torus", torus, {"sizes": Param(str, "comma-separated integers >= 3, e.g. 4,4")},

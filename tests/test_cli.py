@@ -20,7 +20,7 @@ def test_networks_lists_families_with_rules(capsys):
     code, out, _ = run(["networks"], capsys)
     assert code == 0
     fams = {f["name"]: f for f in json.loads(out)["networks"]}
-    for name in ("complete", "complete-bipartite", "paley", "mms-supernode", "slimfly", "polarfly",
+    for name in ("cartesian", "complete", "complete-bipartite", "paley", "mms-supernode", "slimfly", "polarfly",
                  "inductive-quad", "bundlefly", "polarstar", "complete-paley", "hyperx", "torus", "chimera"):
         assert name in fams, name
     assert "prime power" in fams["slimfly"]["params"]["q"]["rule"]
@@ -58,6 +58,8 @@ def test_info_slimfly(capsys):
     (["build", "slimfly", "p=5"], "p is not a parameter"),
     (["build", "slimfly", "q=abc"], "not an integer"),
     (["build", "no-such-net"], "no-such-net"),
+    (["build", "cartesian", "G=complete:n=4", "H=paley:q=7"], "q=7"),
+    (["build", "cartesian", "G=complete:m=4", "H=paley:q=5"], "m is not a parameter of complete"),
     (["frobnicate"], "invalid choice"),
     (["verify", "/nonexistent/file.json"], "cannot read"),
 ])
