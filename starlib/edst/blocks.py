@@ -31,6 +31,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
+from .trees import _SMALL, _bfs_small
+
 __all__ = ["ProductFrame", "OrientedTree", "orient"]
 
 
@@ -79,6 +81,13 @@ def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
     e = np.asarray(tree_edges, dtype=np.int64).reshape(-1, 2)
     if e.shape[0] != n - 1:
         raise ValueError(f"tree_edges: {e.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+    if n <= _SMALL:
+        dist, par = _bfs_small(n, e, int(root))
+        if min(dist) < 0:
+            raise ValueError(f"tree_edges: not a spanning tree (reaches {sum(d >= 0 for d in dist)} of {n} vertices)")
+        depth = np.array(dist, dtype=np.int64)
+        order = np.argsort(depth, kind="stable")
+        return OrientedTree(int(root), np.array(par, dtype=np.int64), order.astype(np.int64), depth)
     a = sp.csr_matrix((np.ones(2 * e.shape[0], dtype=np.int8),
                        (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))), shape=(n, n))
     order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)

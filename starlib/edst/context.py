@@ -5,7 +5,7 @@ Example
 >>> from starlib.networks import slimfly
 >>> ctx = product_context(slimfly(5))
 >>> (ctx.G.t, ctx.G.r, ctx.H.t, ctx.H.r)
-(2, 5, 1, 1)
+(2, 7, 1, 1)
 """
 
 from __future__ import annotations

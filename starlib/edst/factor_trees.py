@@ -311,6 +311,8 @@ def _star_trees(graph: Any) -> EDSTSet | None:
     from .auto import auto_trees
 
     if getattr(graph, "structure", None) is not None and getattr(graph, "supernode", None) is not None:
+        if not (graph.structure.is_connected() and graph.supernode.is_connected()):
+            return None
         return auto_trees(graph)
     hs = _hafner_star(graph)
     if hs is None:

@@ -145,6 +145,7 @@ def _candidates(H: FactorData, s: int, rho: int, orbit: np.ndarray, need: int):
         out = np.flatnonzero(~S)
         I_mask = np.zeros(n, dtype=bool)
         I_mask[parent[out]] = True
+        I_mask &= S  # parents inside S of vertices outside S
         # I must be a union of orbits
         cnt = np.bincount(orbit[I_mask], minlength=n_orb)
         if ((cnt != 0) & (cnt != orb_size)).any():

@@ -63,12 +63,41 @@ def bfs_distances(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     >>> bfs_distances(4, np.array([[0, 1], [1, 2]]), 0).tolist()
     [0, 1, 2, -1]
     """
+    if n <= _SMALL:
+        dist, _ = _bfs_small(n, edges, int(root))
+        return np.array(dist, dtype=np.int64)
     a = _adjacency(n, edges)
     order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
     reached = np.zeros(n, dtype=bool)
     reached[order] = True
     dist = _levels_from_predecessors(np.where(pred < 0, np.arange(n), pred), int(root), reached)
     return np.where(reached, dist, -1)
+
+
+_SMALL = 1024  # below this many vertices a plain Python BFS beats building a sparse matrix
+
+
+def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
+    """(distance, parent) lists by BFS in pure Python; ``-1`` where unreachable / at the root."""
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v in np.asarray(edges, dtype=np.int64).reshape(-1, 2).tolist():
+        adj[u].append(v)
+        adj[v].append(u)
+    dist = [-1] * n
+    par = [-1] * n
+    dist[root] = 0
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            dx = dist[x] + 1
+            for y in adj[x]:
+                if dist[y] < 0:
+                    dist[y] = dx
+                    par[y] = x
+                    nxt.append(y)
+        frontier = nxt
+    return dist, par
 
 
 def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
