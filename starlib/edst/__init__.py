@@ -15,6 +15,24 @@ module                       contents
 :mod:`.auto`                 Table I: :func:`auto_trees`; :func:`generic_trees`; :data:`METHODS`
 ===========================  ==========================================================================
 
+Documented choices where the source is UNKNOWN (spec §11)
+---------------------------------------------------------
+* Edge sets (2)-(22) follow the spec's reconstruction; the order of (9)-(11) and which of (15)/(16) serves
+  the ``V_1``-children are immaterial for correctness: (15) is used for ``V_1``, (16) for ``V_2``.
+* Depth bounds (Theorems V-B.4, V-B.5, V-C.12, V-D.7) are the spec's derived forms; every tree carries its
+  bound in ``Tree.meta["bound"]`` with the quantities used, and the tests assert ``depth <= bound``.
+* Roots: ``g_0`` (root of ``T_G^{t_G}``) is its center for the Universal and Property constructions and, for
+  the Maximum ones, the least-eccentricity vertex that Lemma V-C.1 can put in ``X_G``; the ``g_i``, ``h_j``
+  are the free vertices of least eccentricity in their trees; ``V_1`` is ``g*`` plus the lowest indices.
+* ``t`` and ``r`` are those of the factor EDST sets actually used (maximum ones by default, so
+  ``t = floor(m/(n-1))`` whenever a factor reaches that bound, as in every network of Table IV).
+* Property V-D.1 is searched over the trees and roots of the supernode packing used, with BFS prefixes
+  closed under bijection orbits and ancestors (exact for Cartesian products, sufficient in general).
+* Corollary V-C.11 is implemented with the conditions of the paper (``r_G >= t_G`` or ``r_H >= t_H``). Our
+  proofs only need forest rank ``>= t - 1`` on one side (``|X_G| = t_G - 1`` with ``g_0`` outside ``X_G`` in
+  V-C.7; ``|X_H| = t_H - 1`` in V-C.6), which would give ``t_G + t_H - 1`` trees more often; not used by
+  ``auto`` so that its counts are exactly Table I's.
+
 Example
 -------
 >>> from starlib.networks import slimfly

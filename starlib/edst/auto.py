@@ -35,7 +35,7 @@ from .factor_trees import factor_edsts
 from .maximum import maximum_from_context
 from .packing import generic_packing
 from .property_vd1 import find_property_vd1, property_from_context
-from .trees import EDSTSet, Tree, tree_center
+from .trees import EDSTSet, Tree, is_connected, tree_center
 from .universal import universal_from_context, universal_trees
 
 __all__ = ["auto_trees", "generic_trees", "table_i_case", "METHODS"]
@@ -94,7 +94,7 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
     ----------
     Table I and Theorem IV-.4 of Isham et al. (2025).
     """
-    if not is_star_product(P) or not P.supernode.is_connected() or not P.structure.is_connected():
+    if not is_star_product(P) or not all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode)):
         return factor_edsts(P)
     ctx = product_context(P, g_trees, h_trees, "auto")
     G, H = ctx.G, ctx.H

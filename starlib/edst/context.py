@@ -17,7 +17,7 @@ import numpy as np
 
 from .blocks import ProductFrame
 from .nontree import FactorData, factor_data
-from .trees import Tree, bfs_tree
+from .trees import Tree, bfs_tree, is_connected
 
 __all__ = ["ProductContext", "product_context", "is_star_product", "greedy_distinct"]
 
@@ -109,7 +109,7 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     for role, X in (("structure graph", G), ("supernode", H)):
         if X.n < 2:
             raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
-        if not X.is_connected():
+        if not is_connected(X.n, X.edges):
             raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
                              f"(use method=generic)")
     dg = factor_data(G, g_trees)

@@ -1,17 +1,18 @@
 """Maximum EDST sets of the factor graphs: structured packings where known, the exact packer otherwise.
 
-==================  ======================================================  =============================
-graph               packing                                                 trees
-==================  ======================================================  =============================
-``K_n``             Walecki's zig-zag Hamiltonian paths                      ``floor(n/2)``
-``K_{q,q}``         Hamiltonian cycles ``M_{2i} u M_{2i+1}`` minus an edge    ``floor(q/2)``
-circulant           ``x -> x + s`` Hamiltonian cycles (``gcd(s, n) = 1``)     one per class ``{s, -s}``
-                    minus an edge: Paley ``QR(p)`` and ``C(X)`` for prime p
-``ER_q``            :func:`starlib.edst.er.er_edsts` when that module exists
-star products       the paper's constructions (:func:`auto_trees`), e.g.     Table I
-                    ``MMS(q) = K_{q,q} * C(X)`` (also in Hafner's form)
-anything else       :func:`~starlib.edst.packing.generic_packing`            the maximum
-==================  ======================================================  =============================
+=============  =======================================================  =========================
+graph          packing                                                  trees
+=============  =======================================================  =========================
+``K_n``        Walecki's zig-zag Hamiltonian paths                      ``floor(n/2)``
+``K_{q,q}``    Hamiltonian cycles ``M_{2i} u M_{2i+1}`` minus an edge   ``floor(q/2)``
+circulant      ``x -> x + s`` Hamiltonian cycles (``gcd(s, n) = 1``)    one per class ``{s, -s}``
+               minus an edge: Paley ``QR(p)`` and ``C(X)`` for prime p
+``ER_q``       :func:`starlib.edst.er.er_edsts` (low-depth lifted       ``ceil(q/2)``
+               clusters, else Hamiltonian paths) when importable
+star products  the paper's constructions (:func:`auto_trees`), e.g.     Table I
+               ``MMS(q) = K_{q,q} * C(X)`` (also in Hafner's form)
+anything else  :func:`~starlib.edst.packing.generic_packing`            the maximum
+=============  =======================================================  =========================
 
 A structured packing is used by ``method="auto"`` only when its count equals the graph's upper bound
 ``min(floor(m/(n-1)), min degree)``, so "auto" always returns a maximum EDST set. Prime-power Paley graphs
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .packing import generic_packing
-from .trees import EDSTSet, Tree, sort_edge_rows, tree_center
+from .trees import EDSTSet, Tree, is_connected, sort_edge_rows, tree_eccentricities
 from .verify import verify_edsts
 
 __all__ = ["walecki_paths", "bipartite_paths", "circulant_paths", "circulant_connection_set",
@@ -176,12 +177,14 @@ def _is_complete(graph: Any) -> bool:
     return int(graph.m) == int(graph.n) * (int(graph.n) - 1) // 2
 
 
-def _rooted(n: int, arrays: list[np.ndarray], tag: str) -> EDSTSet:
+def _rooted(n: int, arrays: list[np.ndarray], tag: str | list[str]) -> EDSTSet:
     out = EDSTSet()
-    for a in arrays:
+    tags = [tag] * len(arrays) if isinstance(tag, str) else tag
+    for a, tag in zip(arrays, tags, strict=True):
         e = sort_edge_rows(a)
-        c, _ = tree_center(n, e)
-        out.append(Tree(e, c, tag, n=n))
+        ecc = tree_eccentricities(n, e)
+        c = int(np.argmin(ecc))
+        out.append(Tree(e, c, tag, n=n, meta={"ecc": ecc}, _depth=int(ecc[c])))
     return out
 
 
@@ -222,13 +225,17 @@ def _er_trees(graph: Any) -> EDSTSet | None:
         from .er import er_edsts  # written by another module owner; optional
     except ImportError:
         return None
-    res = er_edsts(int(graph.params["q"]))
+    q = int(graph.params["q"])
+    try:  # depth <= 5 trees when the lifted-cluster construction applies, else Hamiltonian paths
+        res = er_edsts(q, "low-depth", graph=graph)
+    except ValueError:
+        res = er_edsts(q, "hamiltonian", graph=graph)
     arrays = [np.asarray(t.edges if hasattr(t, "edges") else t, dtype=np.int64) for t in res]
     report = verify_edsts(graph, arrays)
     if not report.valid:
         raise RuntimeError(f"er_edsts(q={graph.params['q']}) returned an invalid EDST set: "
                            + "; ".join(report.problems[:3]))
-    return _rooted(int(graph.n), arrays, "er")
+    return _rooted(int(graph.n), arrays, [str(getattr(t, "construction", "") or "er") for t in res])
 
 
 def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
@@ -311,7 +318,7 @@ def _star_trees(graph: Any) -> EDSTSet | None:
     from .auto import auto_trees
 
     if getattr(graph, "structure", None) is not None and getattr(graph, "supernode", None) is not None:
-        if not (graph.structure.is_connected() and graph.supernode.is_connected()):
+        if not all(is_connected(X.n, X.edges) for X in (graph.structure, graph.supernode)):
             return None
         return auto_trees(graph)
     hs = _hafner_star(graph)

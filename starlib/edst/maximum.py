@@ -99,9 +99,10 @@ def maximum_from_context(ctx: ProductContext) -> EDSTSet:
     cH, dH = H.center(-1)
     TH = H.trees[-1]
 
+    radG = G.radii()
     # V-C.4
     for i, g in enumerate(gi):
-        meta = {"bound": dH + 2 * G.radii()[i], "bound_thm": "V-C.12(1)", "d_H": dH, "d_G": G.radii()[i],
+        meta = {"bound": dH + 2 * radG[i], "bound_thm": "V-C.12(1)", "d_H": dH, "d_G": radG[i],
                 "g": g}
         out.append(ctx.tree([F.intra([g], TH), F.copies(G.trees[i])], int(F.vertex(g, cH)), "V-C.4", meta))
     # V-C.5

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .packing import ForestPartition
-from .trees import sort_edge_rows, tree_eccentricities
+from .trees import Tree, sort_edge_rows, tree_eccentricities
 
 __all__ = ["FactorData", "factor_data", "nontree_edges", "LemmaVC1", "lemma_vc1"]
 
@@ -53,7 +53,8 @@ def nontree_edges(edges: np.ndarray, n: int, trees: list[np.ndarray]) -> np.ndar
     gk = e[:, 0] * nn + e[:, 1]
     if not trees:
         return e
-    tk = np.concatenate([sort_edge_rows(t)[:, 0] * nn + sort_edge_rows(t)[:, 1] for t in trees])
+    st = [np.sort(np.asarray(t, dtype=np.int64).reshape(-1, 2), axis=1) for t in trees]
+    tk = np.concatenate([t[:, 0] * nn + t[:, 1] for t in st])
     if np.unique(tk).shape[0] != tk.shape[0]:
         raise ValueError("trees: two trees share an edge")
     if not np.isin(tk, gk).all():
@@ -153,13 +154,15 @@ def factor_data(graph: Any, trees: list[Any] | None = None, method: str = "auto"
         from .factor_trees import factor_edsts
 
         trees = list(factor_edsts(graph, method=method))
-    arrays = [sort_edge_rows(t.edges if hasattr(t, "edges") else t) for t in trees]
+    arrays = [t.edges if isinstance(t, Tree) else sort_edge_rows(getattr(t, "edges", t)) for t in trees]
     tags = [str(getattr(t, "construction", "given")) for t in trees]
     for i, a in enumerate(arrays):
         if a.shape[0] != n - 1:
             raise ValueError(f"trees: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
     nt = nontree_edges(np.asarray(graph.edges), n, arrays)
-    return FactorData(n, sort_edge_rows(graph.edges), arrays, tags, nt)
+    ecc = {i: t.meta["ecc"] for i, t in enumerate(trees)
+           if isinstance(getattr(t, "meta", None), dict) and "ecc" in t.meta}
+    return FactorData(n, sort_edge_rows(graph.edges), arrays, tags, nt, ecc)
 
 
 @dataclass

@@ -22,16 +22,23 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-__all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "tree_eccentricities", "tree_center",
+__all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
            "sort_edge_rows", "jsonable"]
 
 
 def sort_edge_rows(edges: np.ndarray) -> np.ndarray:
     """Rows with ``u < v``, sorted lexicographically (duplicates are kept)."""
-    e = np.sort(np.asarray(edges, dtype=np.int64).reshape(-1, 2), axis=1)
-    if e.shape[0] > 1:
-        e = e[np.lexsort((e[:, 1], e[:, 0]))]
-    return np.ascontiguousarray(e)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if e.shape[0] <= 1:
+        return np.sort(e, axis=1)
+    lo, hi = np.minimum(e[:, 0], e[:, 1]), np.maximum(e[:, 0], e[:, 1])
+    base = np.int64(max(int(hi.max()), 0) + 1)
+    if lo.min() < 0 or base > 3_000_000_000:  # keys would overflow or negative indices: sort pairs directly
+        out = np.stack([lo, hi], axis=1)
+        return np.ascontiguousarray(out[np.lexsort((hi, lo))])
+    key = lo * base + hi
+    key.sort()
+    return np.stack([key // base, key % base], axis=1)
 
 
 def _adjacency(n: int, edges: np.ndarray) -> sp.csr_matrix:
@@ -66,23 +73,31 @@ def bfs_distances(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     if n <= _SMALL:
         dist, _ = _bfs_small(n, edges, int(root))
         return np.array(dist, dtype=np.int64)
-    a = _adjacency(n, edges)
-    order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
+    return _csr_distances(_adjacency(n, edges), int(root))
+
+
+def _csr_distances(a: sp.csr_matrix, root: int) -> np.ndarray:
+    n = a.shape[0]
+    order, pred = csgraph.breadth_first_order(a, root, directed=False, return_predecessors=True)
     reached = np.zeros(n, dtype=bool)
     reached[order] = True
-    dist = _levels_from_predecessors(np.where(pred < 0, np.arange(n), pred), int(root), reached)
+    dist = _levels_from_predecessors(np.where(pred < 0, np.arange(n), pred), root, reached)
     return np.where(reached, dist, -1)
 
 
 _SMALL = 1024  # below this many vertices a plain Python BFS beats building a sparse matrix
 
 
-def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
-    """(distance, parent) lists by BFS in pure Python; ``-1`` where unreachable / at the root."""
+def _adjacency_lists(n: int, edges: np.ndarray) -> list[list[int]]:
     adj: list[list[int]] = [[] for _ in range(n)]
     for u, v in np.asarray(edges, dtype=np.int64).reshape(-1, 2).tolist():
         adj[u].append(v)
         adj[v].append(u)
+    return adj
+
+
+def _bfs_lists(adj: list[list[int]], root: int) -> tuple[list[int], list[int]]:
+    n = len(adj)
     dist = [-1] * n
     par = [-1] * n
     dist[root] = 0
@@ -98,6 +113,11 @@ def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[in
                     nxt.append(y)
         frontier = nxt
     return dist, par
+
+
+def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
+    """(distance, parent) lists by BFS in pure Python; ``-1`` where unreachable / at the root."""
+    return _bfs_lists(_adjacency_lists(n, edges), root)
 
 
 def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
@@ -116,12 +136,31 @@ def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     >>> bfs_tree(3, np.array([[0, 1], [1, 2], [0, 2]]), 0).tolist()
     [[0, 1], [0, 2]]
     """
-    a = _adjacency(n, edges)
-    order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
-    if order.shape[0] != n:
-        raise ValueError(f"edges: the subgraph reaches {order.shape[0]} of n={n} vertices from root={root}")
+    if n <= _SMALL:
+        dist, par = _bfs_small(n, edges, int(root))
+        reached = sum(d >= 0 for d in dist)
+        pred = np.array(par, dtype=np.int64)
+    else:
+        a = _adjacency(n, edges)
+        order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
+        reached = order.shape[0]
+    if reached != n:
+        raise ValueError(f"edges: the subgraph reaches {reached} of n={n} vertices from root={root}")
     child = np.delete(np.arange(n), int(root))
     return sort_edge_rows(np.stack([pred[child], child], axis=1))
+
+
+def is_connected(n: int, edges: np.ndarray) -> bool:
+    """True if the graph ``(n, edges)`` is connected (``n >= 1``).
+
+    Example
+    -------
+    >>> is_connected(3, np.array([[0, 1]])), is_connected(3, np.array([[0, 1], [1, 2]]))
+    (False, True)
+    """
+    if n <= _SMALL:
+        return min(_bfs_small(n, edges, 0)[0]) >= 0
+    return csgraph.connected_components(_adjacency(n, edges), directed=False)[0] == 1
 
 
 def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
@@ -136,13 +175,24 @@ def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
     """
     if n == 1:
         return np.zeros(1, dtype=np.int64)
-    d0 = bfs_distances(n, edges, 0)
+    if n <= _SMALL:
+        adj = _adjacency_lists(n, edges)
+        d0 = _bfs_lists(adj, 0)[0]
+        if min(d0) < 0:
+            raise ValueError(f"edges: not a spanning tree of n={n} vertices (disconnected)")
+        a = max(range(n), key=d0.__getitem__)
+        da = _bfs_lists(adj, a)[0]
+        b = max(range(n), key=da.__getitem__)
+        db = _bfs_lists(adj, b)[0]
+        return np.maximum(np.array(da, dtype=np.int64), np.array(db, dtype=np.int64))
+    adj = _adjacency(n, edges)
+    d0 = _csr_distances(adj, 0)
     if (d0 < 0).any():
         raise ValueError(f"edges: not a spanning tree of n={n} vertices (disconnected)")
     a = int(np.argmax(d0))
-    da = bfs_distances(n, edges, a)
+    da = _csr_distances(adj, a)
     b = int(np.argmax(da))
-    db = bfs_distances(n, edges, b)
+    db = _csr_distances(adj, b)
     return np.maximum(da, db)
 
 

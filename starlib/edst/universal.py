@@ -41,12 +41,13 @@ def universal_from_context(ctx: ProductContext, low_depth: bool = False) -> EDST
     out = EDSTSet()
     out.theorem = "V-B.1"
     cH, dH = H.center(-1)
+    radG = G.radii()
     # V-B.2
     gi = greedy_distinct([G.ecc(i) for i in range(tG - 1)])
     for i, g in enumerate(gi):
         root = int(F.vertex(g, cH))
         ecc_gi = int(G.ecc(i)[g])
-        meta = {"bound": dH + 2 * G.radii()[i], "bound_thm": "V-B.4", "d_H": dH, "d_G": G.radii()[i],
+        meta = {"bound": dH + 2 * radG[i], "bound_thm": "V-B.4", "d_H": dH, "d_G": radG[i],
                 "ecc_G": ecc_gi, "g": g}
         out.append(ctx.tree([F.intra([g], H.trees[-1]), F.copies(G.trees[i])], root, "V-B.2", meta))
     # V-B.3 / V-B.5(2)
