@@ -681,10 +681,22 @@ def is_valid_connections(connections: Any, router_ports: int | Mapping[int, int]
                          node_ports: int | Mapping[int, int] | None = None, *, full: bool = False) -> bool:
     """True if :func:`validate_connections` accepts the database, False otherwise.
 
+    Parameters
+    ----------
+    connections, router_ports, node_ports, full : as in :func:`validate_connections`.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> is_valid_connections([[-1, 1], [-2, 2]])     # two routers that are not linked
     False
+
+    References
+    ----------
+    Network-design notes, sections 1.3, 4 and 6.1 (the validity rules).
     """
     try:
         validate_connections(connections, router_ports, node_ports, full=full)
@@ -695,6 +707,19 @@ def is_valid_connections(connections: Any, router_ports: int | Mapping[int, int]
 
 def compute_nodes(connections: Any) -> list[int]:
     """Compute-node labels of a database, in the order -1, -2, ... (decreasing).
+
+    Parameters
+    ----------
+    connections : array-like of integer pairs.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    ValueError
+        If ``connections`` is not a list of integer pairs.
 
     Examples
     --------
@@ -707,6 +732,19 @@ def compute_nodes(connections: Any) -> list[int]:
 def router_labels(connections: Any) -> list[int]:
     """Router labels of a database, increasing.
 
+    Parameters
+    ----------
+    connections : array-like of integer pairs.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    ValueError
+        If ``connections`` is not a list of integer pairs.
+
     Examples
     --------
     >>> router_labels(NOTES_EXAMPLE_CONNECTIONS)
@@ -717,6 +755,20 @@ def router_labels(connections: Any) -> list[int]:
 
 def port_counts(connections: Any) -> dict[int, int]:
     """Ports in use at every node (compute nodes and routers), keyed by label in increasing label order.
+
+    Parameters
+    ----------
+    connections : array-like of integer pairs.
+
+    Returns
+    -------
+    dict
+        label -> number of pairs it appears in.
+
+    Raises
+    ------
+    ValueError
+        If ``connections`` is not a list of integer pairs.
 
     Examples
     --------
@@ -732,6 +784,20 @@ def to_array_graph(connections: Any, name: str = "netdesign", params: dict | Non
     """The database as an :class:`~starlib.graphs.ArrayGraph` (compute nodes -1, -2, ... first, then routers).
 
     ``meta["compute"]`` and ``meta["routers"]`` list the labels of each kind.
+
+    Parameters
+    ----------
+    connections : a valid database.
+    name, params : recorded on the graph.
+
+    Returns
+    -------
+    ArrayGraph
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid.
 
     Examples
     --------
@@ -1437,7 +1503,22 @@ def swap_compute_connections(connections: Any, seed: int | np.random.Generator |
     """Section 7.1: ``[cA, s1], [cB, s2] -> [cA, s2], [cB, s1]`` for random compute links (cA != cB, s1 != s2).
 
     Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
-    Raises ``ValueError`` if the input is invalid.
+
+    Parameters
+    ----------
+    connections : a valid database.
+    seed : seed or numpy Generator.
+    max_tries : proposals before giving up.
+
+    Returns
+    -------
+    numpy.ndarray
+        The canonical altered database.
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid.
 
     Examples
     --------
@@ -1460,6 +1541,22 @@ def swap_router_connections(connections: Any, seed: int | np.random.Generator | 
     ``X`` and ``Y`` may be compute nodes or routers, so this move contains the one of section 7.1.
     Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
 
+    Parameters
+    ----------
+    connections : a valid database.
+    seed : seed or numpy Generator.
+    max_tries : proposals before giving up.
+
+    Returns
+    -------
+    numpy.ndarray
+        The canonical altered database.
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid.
+
     Examples
     --------
     >>> db = random_network(10, 1, 4, 5, seed=0)
@@ -1480,6 +1577,22 @@ def swap_connection_sets(connections: Any, seed: int | np.random.Generator | Non
     Requires ``s1 != s2`` and ``{X1, X2}`` disjoint from ``{Y1, Y2}`` (the notes list three of these four
     inequalities; their step 4 names ``[s1, Y2]`` where ``[s2, Y2]`` is meant).
     Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
+
+    Parameters
+    ----------
+    connections : a valid database.
+    seed : seed or numpy Generator.
+    max_tries : proposals before giving up.
+
+    Returns
+    -------
+    numpy.ndarray
+        The canonical altered database.
+
+    Raises
+    ------
+    ValueError
+        If the database is invalid.
 
     Examples
     --------
