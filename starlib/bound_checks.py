@@ -42,7 +42,7 @@ from .validation import check_int
 __all__ = ["set_partitions", "nash_williams_tutte", "atlas_check", "prop_iv1_check", "prop_iv1_multigraph_failure",
            "cor_iv2_check", "cor_iv2_symbolic", "simplicity_check", "lemma_vc2_check", "factor_params",
            "prop_iv3_vec", "construction_count_vec", "library_agreement", "pair_statistics", "positive_certificate",
-           "prop_iv3_certificates", "lemma_a1_on_products", "universal_gap_example"]
+           "prop_iv3_certificates", "lemma_a1_on_products", "smallest_universal_gap", "universal_gap_example"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def atlas_check(n_max: int = 7) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per graph: ``atlas, n, m, min_degree, eq1, tau_nwt, tau_packed, verified``.
+        One row per graph: ``atlas, n, m, connected, min_degree, eq1, tau_nwt, tau_packed, verified``.
 
     Example
     -------
@@ -161,7 +161,8 @@ def atlas_check(n_max: int = 7) -> pd.DataFrame:
         deg = A.degrees()
         p = max_edsts(A)
         ok = verify_edsts(A, [t.edges for t in p.trees]).valid
-        rows.append({"atlas": idx, "n": nv, "m": A.m, "min_degree": int(deg.min()), "eq1": A.m // (nv - 1),
+        rows.append({"atlas": idx, "n": nv, "m": A.m, "connected": bool(A.is_connected()),
+                     "min_degree": int(deg.min()), "eq1": A.m // (nv - 1),
                      "tau_nwt": nash_williams_tutte(nv, A.edges, parts[nv]), "tau_packed": int(p.count),
                      "verified": bool(ok)})
     return pd.DataFrame(rows)
@@ -630,6 +631,40 @@ def lemma_a1_on_products(products: list[Any]) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # the Universal construction's worst case, on an explicit product
 # ---------------------------------------------------------------------------------------------
+def smallest_universal_gap(gap: int = 3, n_max: int = 15) -> tuple[int, int, int, int, int]:
+    """The smallest product (by ``N``, then ``n_G, m_G, n_H, m_H``) whose eq. (1) bound exceeds ``t_G + t_H - 2``
+    (the Universal construction's count) by at least ``gap``.
+
+    All pairs of simple connected factors with ``n <= n_max`` are searched; every product with
+    ``N <= 2 n_max`` is therefore covered.
+
+    Returns
+    -------
+    (N, n_G, m_G, n_H, m_H)
+
+    Raises
+    ------
+    ValueError
+        If no pair in the range has the gap.
+
+    Example
+    -------
+    >>> smallest_universal_gap(3)
+    (30, 5, 7, 6, 9)
+    """
+    F = factor_params(check_int(n_max, "n_max", minimum=2))
+    nv, mv, tv = (F[c].to_numpy() for c in ("n", "m", "t"))
+    nG, mG, tG = nv[:, None], mv[:, None], tv[:, None]
+    big = nG * nv[None, :]
+    ugap = (mG * nv[None, :] + nG * mv[None, :]) // (big - 1) - (tG + tv[None, :] - 2)
+    i, j = np.nonzero(ugap >= gap)
+    if i.size == 0:
+        raise ValueError(f"gap={gap}: no pair of factors with n <= {n_max} has it")
+    cand = sorted(zip(big[i, j].tolist(), nv[i].tolist(), mv[i].tolist(), nv[j].tolist(), mv[j].tolist(),
+                      strict=True))
+    return tuple(int(x) for x in cand[0])
+
+
 def universal_gap_example(seeds: tuple[int, ...] = (0, 1, 2)) -> pd.DataFrame:
     """A smallest star product where the Universal construction is 3 below the true maximum.
 

@@ -397,12 +397,12 @@ def expr_str(expr: sp.Expr) -> str:
 
     Example
     -------
-    >>> expr_str(q * (q + 1) ** 2 / 2), expr_str(3 * q / 4)
-    ('q(q + 1)^2/2', '3q/4')
+    >>> expr_str(q * (q + 1) ** 2 / 2), expr_str(3 * q / 4), expr_str(d * (d + 1))
+    ('q(q + 1)^2/2', '3q/4', "d'(d' + 1)")
     """
     e = sp.together(sp.sympify(expr))
     if sp.fraction(e)[1] == 1:
-        e = sp.expand(e)
+        e = sp.sympify(expr)
     return sp.sstr(e).replace("**", "^").replace("*", "")
 
 
