@@ -22,7 +22,7 @@ from typing import Any
 __all__ = ["Param", "Family", "register", "families", "get_family", "MODULES"]
 
 # modules whose import registers families (in display order)
-MODULES = ["starlib.factors", "starlib.networks", "starlib.cayley"]
+MODULES = ["starlib.factors", "starlib.networks", "starlib.cayley", "starlib.netdesign"]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,24 @@ ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "SOURCE_DATE_EPOCH": "0", "TZ
 STRIP_KEYS = "metadata.papermill cell.metadata.papermill cell.metadata.execution metadata.widgets"
 
 
+def merge_streams(path: Path) -> None:
+    """Join consecutive stream outputs of the same name (a busy kernel may split one print in two)."""
+    import nbformat
+
+    nb = nbformat.read(str(path), as_version=4)
+    for cell in nb.cells:
+        merged = []
+        for o in cell.get("outputs", []):
+            if (o.get("output_type") == "stream" and merged and merged[-1].get("output_type") == "stream"
+                    and merged[-1]["name"] == o["name"]):
+                merged[-1]["text"] += o["text"]
+            else:
+                merged.append(o)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+    nbformat.write(nb, str(path))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("notebook")
@@ -49,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     pm.execute_notebook(str(nb), str(out), parameters=params, kernel_name="python3", cwd=str(nb.parent),
                         execution_timeout=a.timeout, progress_bar=False, log_output=False)
+    merge_streams(out)
     subprocess.run([sys.executable, "-m", "nbstripout", "--keep-output", "--keep-count",
                     "--extra-keys", STRIP_KEYS, str(out)], check=True)
     return 0
