@@ -310,3 +310,33 @@ def test_given_factor_trees_are_used():
     g_trees = factor_edsts(P.structure, method="generic")
     trees = maximum_trees(P, g_trees=g_trees)
     assert len(trees) == 3 and verify_edsts(P, trees).valid
+
+
+@settings(max_examples=20)
+@given(st.integers(5, 7), st.integers(3, 6), st.integers(0, 2**31))
+def test_relaxed_corollary_v_c_11(nG, nH, seed):
+    """Our extension: r_G = t_G - 1 (forest rank t_G - 1) gives t_G + t_H - 1 trees with arbitrary bijections."""
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        g = nx.gnm_random_graph(nG, int(rng.integers(nG, nG * (nG - 1) // 2 + 1)), seed=int(rng.integers(2**31)))
+        if nx.is_connected(g):
+            G = ArrayGraph.from_networkx(g)
+            tG, rG = tr(G)
+            if tG >= 2 and rG == tG - 1:
+                break
+    else:
+        return
+    H = complete(nH)
+    tH, rH = tr(H)
+    P = star_product(G, H, np.stack([rng.permutation(nH) for _ in range(G.m)]))
+    trees = maximum_trees(P, relaxed=True)
+    check(P, trees, tG + tH - 1)
+    if rH < tH:
+        assert trees.theorem == "V-C.11+"
+        assert len(trees) == product_upper_bound(tG, rG, tH, rH, G.n, H.n)  # maximum (Prop. IV-.3)
+
+
+def test_relaxed_needs_a_forest():
+    P = star_product(complete(4), complete(6), np.roll(np.arange(6), -1))   # r_G = r_H = 0
+    with pytest.raises(ValueError, match="relaxed"):
+        maximum_trees(P, relaxed=True)

@@ -30,8 +30,9 @@ Documented choices where the source is UNKNOWN (spec §11)
   closed under bijection orbits and ancestors (exact for Cartesian products, sufficient in general).
 * Corollary V-C.11 is implemented with the conditions of the paper (``r_G >= t_G`` or ``r_H >= t_H``). Our
   proofs only need forest rank ``>= t - 1`` on one side (``|X_G| = t_G - 1`` with ``g_0`` outside ``X_G`` in
-  V-C.7; ``|X_H| = t_H - 1`` in V-C.6), which would give ``t_G + t_H - 1`` trees more often; not used by
-  ``auto`` so that its counts are exactly Table I's.
+  V-C.7; ``|X_H| = t_H - 1`` in V-C.6), which gives ``t_G + t_H - 1`` trees more often, e.g. whenever
+  ``r_G = t_G - 1`` (then maximum, without Property V-D.1): ``maximum_trees(P, relaxed=True)``, theorem tag
+  ``"V-C.11+"``. ``auto`` does not use it, so that its counts are exactly Table I's.
 
 Example
 -------

@@ -51,42 +51,67 @@ from .trees import EDSTSet
 __all__ = ["maximum_trees", "maximum_from_context"]
 
 
-def maximum_from_context(ctx: ProductContext) -> EDSTSet:
+def maximum_from_context(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
     """Theorem V-C.3 / Corollaries V-C.10, V-C.11 on a prepared :class:`ProductContext`.
+
+    With ``relaxed=True`` and ``r_G < t_G``, ``r_H < t_H``, try our extension of Corollary V-C.11 (see
+    :func:`maximum_trees`).
 
     Raises
     ------
     ValueError
-        If ``r_G < t_G`` and ``r_H < t_H`` (no Maximum construction applies).
+        If ``r_G < t_G`` and ``r_H < t_H`` (no Maximum construction applies; with ``relaxed``: if neither
+        non-tree subgraph has a forest of ``t - 1`` edges).
     """
     F, G, H = ctx.frame, ctx.G, ctx.H
     tG, tH, rG, rH = G.t, H.t, G.r, H.r
     geG, geH = rG >= tG, rH >= tH
-    if not (geG or geH):
-        raise ValueError(f"method=maximum needs r_G >= t_G or r_H >= t_H (Corollary V-C.11); here t_G={tG}, "
-                         f"r_G={rG}, t_H={tH}, r_H={rH}")
     allg = np.arange(G.n)
     out = EDSTSet()
+    lemG = lemH = None
     if geG and geH:
+        mode = "both"
         out.theorem = "V-C.3" if (rG == tG and rH == tH) else "V-C.10"
-    else:
+    elif geG or geH:
+        mode = "G" if geG else "H"
         out.theorem = "V-C.11"
+    elif not relaxed:
+        raise ValueError(f"method=maximum needs r_G >= t_G or r_H >= t_H (Corollary V-C.11); here t_G={tG}, "
+                         f"r_G={rG}, t_H={tH}, r_H={rH}")
+    else:
+        out.theorem = "V-C.11+"
+        mode = ""
+        try:
+            lemG = lemma_vc1(G, tG - 1)
+            mode = "G-relaxed"
+        except ValueError:
+            try:
+                lemH = lemma_vc1(H, tH - 1)
+                mode = "H"
+            except ValueError:
+                raise ValueError(f"method=maximum (relaxed) needs a non-tree forest of t - 1 edges in G or H; "
+                                 f"here t_G={tG}, r_G={rG}, t_H={tH}, r_H={rH}") from None
 
     # Lemma V-C.1 sets (the trees may change by swaps, so read every tree after this block)
-    lemG = lemH = None
-    if geG:
+    if mode in ("both", "G"):
         lemG = lemma_vc1(G, tG, rank=G.ecc(-1))
         G = lemG.data
         g0 = int(lemG.X[0])
         gi = [int(x) for x in lemG.X[1:]]
+    elif mode == "G-relaxed":
+        G = lemG.data
+        inX = set(lemG.X.tolist())
+        g0 = next(v for v in np.argsort(G.ecc(-1), kind="stable").tolist() if v not in inX)
+        gi = [int(x) for x in lemG.X]
     else:
         g0 = G.center(-1)[0]
         gi = greedy_distinct([G.ecc(i) for i in range(tG - 1)], exclude={g0})
-    if geH:
-        lemH = lemma_vc1(H, tH if geG else tH - 1)
+    if mode in ("both", "H"):
+        if lemH is None:
+            lemH = lemma_vc1(H, tH if mode == "both" else tH - 1)
         H = lemH.data
         XH = lemH.X
-        if geG:
+        if mode == "both":
             h0, hj = int(XH[0]), [int(x) for x in XH[1:]]
         else:
             h0, hj = -1, [int(x) for x in XH]
@@ -112,14 +137,14 @@ def maximum_from_context(ctx: ProductContext) -> EDSTSet:
         out.append(ctx.tree([F.anchored(par, ch, [h]), F.intra(allg, H.trees[j])], int(F.vertex(g0, c_j)),
                             "V-C.5", meta))
     # V-C.6
-    if geH:
+    if mode in ("both", "H"):
         outside = np.setdiff1d(np.arange(H.n), lemH.X)
         meta = {"bound": dH + DG * (lemH.L + 1), "bound_thm": "V-C.12(3)", "d_H": dH, "D_G": DG, "L_H": lemH.L,
                 "X_H": lemH.X.tolist()}
         out.append(ctx.tree([F.intra([g0], TH), F.intra(np.delete(allg, g0), lemH.forest_edges),
                              F.anchored(par, ch, outside)], int(F.vertex(g0, cH)), "V-C.6", meta))
     # V-C.7
-    if geG:
+    if mode in ("both", "G", "G-relaxed"):
         meta = {"bound": (DG + 1) * (2 * lemG.L + 2 * dH) + DG, "bound_thm": "V-C.12(4)", "d_H": dH, "D_G": DG,
                 "L_G": lemG.L, "X_G": lemG.X.tolist(), "h_0": h0}
         out.append(ctx.tree([F.intra(np.setdiff1d(allg, lemG.X), TH), F.copies(lemG.forest_edges),
@@ -131,9 +156,17 @@ def maximum_from_context(ctx: ProductContext) -> EDSTSet:
     return out
 
 
-def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+                  relaxed: bool = False) -> EDSTSet:
     """The Maximum constructions: ``t_G + t_H`` EDSTs if ``r_G >= t_G`` and ``r_H >= t_H``, else
     ``t_G + t_H - 1`` if one of them holds.
+
+    ``relaxed=True`` (our extension, not in the paper) also covers ``r_G < t_G`` and ``r_H < t_H`` when one
+    non-tree subgraph has a forest of ``t - 1`` edges (for example ``r_G = t_G - 1``, or ``t_G = 1``):
+    Corollary V-C.11's proof only needs ``|X_H| = t_H - 1`` for V-C.6, and for V-C.7 ``|X_G| = t_G - 1`` with
+    the root ``g_0`` outside ``X_G`` (``T_H^{t_H}`` then sits in ``g_0``, the ``g_i`` of V-C.4 are ``X_G``).
+    This gives ``t_G + t_H - 1`` trees, the maximum when both ``r < t`` (Proposition IV-.3), without
+    Property V-D.1; the set is tagged ``"V-C.11+"``.
 
     Parameters
     ----------
@@ -141,17 +174,21 @@ def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] |
         ``G * H`` with connected factors.
     g_trees, h_trees : optional
         Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.factor_trees.factor_edsts`).
+    relaxed : bool
+        Allow the extension above when ``r_G < t_G`` and ``r_H < t_H``.
 
     Returns
     -------
     EDSTSet
-        Trees tagged ``"V-C.4"`` .. ``"V-C.7"``; ``.theorem`` is ``"V-C.3"``, ``"V-C.10"`` or ``"V-C.11"``;
+        Trees tagged ``"V-C.4"`` .. ``"V-C.7"``; ``.theorem`` is ``"V-C.3"``, ``"V-C.10"``, ``"V-C.11"`` (or
+        ``"V-C.11+"`` for the relaxed extension);
         each tree's ``meta["bound"]`` is its Theorem V-C.12 depth bound.
 
     Raises
     ------
     ValueError
-        If ``P`` is not a star product, a factor is disconnected, or ``r_G < t_G`` and ``r_H < t_H``.
+        If ``P`` is not a star product, a factor is disconnected, or ``r_G < t_G`` and ``r_H < t_H`` (and,
+        with ``relaxed``, neither non-tree subgraph has a forest of ``t - 1`` edges).
 
     Example
     -------
@@ -159,10 +196,18 @@ def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] |
     >>> s = maximum_trees(polarstar(3, supernode="iq", d=4))   # ER_3 has r = 0: Corollary V-C.11
     >>> len(s), s.theorem
     (3, 'V-C.11')
+    >>> from starlib.factors import complete
+    >>> from starlib.graphs import ArrayGraph
+    >>> from starlib.products import star_product
+    >>> G = ArrayGraph.from_edges(range(5), complete(5).edges[1:])   # K_5 minus an edge: t = 2, r = 1
+    >>> P = star_product(G, complete(4), [1, 2, 3, 0])               # a cyclic shift: no Property V-D.1
+    >>> s = maximum_trees(P, relaxed=True)
+    >>> len(s), s.theorem, P.m // (P.n - 1)
+    (3, 'V-C.11+', 3)
 
     References
     ----------
     Theorem V-C.3, Constructions V-C.4 to V-C.7, Lemma V-C.9, Corollaries V-C.10 and V-C.11, Theorem V-C.12
     of Isham et al. (2025).
     """
-    return maximum_from_context(product_context(P, g_trees, h_trees, "maximum"))
+    return maximum_from_context(product_context(P, g_trees, h_trees, "maximum"), relaxed=relaxed)
