@@ -16,6 +16,7 @@ Submodules are imported on first use (``starlib.networks.slimfly(7)``), so ``imp
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from .graphs import ArrayGraph
@@ -23,11 +24,8 @@ from .graphs import ArrayGraph
 __version__ = "0.1.0"
 __all__ = ["ArrayGraph", "__version__"]
 
-_SUBMODULES = {"fields", "factors", "products", "networks", "edst", "bounds", "netdesign", "cayley", "tables",
-               "figures", "registry", "cli", "graphs"}
-
-
 def __getattr__(name: str) -> Any:
-    if name in _SUBMODULES:
+    """Import a submodule on first attribute access (``starlib.networks``, ``starlib.table4``, ...)."""
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'starlib' has no attribute {name!r}")
