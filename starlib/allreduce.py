@@ -61,8 +61,9 @@ from .validation import check_int
 
 __all__ = ["pipelined_time", "best_chunks", "tree_time", "allreduce_time", "balanced_split",
            "crossover_size", "crossover_closed_form", "simulate_pipeline_steps", "tree_height",
-           "intact_expected", "intact_expected_fixed", "any_intact_probability", "tree_owner",
-           "simulate_failures"]
+           "intact_expected", "intact_expected_fixed", "intact_std", "intact_std_fixed", "any_intact_probability",
+           "tree_owner",
+           "failure_patterns", "intact_counts", "simulate_failures"]
 
 _SPLITS = ("equal", "balanced")
 _CHUNKS = ("integer", "continuous")
@@ -280,7 +281,7 @@ def crossover_size(depths_a: Sequence[int], depths_b: Sequence[int], alpha: floa
                    lo: float = 1.0, hi: float = 2.0**40, split: str = "equal", chunks: str = "integer") -> float:
     """The message size above which tree set ``b`` is faster than tree set ``a`` (bisection on ``log S``).
 
-    Returns ``nan`` if ``b`` is not faster at ``hi`` or already faster at ``lo`` (no crossing in range).
+    Returns ``lo`` if ``b`` is already faster at ``lo``, and ``nan`` if ``b`` is not faster at ``hi``.
 
     Example
     -------
@@ -293,8 +294,10 @@ def crossover_size(depths_a: Sequence[int], depths_b: Sequence[int], alpha: floa
         return allreduce_time(depths_a, x, alpha, beta, split, chunks) - allreduce_time(depths_b, x, alpha, beta,
                                                                                          split, chunks)
 
-    if gap(hi) <= 0 or gap(lo) > 0:
+    if gap(hi) <= 0:
         return float("nan")
+    if gap(lo) > 0:
+        return lo
     a, b = np.log(lo), np.log(hi)
     for _ in range(200):
         mid = 0.5 * (a + b)
@@ -435,11 +438,54 @@ def intact_expected_fixed(k: int, n: int, m: int, failed: int) -> float:
     n = check_int(n, "n", minimum=1)
     m = check_int(m, "m", minimum=max(n - 1, 0))
     failed = check_int(failed, "failed", minimum=0, maximum=m)
-    free = m - (n - 1)
+    return float(k * np.exp(_log_survive(m, n - 1, failed)))
+
+
+def intact_std(k: int, n: int, f: Any) -> Any:
+    """Standard deviation of the number of intact trees under independent link failures.
+
+    The ``k`` trees are edge-disjoint, so they fail independently: the count is Binomial
+    ``(k, p)`` with ``p = (1 - f)^(n - 1)`` and standard deviation ``sqrt(k p (1 - p))``.
+
+    Example
+    -------
+    >>> intact_std(4, 2, 0.5)
+    1.0
+    """
+    k = check_int(k, "k", minimum=0)
+    n = check_int(n, "n", minimum=1)
+    p = (1 - _fraction(f)) ** (n - 1)
+    r = np.sqrt(k * p * (1 - p))
+    return float(r) if np.ndim(r) == 0 else r
+
+
+def _log_survive(m: int, used: int, failed: int) -> float:
+    """log of C(m - used, F) / C(m, F); ``-inf`` if ``F > m - used``."""
+    free = m - used
     if failed > free:
-        return 0.0
-    log_p = gammaln(free + 1) - gammaln(free - failed + 1) - gammaln(m + 1) + gammaln(m - failed + 1)
-    return float(k * np.exp(log_p))
+        return float("-inf")
+    return float(gammaln(free + 1) - gammaln(free - failed + 1) - gammaln(m + 1) + gammaln(m - failed + 1))
+
+
+def intact_std_fixed(k: int, n: int, m: int, failed: int) -> float:
+    """Standard deviation of the number of intact trees when exactly ``failed`` uniform links fail.
+
+    With ``p_1 = C(m - n + 1, F)/C(m, F)`` (one tree intact) and ``p_2 = C(m - 2(n - 1), F)/C(m, F)`` (two given
+    trees intact), the variance is ``k p_1 (1 - p_1) + k (k - 1)(p_2 - p_1^2)``.
+
+    Example
+    -------
+    >>> round(intact_std_fixed(2, 4, 6, 2) ** 2, 12)     # K4, two trees, two failed links
+    0.24
+    """
+    k = check_int(k, "k", minimum=0)
+    n = check_int(n, "n", minimum=1)
+    m = check_int(m, "m", minimum=max(k * (n - 1), 0))
+    failed = check_int(failed, "failed", minimum=0, maximum=m)
+    p1 = np.exp(_log_survive(m, n - 1, failed))
+    p2 = np.exp(_log_survive(m, 2 * (n - 1), failed)) if k > 1 else 0.0
+    var = k * p1 * (1 - p1) + k * (k - 1) * (p2 - p1 * p1)
+    return float(np.sqrt(max(var, 0.0)))
 
 
 def any_intact_probability(k: int, n: int, f: Any) -> Any:
@@ -492,18 +538,74 @@ def tree_owner(graph: Any, trees: Sequence[Any]) -> np.ndarray:
     return owner
 
 
+def failure_patterns(m: int, f: float, trials: int, seed: int, model: str = "bernoulli") -> np.ndarray:
+    """Random link-failure patterns: a ``(trials, m)`` boolean array, ``True`` where a link failed.
+
+    Parameters
+    ----------
+    m : number of links.
+    f : failure probability (``"bernoulli"``) or failed fraction (``"fixed"``: exactly ``round(f m)`` links
+        fail in each pattern, chosen uniformly).
+    trials : number of patterns.
+    seed : seed of ``numpy.random.default_rng``.
+    model : ``"bernoulli"`` or ``"fixed"``.
+
+    Example
+    -------
+    >>> failure_patterns(10, 0.3, 4, seed=1, model="fixed").sum(axis=1).tolist()
+    [3, 3, 3, 3]
+    """
+    m = check_int(m, "m", minimum=0)
+    trials = check_int(trials, "trials", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
+    f = float(_fraction(f))
+    if model not in ("bernoulli", "fixed"):
+        raise ValueError(f"model={model!r} is not one of 'bernoulli', 'fixed'")
+    rng = np.random.default_rng(seed)
+    if model == "bernoulli":
+        return rng.random((trials, m)) < f
+    nf = int(round(f * m))
+    failed = np.zeros((trials, m), dtype=bool)
+    if nf:
+        pick = np.argpartition(rng.random((trials, m)), nf - 1, axis=1)[:, :nf]
+        np.put_along_axis(failed, pick, True, axis=1)
+    return failed
+
+
+def intact_counts(failed: np.ndarray, owner: np.ndarray, k: int) -> np.ndarray:
+    """Number of intact trees in each failure pattern (rows of ``failed``), given the links' owners.
+
+    Example
+    -------
+    >>> intact_counts(np.array([[True, False, False], [False, False, True]]), np.array([0, 0, 1]), 2).tolist()
+    [1, 1]
+    """
+    owner = np.asarray(owner, dtype=np.int64)
+    k = check_int(k, "k", minimum=0)
+    failed = np.asarray(failed, dtype=bool)
+    if failed.ndim != 2 or failed.shape[1] != owner.shape[0]:
+        raise ValueError(f"failed: shape {failed.shape} does not match {owner.shape[0]} links")
+    if owner.size and (owner.max() >= k or owner.min() < -1):
+        raise ValueError(f"owner: tree indices must lie in -1..k-1 with k={k}")
+    used = owner >= 0
+    onehot = np.zeros((int(used.sum()), k), dtype=np.float32)
+    onehot[np.arange(onehot.shape[0]), owner[used]] = 1.0
+    broken = failed[:, used].astype(np.float32) @ onehot
+    return (broken == 0).sum(axis=1).astype(np.int64)
+
+
 def simulate_failures(owner: np.ndarray, k: int, f: float, trials: int, seed: int,
                       model: str = "bernoulli") -> np.ndarray:
     """Monte Carlo: number of intact trees in each of ``trials`` random failure patterns.
+
+    :func:`failure_patterns` then :func:`intact_counts`; the same ``seed`` gives the same patterns for any tree
+    set on the same links (common random numbers).
 
     Parameters
     ----------
     owner : :func:`tree_owner` of the links (length ``m``).
     k : number of trees.
-    f : failure probability (``"bernoulli"``) or failed fraction (``"fixed"``: ``round(f m)`` links fail).
-    trials : number of patterns.
-    seed : seed of ``numpy.random.default_rng``.
-    model : ``"bernoulli"`` or ``"fixed"``.
+    f, trials, seed, model : as in :func:`failure_patterns`.
 
     Returns
     -------
@@ -516,25 +618,6 @@ def simulate_failures(owner: np.ndarray, k: int, f: float, trials: int, seed: in
     """
     owner = np.asarray(owner, dtype=np.int64)
     k = check_int(k, "k", minimum=0)
-    trials = check_int(trials, "trials", minimum=1)
-    seed = check_int(seed, "seed", minimum=0)
-    f = float(_fraction(f))
-    if model not in ("bernoulli", "fixed"):
-        raise ValueError(f"model={model!r} is not one of 'bernoulli', 'fixed'")
     if owner.size and (owner.max() >= k or owner.min() < -1):
         raise ValueError(f"owner: tree indices must lie in -1..k-1 with k={k}")
-    rng = np.random.default_rng(seed)
-    m = owner.shape[0]
-    if model == "bernoulli":
-        failed = rng.random((trials, m)) < f
-    else:
-        nf = int(round(f * m))
-        failed = np.zeros((trials, m), dtype=bool)
-        if nf:
-            pick = np.argpartition(rng.random((trials, m)), nf - 1, axis=1)[:, :nf]
-            np.put_along_axis(failed, pick, True, axis=1)
-    used = owner >= 0
-    onehot = np.zeros((int(used.sum()), k), dtype=np.float32)
-    onehot[np.arange(onehot.shape[0]), owner[used]] = 1.0
-    broken = failed[:, used].astype(np.float32) @ onehot
-    return (broken == 0).sum(axis=1).astype(np.int64)
+    return intact_counts(failure_patterns(owner.shape[0], f, trials, seed, model), owner, k)

@@ -19,8 +19,12 @@ from starlib.allreduce import (
     best_chunks,
     crossover_closed_form,
     crossover_size,
+    failure_patterns,
+    intact_counts,
     intact_expected,
     intact_expected_fixed,
+    intact_std,
+    intact_std_fixed,
     pipelined_time,
     simulate_failures,
     simulate_pipeline_steps,
@@ -135,8 +139,9 @@ def test_crossover_closed_form_matches_bisection():
             allreduce_time([db] * kb, exact / 2, 1.0, 0.01, chunks="continuous")
         assert allreduce_time([da] * ka, exact * 2, 1.0, 0.01, chunks="continuous") > \
             allreduce_time([db] * kb, exact * 2, 1.0, 0.01, chunks="continuous")
-    # no crossing: the second set is never faster
+    # no crossing: the second set is never faster; or it is faster from the smallest size on
     assert np.isnan(crossover_size([1, 1], [3], 1.0, 1.0))
+    assert crossover_size([2], [2, 2], 1.0, 1.0, lo=4.0) == 4.0
 
 
 # ---------------------------------------------------------------- resilience
@@ -159,16 +164,18 @@ def test_closed_forms_by_exhaustive_enumeration():
         counts = [sum(all(owner[j] != i for j in sub) for i in range(2))
                   for sub in itertools.combinations(range(m), F)]
         assert intact_expected_fixed(2, 4, m, F) == pytest.approx(np.mean(counts), abs=1e-12)
+        assert intact_std_fixed(2, 4, m, F) ** 2 == pytest.approx(np.var(counts), abs=1e-12)
     # independent failures with probability f: weight every pattern
     for f in (0.0, 0.1, 0.37, 1.0):
-        total = 0.0
-        any_ok = 0.0
+        total = second = any_ok = 0.0
         for mask in itertools.product((0, 1), repeat=m):
             w = np.prod([f if x else 1 - f for x in mask])
             intact = [all(not mask[j] for j in range(m) if owner[j] == i) for i in range(2)]
             total += w * sum(intact)
+            second += w * sum(intact) ** 2
             any_ok += w * any(intact)
         assert intact_expected(2, 4, f) == pytest.approx(total, abs=1e-12)
+        assert intact_std(2, 4, f) ** 2 == pytest.approx(second - total**2, abs=1e-12)
         assert any_intact_probability(2, 4, f) == pytest.approx(any_ok, abs=1e-12)
 
 
@@ -196,11 +203,15 @@ def test_monte_carlo_agrees_with_closed_form(model):
     for f in (0.005, 0.02):
         sims = simulate_failures(owner, k, f, 4000, seed=7, model=model)
         exact = intact_expected(k, n, f) if model == "bernoulli" else intact_expected_fixed(k, n, m, round(f * m))
-        se = sims.std(ddof=1) / np.sqrt(len(sims))
+        sd = intact_std(k, n, f) if model == "bernoulli" else intact_std_fixed(k, n, m, round(f * m))
+        se = sd / np.sqrt(len(sims))
+        assert sims.std() == pytest.approx(sd, rel=0.1)
         assert abs(sims.mean() - exact) <= 4 * se + 1e-9
-    # same seed, same result
+    # same seed, same result; shared patterns give the same counts
     assert np.array_equal(simulate_failures(owner, k, 0.01, 50, seed=3, model=model),
                           simulate_failures(owner, k, 0.01, 50, seed=3, model=model))
+    pat = failure_patterns(m, 0.01, 50, seed=3, model=model)
+    assert np.array_equal(intact_counts(pat, owner, k), simulate_failures(owner, k, 0.01, 50, seed=3, model=model))
 
 
 def test_tree_owner_rejects_bad_trees():
