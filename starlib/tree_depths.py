@@ -17,12 +17,13 @@ method           trees
 ===============  ==================================================================================
 
 The depth theorems are stated in terms of the radii of the *factor* trees, so the choice of factor EDSTs
-matters (spec §12). ``factor_trees="paths"`` uses the library's default packings: Hamiltonian paths for
-``K_{q,q}``, ER_q and Paley / ``C(X)`` of prime order (radius about ``n/2``), the exact packer for IQ and
-prime-power orders, the paper's own constructions for the Bundlefly structure graph MMS(q).
-``"shallow"`` uses the ER_q lifted-cluster trees of depth at most 5 (:func:`starlib.edst.er.er_edsts`,
-``"low-depth"``) for the structure graph ER_q and the exact packer's trees for every other factor (they are
-not built for depth, but are measured to be shallow).
+matters (spec §12). ``factor_trees="paths"`` uses Hamiltonian-path packings wherever they exist (radius about
+``n/2``): Walecki's paths of ``K_n``, the paths of ``K_{q,q}``, the ``x -> x + s`` paths of Paley / ``C(X)``
+of prime order, and Construction A of ER_q; the exact packer for IQ and prime-power orders; the paper's own
+constructions for the Bundlefly structure graph MMS(q). ``"shallow"`` uses the ER_q lifted-cluster trees of
+depth at most 5 (:func:`starlib.edst.er.er_edsts`, ``"low-depth"``) for the structure graph ER_q and the
+exact packer's trees for every other factor (they are not built for depth, but are measured to be shallow).
+(:func:`starlib.edst.factor_edsts` itself now defaults to the low-depth ER_q trees.)
 
 Example
 -------
@@ -205,6 +206,27 @@ def depth_instances(q_max: int, paley_orders: Sequence[int] = (5,), iq_degrees: 
     return out
 
 
+def _is_er(G: Any) -> bool:
+    return getattr(G, "name", "") == "polarfly" and not G.params.get("loops")
+
+
+def _path_trees(G: Any) -> EDSTSet:
+    """Hamiltonian-path packings where they reach ``t`` (ER_q: Construction A), else star / exact packer."""
+    if _is_er(G):
+        from .edst.er import er_edsts
+
+        return er_edsts(int(G.params["q"]), "hamiltonian", graph=G)
+    t = t_and_r(G)[0]
+    for method in ("walecki", "bipartite", "circulant", "star"):
+        try:
+            trees = factor_edsts(G, method)
+        except ValueError:
+            continue
+        if len(trees) == t:
+            return trees
+    return factor_edsts(G, "generic")
+
+
 def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDSTSet]:
     """Maximum EDST sets of the two factors of a star product, for the given choice (module docstring).
 
@@ -233,9 +255,9 @@ def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDST
         raise ValueError(f"factor_trees={factor_trees!r} is not one of {', '.join(FACTOR_TREES)}")
     G, H = P.structure, P.supernode
     if factor_trees == "paths":
-        g, h = factor_edsts(G), factor_edsts(H)
+        g, h = _path_trees(G), _path_trees(H)
     else:
-        if getattr(G, "name", "") == "polarfly" and not G.params.get("loops"):
+        if _is_er(G):
             from .edst.er import er_edsts
 
             g = er_edsts(int(G.params["q"]), "low-depth", graph=G)
