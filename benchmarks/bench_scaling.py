@@ -261,7 +261,7 @@ def summary(rows: list[dict]) -> str:
     for _, r in ok[ok.links >= 10**6].iterrows():
         t_ok = r["edsts+verify s"] <= 10
         f_ok = r["edsts/edges"] <= 5
-        lines.append(f"  {r.instance:24s} {r.links:>10,d} links: build+verify {r['edsts+verify s']:6.2f} s "
+        lines.append(f"  {r.instance:24s} {r.links:>10,d} links: edsts+verify {r['edsts+verify s']:6.2f} s "
                      f"({'met' if t_ok else 'NOT met'}), construction {r['edsts/edges']:6.1f}x the floor "
                      f"({'met' if f_ok else 'NOT met'}), {r['edsts/build']:.2f}x the builder; valid = {r.valid}")
     big = ok.loc[ok.links.idxmax()]
@@ -274,15 +274,15 @@ def summary(rows: list[dict]) -> str:
 
 
 def write_csv(rows: list[dict], path: Path) -> None:
-    """Rows in :data:`COLUMNS` order, times to 6 significant digits, memory to 0.1 MB."""
+    """Rows in :data:`COLUMNS` order, times to 6 significant digits, memory (MB) to 4."""
     import pandas as pd
 
     df = pd.DataFrame(rows).reindex(columns=COLUMNS)
     for c in COLUMNS:
         if c.startswith("seconds_"):
             df[c] = df[c].map(lambda v: f"{v:.6g}" if pd.notna(v) else "")
-        elif c.endswith("_mb"):
-            df[c] = df[c].map(lambda v: f"{v:.1f}" if pd.notna(v) else "")
+        elif "_mb" in c:
+            df[c] = df[c].map(lambda v: f"{v:.4g}" if pd.notna(v) else "")
         elif c == "load_1min":
             df[c] = df[c].map(lambda v: f"{v:.2f}" if pd.notna(v) else "")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"error: runs={a.runs} must be >= 1")
 
     info = machine_info()
-    info["load_start"] = list(os.getloadavg())
+    info["load_start"] = [round(v, 2) for v in os.getloadavg()]
     print(f"machine: {info['cores']} cores, {info['cpu_model']}, python {info['python']}, numpy {info['numpy']}; "
           f"load {info['load_start'][0]:.2f}")
     rows = []
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         info["generic_comparison"] = generic_comparison()
         info["sage_comparison"] = sage_comparison(a.sage_path)
-    info["load_end"] = list(os.getloadavg())
+    info["load_end"] = [round(v, 2) for v in os.getloadavg()]
     info["runs"] = a.runs
     info["command"] = "make bench (benchmarks/bench_scaling.py)"
     out = Path(a.out_dir)
