@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 CHILD = r"""
 import json, resource, sys, time
+import galois  # noqa: F401  (its import, ~1-2 s, is not construction time)
 limit = int(float(sys.argv[3]) * 2**30)
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from starlib.edst.er import er_edsts, er_edst_bound, verify_singer_edsts
