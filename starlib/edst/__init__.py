@@ -13,6 +13,7 @@ module                       contents
 :mod:`.maximum`              Section V-C: :func:`maximum_trees`
 :mod:`.property_vd1`         Section V-D: :func:`has_property_vd1`, :func:`property_vd1_trees`
 :mod:`.auto`                 Table I: :func:`auto_trees`; :func:`generic_trees`; :data:`METHODS`
+:mod:`.er`, :mod:`.er_singer`  ER_q (PolarFly): :func:`er_edsts` at floor((q+1)/2) via Singer difference sets
 ===========================  ==========================================================================
 
 Documented choices where the source is UNKNOWN (spec §11)
@@ -44,6 +45,8 @@ Example
 """
 
 from .auto import METHODS, auto_trees, generic_trees, table_i_case
+from .er import er_edst_bound, er_edsts, verify_singer_edsts
+from .er_singer import singer_graph, singer_model
 from .factor_trees import factor_edsts
 from .maximum import maximum_trees
 from .nontree import FactorData, LemmaVC1, factor_data, lemma_vc1
@@ -54,6 +57,7 @@ from .universal import low_depth_trees, universal_trees
 from .verify import VerifyReport, check_edsts, verify_edsts
 
 __all__ = ["EDSTSet", "FactorData", "LemmaVC1", "METHODS", "Packing", "PropertyVD1", "Tree", "VerifyReport",
-           "auto_trees", "check_edsts", "factor_data", "factor_edsts", "generic_packing", "generic_trees",
+           "auto_trees", "check_edsts", "er_edst_bound", "er_edsts", "factor_data", "factor_edsts",
+           "generic_packing", "generic_trees",
            "has_property_vd1", "lemma_vc1", "low_depth_trees", "max_edsts", "maximum_trees", "property_vd1_trees",
-           "table_i_case", "universal_trees", "verify_edsts"]
+           "singer_graph", "singer_model", "table_i_case", "universal_trees", "verify_edsts", "verify_singer_edsts"]
