@@ -300,9 +300,12 @@ def draw_chimera(rows: int, cols: int, toric: bool = False, ax: plt.Axes | None 
     Example
     -------
     >>> import matplotlib; matplotlib.use("Agg")
-    >>> ax = draw_chimera(2, 2)
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> ax = draw_chimera(2, 2, ax=ax)
     >>> len(ax.collections)
     4
+    >>> plt.close(fig)
     """
     ax = ax or plt.gca()
     cc = colour_classes(rows, cols, toric)
