@@ -378,6 +378,12 @@ def _edge_keys(e: np.ndarray, n: int) -> np.ndarray:
     return e[:, 0] * np.int64(n) + e[:, 1]
 
 
+def _covers_complete(n: int, *edge_sets: np.ndarray) -> bool:
+    """True if the union of the edge sets (loops ignored) is the edge set of K_n."""
+    keys = np.unique(np.concatenate([_edge_keys(e, n) for e in edge_sets]))
+    return keys.size == n * (n - 1) // 2
+
+
 def has_property_r1(H: ArrayGraph, f: Any) -> bool:
     """Property R1 (PolarStar's Paley supernodes): ``E u f(E)`` is the edge set of K_n.
 
@@ -410,8 +416,7 @@ def has_property_r1(H: ArrayGraph, f: Any) -> bool:
     """
     n = H.n
     f = check_permutation(np.asarray(f), n)
-    keys = np.unique(np.concatenate([_edge_keys(H.edges, n), _edge_keys(f[H.edges], n)]))
-    return keys.size == n * (n - 1) // 2
+    return _covers_complete(n, H.edges, f[H.edges])
 
 
 def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
@@ -449,5 +454,4 @@ def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
     if not np.array_equal(f[f], np.arange(n)):
         return False
     pairs = np.stack([np.arange(n), f], axis=1)
-    keys = np.unique(np.concatenate([_edge_keys(H.edges, n), _edge_keys(f[H.edges], n), _edge_keys(pairs, n)]))
-    return keys.size == n * (n - 1) // 2
+    return _covers_complete(n, H.edges, f[H.edges], pairs)
