@@ -18,25 +18,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import galois  # noqa: E402,F401  (its import is not construction time)
+from _timing import best_of  # noqa: E402
 
 from starlib.edst import auto_trees, generic_packing, maximum_trees, verify_edsts  # noqa: E402
 from starlib.networks import bundlefly, slimfly  # noqa: E402
-
-
-def best_of(fn: Callable[[], object], runs: int) -> tuple[float, float, object]:
-    """(first-call seconds, best-of-``runs`` seconds, last result)."""
-    times, out = [], None
-    for _ in range(runs):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return times[0], min(times), out
 
 
 def bundlefly_29() -> None:

@@ -86,6 +86,7 @@ def child(family: str, params: tuple[int, ...], runs: int, mem_limit_gb: float) 
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     import galois  # noqa: F401  (its import is not construction time)
+    from _timing import best_of
 
     from starlib.edst import METHODS, factor_edsts, verify_edsts
     from starlib.networks import bundlefly, polarstar, slimfly
@@ -100,14 +101,9 @@ def child(family: str, params: tuple[int, ...], runs: int, mem_limit_gb: float) 
                  "params": param_string(family, params), "runs": runs, "load_1min": os.getloadavg()[0]}
     out["base_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    def best(fn):  # best of `runs`, keeps the last result
-        times, res = [], None
-        for _ in range(runs):
-            res = None  # drop the previous result before the next run (one copy alive at a time)
-            t = time.perf_counter()
-            res = fn()
-            times.append(time.perf_counter() - t)
-        return min(times), res
+    def best(fn):  # best of `runs`, keeps the last result (one copy alive at a time)
+        _, seconds, res = best_of(fn, runs)
+        return seconds, res
 
     def traced(fn) -> float:  # tracemalloc peak (MB) of one untimed run
         tracemalloc.start()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -25,19 +24,10 @@ import galois  # noqa: E402,F401  (imported up front: its ~1 s import is not con
 import networkx as nx  # noqa: E402
 import pandas as pd  # noqa: E402
 import sympy  # noqa: E402
+from _timing import best_of  # noqa: E402
 
 from starlib.factors import polarfly, polarfly_points  # noqa: E402
 from starlib.networks import bundlefly, slimfly, slimfly_hafner  # noqa: E402
-
-
-def best_of(fn: Callable[[], object], runs: int = 3) -> tuple[float, float, object]:
-    """(first-call seconds, best-of-``runs`` seconds, last result)."""
-    times, out = [], None
-    for _ in range(runs):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return times[0], min(times), out
 
 
 # ----------------------------------------------------------------------------------------- naive versions
