@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
-from .trees import _SMALL, _bfs_small
+from .._kernels import bfs
+from .trees import _SMALL, _adjacency_arrays
 
 __all__ = ["ProductFrame", "OrientedTree", "orient"]
 
@@ -81,24 +80,14 @@ def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
     e = np.asarray(tree_edges, dtype=np.int64).reshape(-1, 2)
     if e.shape[0] != n - 1:
         raise ValueError(f"tree_edges: {e.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
-    if n <= _SMALL:
-        dist, par = _bfs_small(n, e, int(root))
-        if min(dist) < 0:
-            raise ValueError(f"tree_edges: not a spanning tree (reaches {sum(d >= 0 for d in dist)} of {n} vertices)")
-        depth = np.array(dist, dtype=np.int64)
-        order = np.argsort(depth, kind="stable")
-        return OrientedTree(int(root), np.array(par, dtype=np.int64), order.astype(np.int64), depth)
-    a = sp.csr_matrix((np.ones(2 * e.shape[0], dtype=np.int8),
-                       (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))), shape=(n, n))
-    order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
+    # vertex order as before the compiled BFS: by depth then index up to _SMALL vertices, else BFS order
+    # over sorted neighbour lists (it decides the edge order the constructions hand to bfs_tree)
+    depth, parent, order = bfs(*_adjacency_arrays(n, e), int(root))
     if order.shape[0] != n:
         raise ValueError(f"tree_edges: not a spanning tree (reaches {order.shape[0]} of {n} vertices)")
-    parent = np.where(pred < 0, -1, pred).astype(np.int64)
-    parent[root] = -1
-    depth = np.zeros(n, dtype=np.int64)
-    for v in order[1:].tolist():  # loop over structure-graph vertices only
-        depth[v] = depth[parent[v]] + 1
-    return OrientedTree(int(root), parent, order.astype(np.int64), depth)
+    if n <= _SMALL:
+        order = np.argsort(depth, kind="stable").astype(np.int64)
+    return OrientedTree(int(root), parent, order, depth)
 
 
 class ProductFrame:

@@ -1,8 +1,9 @@
 """Spanning trees as edge arrays: the :class:`Tree` record, the :class:`EDSTSet` list, and BFS helpers.
 
-A tree is an ``(n-1, 2)`` int64 array of vertex indices of its host graph (rows ``u < v``, sorted),
-a root, and the tag of the construction that built it (``"V-C.4"``, ``"walecki"``, ``"generic"``).
-Its depth is the eccentricity of the root in the tree, computed by BFS on first use.
+A tree is an ``(n-1, 2)`` int64 array of vertex indices of its host graph (``edges``: rows ``u < v``,
+sorted, computed on first use from the rows as built), a root, and the tag of the construction that built
+it (``"V-C.4"``, ``"walecki"``, ``"generic"``). Its depth is the eccentricity of the root in the tree,
+computed by BFS on first use. The graph kernels are compiled (:mod:`starlib._kernels`).
 
 Example
 -------
@@ -15,12 +16,11 @@ Example
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
+
+from .._kernels import bfs, count_components, csr
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
            "sort_edge_rows", "jsonable"]
@@ -41,25 +41,14 @@ def sort_edge_rows(edges: np.ndarray) -> np.ndarray:
     return np.stack([key // base, key % base], axis=1)
 
 
-def _adjacency(n: int, edges: np.ndarray) -> sp.csr_matrix:
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    rows = np.concatenate([e[:, 0], e[:, 1]])
-    cols = np.concatenate([e[:, 1], e[:, 0]])
-    return sp.csr_matrix((np.ones(rows.shape[0], dtype=np.int8), (rows, cols)), shape=(n, n))
+def _adjacency_arrays(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Adjacency arrays with the neighbour order of the historical implementations (kept so that BFS trees,
+    and every table built from them, stay byte-identical): edge order up to :data:`_SMALL` vertices (the
+    pure-Python adjacency lists did that), sorted above (scipy's canonical CSR did that)."""
+    return csr(n, edges, sort=n > _SMALL)
 
 
-def _levels_from_predecessors(pred: np.ndarray, root: int, reached: np.ndarray) -> np.ndarray:
-    """Depth of every reached vertex from a predecessor array, by pointer jumping (vectorised)."""
-    n = pred.shape[0]
-    anc = np.where(reached, pred, np.arange(n))
-    anc[root] = root
-    dist = (anc != np.arange(n)).astype(np.int64)
-    while True:
-        nxt = anc[anc]
-        if np.array_equal(nxt, anc):
-            return dist
-        dist = dist + dist[anc]
-        anc = nxt
+_SMALL = 1024  # neighbour-order switch of :func:`_adjacency_arrays` (see there)
 
 
 def bfs_distances(n: int, edges: np.ndarray, root: int) -> np.ndarray:
@@ -70,54 +59,13 @@ def bfs_distances(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     >>> bfs_distances(4, np.array([[0, 1], [1, 2]]), 0).tolist()
     [0, 1, 2, -1]
     """
-    if n <= _SMALL:
-        dist, _ = _bfs_small(n, edges, int(root))
-        return np.array(dist, dtype=np.int64)
-    return _csr_distances(_adjacency(n, edges), int(root))
-
-
-def _csr_distances(a: sp.csr_matrix, root: int) -> np.ndarray:
-    n = a.shape[0]
-    order, pred = csgraph.breadth_first_order(a, root, directed=False, return_predecessors=True)
-    reached = np.zeros(n, dtype=bool)
-    reached[order] = True
-    dist = _levels_from_predecessors(np.where(pred < 0, np.arange(n), pred), root, reached)
-    return np.where(reached, dist, -1)
-
-
-_SMALL = 1024  # below this many vertices a plain Python BFS beats building a sparse matrix
-
-
-def _adjacency_lists(n: int, edges: np.ndarray) -> list[list[int]]:
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for u, v in np.asarray(edges, dtype=np.int64).reshape(-1, 2).tolist():
-        adj[u].append(v)
-        adj[v].append(u)
-    return adj
-
-
-def _bfs_lists(adj: list[list[int]], root: int) -> tuple[list[int], list[int]]:
-    n = len(adj)
-    dist = [-1] * n
-    par = [-1] * n
-    dist[root] = 0
-    frontier = [root]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            dx = dist[x] + 1
-            for y in adj[x]:
-                if dist[y] < 0:
-                    dist[y] = dx
-                    par[y] = x
-                    nxt.append(y)
-        frontier = nxt
-    return dist, par
+    return bfs(*csr(n, edges, sort=False), int(root))[0]
 
 
 def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
-    """(distance, parent) lists by BFS in pure Python; ``-1`` where unreachable / at the root."""
-    return _bfs_lists(_adjacency_lists(n, edges), root)
+    """(distance, parent) lists by BFS; ``-1`` where unreachable / at the root."""
+    dist, par, _ = bfs(*_adjacency_arrays(n, edges), int(root))
+    return dist.tolist(), par.tolist()
 
 
 def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
@@ -136,14 +84,8 @@ def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     >>> bfs_tree(3, np.array([[0, 1], [1, 2], [0, 2]]), 0).tolist()
     [[0, 1], [0, 2]]
     """
-    if n <= _SMALL:
-        dist, par = _bfs_small(n, edges, int(root))
-        reached = sum(d >= 0 for d in dist)
-        pred = np.array(par, dtype=np.int64)
-    else:
-        a = _adjacency(n, edges)
-        order, pred = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
-        reached = order.shape[0]
+    _, pred, order = bfs(*_adjacency_arrays(n, edges), int(root))
+    reached = order.shape[0]
     if reached != n:
         raise ValueError(f"edges: the subgraph reaches {reached} of n={n} vertices from root={root}")
     child = np.delete(np.arange(n), int(root))
@@ -158,9 +100,7 @@ def is_connected(n: int, edges: np.ndarray) -> bool:
     >>> is_connected(3, np.array([[0, 1]])), is_connected(3, np.array([[0, 1], [1, 2]]))
     (False, True)
     """
-    if n <= _SMALL:
-        return min(_bfs_small(n, edges, 0)[0]) >= 0
-    return csgraph.connected_components(_adjacency(n, edges), directed=False)[0] == 1
+    return count_components(n, edges) == 1
 
 
 def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
@@ -175,24 +115,14 @@ def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
     """
     if n == 1:
         return np.zeros(1, dtype=np.int64)
-    if n <= _SMALL:
-        adj = _adjacency_lists(n, edges)
-        d0 = _bfs_lists(adj, 0)[0]
-        if min(d0) < 0:
-            raise ValueError(f"edges: not a spanning tree of n={n} vertices (disconnected)")
-        a = max(range(n), key=d0.__getitem__)
-        da = _bfs_lists(adj, a)[0]
-        b = max(range(n), key=da.__getitem__)
-        db = _bfs_lists(adj, b)[0]
-        return np.maximum(np.array(da, dtype=np.int64), np.array(db, dtype=np.int64))
-    adj = _adjacency(n, edges)
-    d0 = _csr_distances(adj, 0)
+    indptr, indices = csr(n, edges, sort=False)
+    d0 = bfs(indptr, indices, 0)[0]
     if (d0 < 0).any():
         raise ValueError(f"edges: not a spanning tree of n={n} vertices (disconnected)")
     a = int(np.argmax(d0))
-    da = _csr_distances(adj, a)
+    da = bfs(indptr, indices, a)[0]
     b = int(np.argmax(da))
-    db = _csr_distances(adj, b)
+    db = bfs(indptr, indices, b)[0]
     return np.maximum(da, db)
 
 
@@ -209,38 +139,60 @@ def tree_center(n: int, edges: np.ndarray) -> tuple[int, int]:
     return c, int(ecc[c])
 
 
-@dataclass(eq=False)
 class Tree:
     """A spanning tree of a host graph on ``n`` vertices.
 
     Attributes
     ----------
-    edges : ``(n-1, 2)`` int64 array of vertex indices, rows ``u < v``, sorted.
+    rows : the ``(n-1, 2)`` int64 edge array as the construction wrote it (any row order and orientation);
+        the verifier and the depth read it.
+    edges : the same edges with rows ``u < v``, sorted (computed from ``rows`` on first access and kept: the
+        canonical form for output and comparison).
     root : the designated root (the depth is measured from it).
     construction : tag of the construction that built it (paper numbering, e.g. ``"V-C.6"``).
     n : number of vertices of the host graph (default ``len(edges) + 1``).
     meta : construction data: ``"bound"`` (the depth bound of the paper's theorem for this tree), the
         theorem (``"bound_thm"``) and the quantities it uses (``"D_G"``, ``"d_H"``, ``"L_H"``, ...).
+
+    Sorting is deferred because it is the most expensive step of assembling a million-link tree set and
+    nothing but output needs it.
     """
 
-    edges: np.ndarray
-    root: int
-    construction: str = ""
-    n: int = -1
-    meta: dict[str, Any] = field(default_factory=dict, repr=False)
-    _depth: int | None = field(default=None, repr=False)
+    __slots__ = ("rows", "_edges", "root", "construction", "n", "meta", "_depth")
 
-    def __post_init__(self) -> None:
-        self.edges = sort_edge_rows(self.edges)
-        self.root = int(self.root)
-        if self.n < 0:
-            self.n = int(self.edges.shape[0]) + 1
+    def __init__(self, edges: Any, root: int, construction: str = "", n: int = -1,
+                 meta: dict[str, Any] | None = None, _depth: int | None = None) -> None:
+        self.rows = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        self._edges: np.ndarray | None = None
+        self.root = int(root)
+        self.construction = construction
+        self.n = int(n) if n >= 0 else int(self.rows.shape[0]) + 1
+        self.meta: dict[str, Any] = {} if meta is None else meta
+        self._depth = _depth
+
+    @property
+    def edges(self) -> np.ndarray:
+        """Rows ``u < v``, sorted lexicographically (computed once)."""
+        if self._edges is None:
+            self._edges = sort_edge_rows(self.rows)
+            self.rows = self._edges  # one copy alive
+        return self._edges
+
+    @edges.setter
+    def edges(self, value: Any) -> None:
+        self.rows = np.asarray(value, dtype=np.int64).reshape(-1, 2)
+        self._edges = None
+        self._depth = None
+
+    def __repr__(self) -> str:
+        return (f"Tree(edges=<{self.rows.shape[0]} edges>, root={self.root}, construction={self.construction!r}, "
+                f"n={self.n})")
 
     @property
     def depth(self) -> int:
         """Eccentricity of the root in the tree (BFS); ``-1`` if the tree does not reach every vertex."""
         if self._depth is None:
-            d = bfs_distances(self.n, self.edges, self.root)
+            d = bfs_distances(self.n, self.rows, self.root)
             self._depth = -1 if (d < 0).any() else int(d.max())
         return self._depth
 

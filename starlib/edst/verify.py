@@ -1,9 +1,17 @@
 """The EDST verifier: every tree spans, is acyclic, uses only graph edges, and no edge is in two trees.
 
-Everything is vectorised over all trees at once: edges become integer keys ``u*n + v``, membership is a
-``searchsorted`` against the graph's sorted keys, disjointness a sort of all keys, and connectivity one
-``connected_components`` call on the disjoint union of the trees (tree ``i`` on vertices ``i*n .. i*n+n-1``).
-A 1.4M-link network with 28 trees is checked in about a second.
+Two stages. First a compiled certificate (:func:`starlib._kernels.edst_certificate`) answers yes or no in
+one pass over the trees and one over the graph's canonical edge list: a union-find per tree (``n - 1``
+edges and no cycle: spanning and acyclic), every tree edge dropped into the bucket of its smaller endpoint,
+and a sweep over the graph's rows matching each bucket against its row (membership) and catching an edge
+met twice (disjointness). A 1.5M-link Slim Fly with 75 trees is certified in about 25 ms.
+
+Only when the answer is no (or the graph's edge list is not canonical) does the second stage run: every
+rule for every tree, vectorised over all trees at once, to name each failure. Edges become integer keys
+``u*n + v``, membership is a ``searchsorted`` against the graph's sorted keys, disjointness a sort of all
+keys, and connectivity one ``connected_components`` call on the disjoint union of the trees (tree ``i`` on
+vertices ``i*n .. i*n+n-1``). The two stages agree on validity (``tests/test_verify.py`` checks it on
+corrupted tree sets).
 
 Example
 -------
@@ -26,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
+from .._kernels import edst_certificate
 from .trees import Tree
 
 __all__ = ["VerifyReport", "verify_edsts", "check_edsts", "RULES"]
@@ -93,7 +102,10 @@ def _graph_arrays(graph_or_edges: Any, n: int | None) -> tuple[int, np.ndarray]:
 
 
 def _tree_array(tree: Any) -> np.ndarray:
-    e = tree.edges if isinstance(tree, Tree) or hasattr(tree, "edges") else tree
+    if isinstance(tree, Tree):
+        e = tree.rows  # as built: the verifier needs no sorted copy
+    else:
+        e = tree.edges if hasattr(tree, "edges") else tree
     return np.asarray(e, dtype=np.int64).reshape(-1, 2)
 
 
@@ -135,13 +147,18 @@ def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None
     Definition of an EDST set, Section I-A / eq. (1) of Isham et al. (2025).
     """
     n, gedges = _graph_arrays(graph_or_edges, n)
-    nn = np.int64(n)
-    gkey = np.sort(np.minimum(gedges[:, 0], gedges[:, 1]) * nn + np.maximum(gedges[:, 0], gedges[:, 1]))
     arrays = [_tree_array(t) for t in trees]
     report = VerifyReport(n=n, m=int(gedges.shape[0]), num_trees=len(arrays))
-    fail = report.failures
-    if not arrays:
+    if not arrays or edst_certificate(n, gedges, arrays):
         return report
+    _diagnose(n, gedges, arrays, report.failures)
+    return report
+
+
+def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[tuple[int, str, str]]) -> None:
+    """Every failed rule of every tree (run when the certificate says no, or the graph is not canonical)."""
+    nn = np.int64(n)
+    gkey = np.sort(np.minimum(gedges[:, 0], gedges[:, 1]) * nn + np.maximum(gedges[:, 0], gedges[:, 1]))
 
     sizes = np.array([a.shape[0] for a in arrays], dtype=np.int64)
     tid = np.repeat(np.arange(len(arrays), dtype=np.int64), sizes)
@@ -215,7 +232,6 @@ def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None
         if int(distinct[i]) > n - c:
             fail.append((i, "acyclic", "contains a cycle"))
     fail.sort(key=lambda f: (RULES.index(f[1]), f[0]))
-    return report
 
 
 def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None) -> VerifyReport:

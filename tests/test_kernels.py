@@ -1,0 +1,177 @@
+"""The compiled kernels against independent implementations (scipy, networkx, plain Python), and the
+verifier's two stages (certificate and diagnosis) against each other on corrupted tree sets."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from starlib._kernels import bfs, canonical_rows, count_components, csr, edst_certificate
+from starlib.edst import METHODS, Tree, verify_edsts
+from starlib.edst.trees import _SMALL, bfs_tree
+from starlib.edst.verify import _diagnose
+from starlib.networks import bundlefly, slimfly
+
+
+def _python_bfs(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
+    """Reference BFS over adjacency lists appended in edge order."""
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges.tolist():
+        adj[u].append(v)
+        adj[v].append(u)
+    dist, par, frontier = [-1] * n, [-1] * n, [root]
+    dist[root] = 0
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for y in adj[x]:
+                if dist[y] < 0:
+                    dist[y], par[y] = dist[x] + 1, x
+                    nxt.append(y)
+        frontier = nxt
+    return dist, par
+
+
+def _random_graph(n: int, m: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, size=(m, 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 120), st.integers(0, 10**6))
+def test_bfs_in_edge_order_equals_python_lists(n, m, seed):
+    e = _random_graph(n, m, seed)
+    e = e[e[:, 0] != e[:, 1]]
+    root = seed % n
+    dist, par, order = bfs(*csr(n, e, sort=False), root)
+    ref_dist, ref_par = _python_bfs(n, e, root)
+    assert dist.tolist() == ref_dist and par.tolist() == ref_par
+    assert sorted(order.tolist()) == [v for v in range(n) if ref_dist[v] >= 0] and order[0] == root
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bfs_over_sorted_lists_equals_scipy(seed):
+    n = 3000
+    e = _random_graph(n, 9000, seed)
+    e = e[e[:, 0] != e[:, 1]]
+    a = sp.csr_matrix((np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(n, n))
+    ref_order, ref_pred = csgraph.breadth_first_order(a, 7, directed=False, return_predecessors=True)
+    dist, par, order = bfs(*csr(n, e, sort=True), 7)
+    assert order.tolist() == ref_order.tolist()
+    assert np.array_equal(np.where(ref_pred < 0, -1, ref_pred), par)
+    ref_dist = csgraph.shortest_path(a, unweighted=True, indices=7)
+    assert np.array_equal(np.where(np.isinf(ref_dist), -1, ref_dist).astype(np.int64), dist)
+
+
+def test_bfs_tree_neighbour_order_switch():
+    """Up to _SMALL vertices BFS trees follow edge order, above it sorted neighbours (as before the kernels)."""
+    cyc = np.array([[0, 3], [0, 1], [1, 2], [2, 3]])  # from 0: 3 is listed first
+    assert bfs_tree(4, cyc, 0).tolist() == [[0, 1], [0, 3], [2, 3]]
+    n = _SMALL + 2
+    path = np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)
+    e = np.vstack([[[0, n - 1]], path])  # a cycle, the closing edge listed first
+    t = bfs_tree(n, e, 0)
+    a = sp.csr_matrix((np.ones(2 * n), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(n, n))
+    _, pred = csgraph.breadth_first_order(a, 0, directed=False, return_predecessors=True)
+    child = np.arange(1, n)
+    ref = np.sort(np.stack([pred[child], child], axis=1), axis=1)
+    assert t.tolist() == ref[np.lexsort((ref[:, 1], ref[:, 0]))].tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 60), st.integers(0, 10**6))
+def test_count_components_equals_networkx(n, m, seed):
+    e = _random_graph(n, m, seed)
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(map(tuple, e.tolist()))
+    assert count_components(n, e) == nx.number_connected_components(g)
+
+
+def test_canonical_rows():
+    assert canonical_rows(4, np.array([[0, 1], [0, 3], [2, 3]]))
+    assert canonical_rows(1, np.zeros((0, 2), dtype=np.int64))
+    for bad in ([[0, 1], [0, 1]], [[1, 0]], [[0, 2], [0, 1]], [[1, 2], [0, 3]], [[0, 4]], [[-1, 2]], [[2, 2]]):
+        assert not canonical_rows(4, np.array(bad)), bad
+
+
+def _corruptions(P, trees: list[np.ndarray], rng: np.random.Generator) -> list[list[np.ndarray]]:
+    """Valid rewrites and broken variants of a valid EDST set."""
+    out = []
+    a = [t.copy() for t in trees]
+    out.append([t[rng.permutation(len(t))][:, ::-1] for t in a])  # rows shuffled and reversed: still valid
+    i, j = rng.choice(len(a), 2, replace=False)
+    b = [t.copy() for t in a]
+    b[i][0] = b[j][0]  # an edge in two trees (and tree i loses one)
+    out.append(b)
+    b = [t.copy() for t in a]
+    b[i] = b[i][1:]  # too few edges
+    out.append(b)
+    b = [t.copy() for t in a]
+    b[i] = np.vstack([b[i], b[i][:1]])  # an edge listed twice in one tree
+    out.append(b)
+    b = [t.copy() for t in a]
+    b[i][3] = [b[i][3, 0], b[i][3, 0]]  # a loop
+    out.append(b)
+    b = [t.copy() for t in a]
+    keys = set((P.edges[:, 0] * P.n + P.edges[:, 1]).tolist())
+    u = int(b[i][5, 0])
+    v = next(w for w in range(P.n) if w != u and min(u, w) * P.n + max(u, w) not in keys)
+    b[i][5] = [u, v]  # not an edge of the graph
+    out.append(b)
+    b = [t.copy() for t in a]
+    b[i][2] = [0, P.n]  # out of range
+    out.append(b)
+    nt = np.setdiff1d(P.edges[:, 0] * P.n + P.edges[:, 1],
+                      np.concatenate([np.sort(t, axis=1) @ [P.n, 1] for t in a]))
+    if nt.size:
+        b = [t.copy() for t in a]
+        b[i][4] = [nt[0] // P.n, nt[0] % P.n]  # a non-tree edge swapped in: a cycle, or still a tree
+        out.append(b)
+    return out
+
+
+@pytest.mark.parametrize("P", [slimfly(5), slimfly(7), bundlefly(3, 5)], ids=lambda P: P.name)
+def test_certificate_agrees_with_diagnosis_and_networkx(P):
+    trees = [t.rows for t in METHODS["auto"](P)]
+    rng = np.random.default_rng(0)
+    for variant in [trees, *_corruptions(P, trees, rng)]:
+        cert = edst_certificate(P.n, P.edges, variant)
+        failures: list = []
+        _diagnose(P.n, P.edges, variant, failures)
+        ok = True
+        used: set = set()
+        gset = {tuple(e) for e in P.edges.tolist()}
+        for t in variant:
+            rows = [tuple(sorted(e)) for e in t.tolist()]
+            h = nx.Graph()
+            h.add_nodes_from(range(P.n))
+            h.add_edges_from(rows)
+            ok &= (len(rows) == P.n - 1 and nx.is_tree(h) and set(rows) <= gset and not (set(rows) & used)
+                   and h.number_of_nodes() == P.n)
+            used |= set(rows)
+        assert cert == (not failures) == ok
+        assert verify_edsts(P, variant).valid == ok
+
+
+def test_non_canonical_graph_lists_fall_back_to_the_diagnosis():
+    P = slimfly(5)
+    trees = [t.rows for t in METHODS["auto"](P)]
+    shuffled = P.edges[np.random.default_rng(1).permutation(P.m)][:, ::-1]
+    assert not edst_certificate(P.n, shuffled, trees)
+    assert verify_edsts(shuffled, trees, n=P.n).valid
+    doubled = np.vstack([P.edges, P.edges[:3]])
+    assert verify_edsts(doubled, trees, n=P.n).valid
+
+
+def test_tree_sorts_lazily_and_verifier_reads_rows():
+    t = Tree(np.array([[3, 2], [1, 0], [2, 1]]), root=0)
+    assert t.rows.tolist() == [[3, 2], [1, 0], [2, 1]] and t._edges is None
+    assert verify_edsts(np.array([[0, 1], [1, 2], [2, 3]]), [t]).valid and t._edges is None
+    assert t.depth == 3 and t._edges is None
+    assert t.edges.tolist() == [[0, 1], [1, 2], [2, 3]] and t.rows is t.edges
