@@ -49,6 +49,17 @@ def _csr(n, edges, sort):  # pragma: no cover - compiled
         indptr[v + 1] += indptr[v]
     fill = indptr[:-1].copy()
     indices = np.empty(2 * m, np.int64)
+    if not sort:
+        for i in range(m):
+            u = edges[i, 0]
+            v = edges[i, 1]
+            indices[fill[u]] = v
+            fill[u] += 1
+            indices[fill[v]] = u
+            fill[v] += 1
+        return indptr, indices
+    # sorted rows without a comparison sort: build the rows unsorted, then walk the vertices h in increasing
+    # order and append h to the row of each neighbour of h; every row receives its neighbours in order
     for i in range(m):
         u = edges[i, 0]
         v = edges[i, 1]
@@ -56,10 +67,14 @@ def _csr(n, edges, sort):  # pragma: no cover - compiled
         fill[u] += 1
         indices[fill[v]] = u
         fill[v] += 1
-    if sort:
-        for v in range(n):
-            indices[indptr[v]:indptr[v + 1]].sort()
-    return indptr, indices
+    out = np.empty(2 * m, np.int64)
+    fill[:] = indptr[:-1]
+    for h in range(n):
+        for j in range(indptr[h], indptr[h + 1]):
+            t = indices[j]
+            out[fill[t]] = h
+            fill[t] += 1
+    return indptr, out
 
 
 def csr(n: int, edges: np.ndarray, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -161,18 +176,31 @@ def count_components(n: int, edges: np.ndarray) -> int:
 
 @numba.njit(cache=True)
 def _row_starts(n, g):  # pragma: no cover - compiled
-    """Start of every row of a canonical edge list by binary search; validity is checked by the sweep."""
+    """Start of every row of a canonical edge list by galloping search from the previous row's start
+    (rows are short, so this touches a few entries per row); validity is checked by :func:`_match_rows`."""
     m = g.shape[0]
     ptr = np.empty(n + 1, np.int64)
     lo = 0
     for u in range(n):
-        hi = m
-        while lo < hi:
+        if lo >= m or g[lo, 0] >= u:
+            ptr[u] = lo
+            continue
+        # g[lo, 0] < u: gallop to a bound hi with g[hi, 0] >= u (or hi = m), then bisect (lo, hi]
+        step = 1
+        hi = lo + 1
+        while hi < m and g[hi, 0] < u:
+            lo = hi
+            step *= 2
+            hi = lo + step
+        if hi > m:
+            hi = m
+        while hi - lo > 1:
             mid = (lo + hi) >> 1
             if g[mid, 0] < u:
-                lo = mid + 1
+                lo = mid
             else:
                 hi = mid
+        lo = hi
         ptr[u] = lo
     ptr[n] = m
     return ptr
@@ -180,7 +208,11 @@ def _row_starts(n, g):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _tree_pass(n, ptr, e, fill, bucket, par):  # pragma: no cover - compiled
-    """Union-find over one tree and its edges into the buckets; False at the first violation."""
+    """One tree: ``n - 1`` edges in range, no loop, no cycle (union-find with path halving), so a spanning
+    tree; each edge dropped into the bucket of its smaller end (capacity: the graph's row there, so an
+    overflow already means a non-member or a repeat). False at the first violation."""
+    if e.shape[0] != n - 1:
+        return False
     for v in range(n):
         par[v] = v
     for i in range(e.shape[0]):
@@ -197,20 +229,18 @@ def _tree_pass(n, ptr, e, fill, bucket, par):  # pragma: no cover - compiled
         par[x] = y
         f = fill[a]
         if f >= ptr[a + 1]:
-            return False  # more tree edges at a than graph edges: not members, or not disjoint
+            return False
         bucket[f] = b
         fill[a] = f + 1
     return True
 
 
 @numba.njit(cache=True)
-def _row_sweep(n, g, ptr, fill, bucket):  # pragma: no cover - compiled
-    """Every bucket entry is a graph edge of its row, listed once; the graph rows are canonical."""
+def _match_rows(n, g, ptr, fills, buckets, u0, u1):  # pragma: no cover - compiled
+    """Rows ``u0..u1-1``: the graph rows are canonical, and every bucketed tree edge is a graph edge met once."""
     stamp = np.full(n, -1, np.int64)
     used = np.full(n, -1, np.int64)
-    if ptr[0] != 0:
-        return False
-    for u in range(n):
+    for u in range(u0, u1):
         prev = u
         for j in range(ptr[u], ptr[u + 1]):
             v = g[j, 1]
@@ -218,12 +248,34 @@ def _row_sweep(n, g, ptr, fill, bucket):  # pragma: no cover - compiled
                 return False  # not canonical: rows u < v, sorted, no repeats
             stamp[v] = u
             prev = v
-        for j in range(ptr[u], fill[u]):
-            v = bucket[j]
-            if stamp[v] != u or used[v] == u:
-                return False
-            used[v] = u
+        for k in range(fills.shape[0]):
+            for j in range(ptr[u], fills[k, u]):
+                v = buckets[k, j]
+                if stamp[v] != u or used[v] == u:
+                    return False
+                used[v] = u
     return True
+
+
+@numba.njit(cache=True, parallel=True)
+def _certify(n, g, ptr, trees, parts, cuts):  # pragma: no cover - compiled
+    nt = len(trees)
+    fills = np.empty((parts, n), np.int64)
+    buckets = np.empty((parts, g.shape[0]), np.int32)
+    ok = np.ones(parts, np.bool_)
+    for k in numba.prange(parts):  # a share of the trees per thread, each with its own buckets
+        fills[k, :] = ptr[:-1]
+        par = np.empty(n, np.int32)
+        for t in range(k * nt // parts, (k + 1) * nt // parts):
+            if not _tree_pass(n, ptr, trees[t], fills[k], buckets[k], par):
+                ok[k] = False
+                break
+    if not ok.all():
+        return False
+    ok = np.ones(cuts.shape[0] - 1, np.bool_)
+    for c in numba.prange(cuts.shape[0] - 1):  # a block of rows per thread
+        ok[c] = _match_rows(n, g, ptr, fills, buckets, cuts[c], cuts[c + 1])
+    return ok.all()
 
 
 def canonical_rows(n: int, edges: np.ndarray) -> bool:
@@ -238,7 +290,18 @@ def canonical_rows(n: int, edges: np.ndarray) -> bool:
     if g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n):
         return False
     ptr = _row_starts(int(n), g)
-    return bool(_row_sweep(int(n), g, ptr, ptr[:-1].copy(), np.empty(0, np.int32)))
+    return bool(_match_rows(int(n), g, ptr, ptr[None, :-1].copy(), np.empty((1, 0), np.int32), 0, int(n)))
+
+
+_TREE_TYPE = numba.types.int64[:, ::1]
+
+
+def _row_cuts(ptr: np.ndarray, parts: int) -> np.ndarray:
+    """``parts + 1`` row boundaries splitting the graph's edges into blocks of about equal size."""
+    n = ptr.shape[0] - 1
+    target = np.linspace(0, ptr[-1], parts + 1)[1:-1]
+    inner = np.searchsorted(ptr[:-1], target, side="left")
+    return np.unique(np.concatenate([[0], np.clip(inner, 0, n), [n]])).astype(np.int64)
 
 
 def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -> bool:
@@ -247,7 +310,9 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
     ``graph_edges`` must be canonical (rows ``u < v``, sorted, no repeats: an
     :class:`~starlib.graphs.ArrayGraph`'s ``edges``); a non-canonical list also gives False, and the caller
     falls back to a method without that assumption. Each tree is an ``(k, 2)`` int64 array in any row order
-    and orientation. Cost: one pass over the trees and one over the graph, memory ``O(n + m)``.
+    and orientation. Cost: one pass over every tree (its union-find), one pass over all trees and the graph
+    per block of rows (membership, disjointness); memory ``O(n + m)``. Trees and row blocks are spread over
+    numba's threads (``NUMBA_NUM_THREADS``, default: all cores).
 
     Example
     -------
@@ -259,17 +324,16 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
     """
     g = np.ascontiguousarray(np.asarray(graph_edges, dtype=np.int64).reshape(-1, 2))
     n = int(n)
-    if n < 1 or (g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n)):
+    if n < 1 or n >= 2**31 or (g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n)):
         return False
-    ptr = _row_starts(n, g)
-    fill = ptr[:-1].copy()
-    bucket = np.empty(g.shape[0], np.int32 if n < 2**31 else np.int64)
-    par = np.empty(n, np.int32 if n < 2**31 else np.int64)
+    typed = numba.typed.List.empty_list(_TREE_TYPE)
     for t in trees:
         e = np.asarray(t)
-        if e.dtype != np.int64 or not e.flags.c_contiguous:
-            e = np.ascontiguousarray(e, dtype=np.int64)
-        e = e.reshape(-1, 2)
-        if e.shape[0] != n - 1 or not _tree_pass(n, ptr, e, fill, bucket, par):
+        if e.dtype != np.int64 or not e.flags.c_contiguous or e.ndim != 2:
+            e = np.ascontiguousarray(e, dtype=np.int64).reshape(-1, 2)
+        if e.shape[0] != n - 1:
             return False
-    return bool(_row_sweep(n, g, ptr, fill, bucket))
+        typed.append(e)
+    ptr = _row_starts(n, g)
+    parts = max(1, min(numba.get_num_threads(), len(typed)))
+    return bool(_certify(n, g, ptr, typed, parts, _row_cuts(ptr, numba.get_num_threads())))

@@ -67,10 +67,11 @@ def test_paley_prime_is_a_hamilton_decomposition(q):
 
 
 @pytest.mark.parametrize("q", [9, 25])
-def test_paley_prime_power_falls_back_to_the_exact_packer(q):
+def test_paley_prime_power_gets_the_abelian_packing(q):
     g = paley(q)
     trees = factor_edsts(g)
-    assert_packing(g, trees, (q - 1) // 4, "generic")
+    assert_packing(g, trees, (q - 1) // 4, "abelian")
+    assert len(factor_edsts(g, method="generic")) == (q - 1) // 4  # the exact packer agrees on the count
 
 
 @pytest.mark.parametrize("q", [3, 4, 5, 7, 8, 9, 11, 13, 16])
@@ -81,8 +82,9 @@ def test_mms_supernode(q):
     trees = factor_edsts(g)
     assert_packing(g, trees, w)
     assert g.m - w * (q - 1) == w  # Table V: t = r = w
-    # C(X) for q = 3 is K_3 and for q = 4 the 4-cycle K_{2,2}; prime q >= 5 are circulants
-    tag = {3: "walecki", 4: "bipartite", 8: "generic", 9: "generic", 16: "generic"}.get(q, "circulant")
+    # C(X) for q = 3 is K_3 and for q = 4 the 4-cycle K_{2,2}; prime q >= 5 are circulants; odd prime
+    # powers are Cayley graphs of (GF(q), +) (the abelian packing); even q > 4 fall back to the exact packer
+    tag = {3: "walecki", 4: "bipartite", 8: "generic", 9: "abelian", 16: "generic"}.get(q, "circulant")
     assert set(trees.constructions()) == {tag}
 
 

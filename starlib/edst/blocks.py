@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from .._kernels import bfs
@@ -90,6 +91,65 @@ def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
     return OrientedTree(int(root), parent, order, depth)
 
 
+@numba.njit(cache=True)
+def _arc_rows(gkeys, nG, g, g2):  # pragma: no cover - compiled
+    """Row of the sorted structure-edge keys holding ``{g[i], g2[i]}``; -1 where it is not an edge."""
+    out = np.empty(g.shape[0], np.int64)
+    m = gkeys.shape[0]
+    for i in range(g.shape[0]):
+        a = min(g[i], g2[i])
+        b = max(g[i], g2[i])
+        key = a * nG + b
+        lo = 0
+        hi = m
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if gkeys[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo if lo < m and gkeys[lo] == key else -1
+    return out
+
+
+@numba.njit(cache=True)
+def _copies(gedges, B, shared, k, nH):  # pragma: no cover - compiled
+    out = np.empty((k.shape[0] * nH, 2), np.int64)
+    for a in range(k.shape[0]):
+        r = k[a]
+        br = 0 if shared else r
+        s0 = gedges[r, 0] * nH
+        s1 = gedges[r, 1] * nH
+        base = a * nH
+        for h in range(nH):
+            out[base + h, 0] = s0 + h
+            out[base + h, 1] = s1 + B[br, h]
+    return out
+
+
+@numba.njit(cache=True)
+def _anchored(gedges, B, shared, k, p, c, hs, nH):  # pragma: no cover - compiled
+    """``{(p, phi_{c->p}(h)), (c, h)}`` for every arc ``a`` and ``h`` in ``hs[a]`` (inverse rows made as needed)."""
+    j = hs.shape[1]
+    out = np.empty((p.shape[0] * j, 2), np.int64)
+    inv = np.empty(nH, np.int64)
+    inv_row = -1
+    for a in range(p.shape[0]):
+        r = k[a]
+        br = 0 if shared else r
+        forward = c[a] == gedges[r, 0]  # the bijection of row r maps supernode c to supernode p
+        if not forward and inv_row != br:
+            for h in range(nH):
+                inv[B[br, h]] = h
+            inv_row = br
+        for i in range(j):
+            h = hs[a, i]
+            ph = B[br, h] if forward else inv[h]
+            out[a * j + i, 0] = p[a] * nH + ph
+            out[a * j + i, 1] = c[a] * nH + h
+    return out
+
+
 class ProductFrame:
     """Index arithmetic of a star product ``P = G * H`` (vertex ``(g, h)`` has index ``g n_H + h``).
 
@@ -106,20 +166,24 @@ class ProductFrame:
         self.H = P.supernode
         self.nG, self.nH = int(self.G.n), int(self.H.n)
         self.N = self.nG * self.nH
-        self.gedges = np.asarray(self.G.edges, dtype=np.int64)
+        self.gedges = np.ascontiguousarray(self.G.edges, dtype=np.int64)
         self.B = P.bijections
-        self.Binv = P.inverse_bijections()
         self._gkeys = self.gedges[:, 0] * np.int64(self.nG) + self.gedges[:, 1]
+        self._kernel_b: tuple[np.ndarray, bool] | None = None
+
+    @property
+    def Binv(self) -> np.ndarray:
+        """The inverse bijections (``P.inverse_bijections()``, computed on first use)."""
+        return self.P.inverse_bijections()
 
     # -- structure-graph arcs ------------------------------------------------------------------
     def arc_rows(self, g: Any, g2: Any) -> np.ndarray:
         """Row of ``G.edges`` holding ``{g, g2}`` (element-wise over arrays of structure edges)."""
-        g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
-        key = np.minimum(g, g2) * np.int64(self.nG) + np.maximum(g, g2)
-        k = np.minimum(np.searchsorted(self._gkeys, key), self._gkeys.size - 1)
-        if (self._gkeys[k] != key).any():
+        g, g2 = np.broadcast_arrays(np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64))
+        k = _arc_rows(self._gkeys, self.nG, np.ascontiguousarray(g).reshape(-1), np.ascontiguousarray(g2).reshape(-1))
+        if (k < 0).any():
             raise ValueError("structure edges: some pair is not an edge of the structure graph")
-        return k
+        return k.reshape(g.shape)
 
     def phi(self, g: Any, g2: Any, h: Any) -> np.ndarray:
         """``phi_{g -> g2}(h)`` element-wise (``g``, ``g2``, ``h`` broadcast together)."""
@@ -143,10 +207,16 @@ class ProductFrame:
         """``Copies(F)``: the ``n_H`` twisted copies ``{(g,h), (g', phi_{g->g'}(h))}`` of each ``G``-edge."""
         f = np.asarray(gedges, dtype=np.int64).reshape(-1, 2)
         k = self.arc_rows(f[:, 0], f[:, 1])
-        h = np.arange(self.nH, dtype=np.int64)
-        src = self.gedges[k, 0, None] * self.nH + h[None, :]
-        dst = self.gedges[k, 1, None] * self.nH + self.B[k]
-        return np.stack([src.ravel(), dst.ravel()], axis=1)
+        return _copies(self.gedges, *self._bij(), k, self.nH)
+
+    def _bij(self) -> tuple[np.ndarray, bool]:
+        """The bijections for the kernels: ``(B, False)``, or ``(B[:1], True)`` when one bijection is
+        broadcast to every arc (no copy of the broadcast)."""
+        if self._kernel_b is None:
+            B = self.B
+            shared = B.ndim == 2 and B.shape[0] > 0 and B.strides[0] == 0
+            self._kernel_b = (np.ascontiguousarray(B[:1] if shared else B, dtype=np.int64), bool(shared))
+        return self._kernel_b
 
     def anchored(self, parents: np.ndarray, children: np.ndarray, hs: np.ndarray) -> np.ndarray:
         """Child-anchored edges ``e(p->c; h) = {(p, phi_{c->p}(h)), (c, h)}``.
@@ -160,12 +230,12 @@ class ProductFrame:
         -------
         ``(a * j, 2)`` edges.
         """
-        p = np.asarray(parents, dtype=np.int64).reshape(-1)
-        c = np.asarray(children, dtype=np.int64).reshape(-1)
+        p = np.ascontiguousarray(parents, dtype=np.int64).reshape(-1)
+        c = np.ascontiguousarray(children, dtype=np.int64).reshape(-1)
         hs = np.asarray(hs, dtype=np.int64)
-        h2 = np.broadcast_to(hs if hs.ndim == 2 else hs.reshape(1, -1), (p.shape[0], hs.shape[-1]))
-        ph = self.phi(c[:, None], p[:, None], h2)
-        return np.stack([(p[:, None] * self.nH + ph).ravel(), (c[:, None] * self.nH + h2).ravel()], axis=1)
+        h2 = np.ascontiguousarray(np.broadcast_to(hs if hs.ndim == 2 else hs.reshape(1, -1),
+                                                  (p.shape[0], hs.shape[-1])))
+        return _anchored(self.gedges, *self._bij(), self.arc_rows(c, p), p, c, h2, self.nH)
 
     def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
         """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.

@@ -50,16 +50,19 @@ def nontree_edges(edges: np.ndarray, n: int, trees: list[np.ndarray]) -> np.ndar
     """
     e = sort_edge_rows(edges)
     nn = np.int64(n)
-    gk = e[:, 0] * nn + e[:, 1]
+    gk = e[:, 0] * nn + e[:, 1]  # sorted (sort-based membership: np.isin/np.unique hash on numpy 2.3 is slow)
     if not trees:
         return e
     st = [np.sort(np.asarray(t, dtype=np.int64).reshape(-1, 2), axis=1) for t in trees]
-    tk = np.concatenate([t[:, 0] * nn + t[:, 1] for t in st])
-    if np.unique(tk).shape[0] != tk.shape[0]:
+    tk = np.sort(np.concatenate([t[:, 0] * nn + t[:, 1] for t in st]))
+    if tk.size > 1 and (tk[1:] == tk[:-1]).any():
         raise ValueError("trees: two trees share an edge")
-    if not np.isin(tk, gk).all():
+    pos = np.searchsorted(gk, tk)
+    if tk.size and (pos.max() >= gk.size or (gk[pos] != tk).any()):
         raise ValueError("trees: a tree edge is not an edge of the graph")
-    return e[~np.isin(gk, tk)]
+    keep = np.ones(gk.size, dtype=bool)
+    keep[pos] = False
+    return e[keep]
 
 
 @dataclass
