@@ -35,7 +35,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows"]
+__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "trees_eccentricities"]
 
 
 @numba.njit(cache=True)
@@ -139,6 +139,40 @@ def bfs(indptr: np.ndarray, indices: np.ndarray, root: int) -> tuple[np.ndarray,
     [[0, 1, 2, -1], [-1, 0, 1, -1], [0, 1, 2]]
     """
     return _bfs(indptr, indices, int(root))
+
+
+@numba.njit(cache=True)
+def _trees_eccentricities(n, trees):  # pragma: no cover - compiled
+    """Eccentricities in each of ``t`` trees ``(t, n-1, 2)``; row of -1 for a tree that does not span."""
+    t = trees.shape[0]
+    out = np.empty((t, n), np.int64)
+    for i in range(t):
+        indptr, indices = _csr(n, trees[i], False)
+        d0, _, _ = _bfs(indptr, indices, 0)
+        if d0.min() < 0:
+            out[i, :] = -1
+            continue
+        da, _, _ = _bfs(indptr, indices, np.argmax(d0))
+        db, _, _ = _bfs(indptr, indices, np.argmax(da))
+        out[i, :] = np.maximum(da, db)
+    return out
+
+
+def trees_eccentricities(n: int, trees: np.ndarray) -> np.ndarray:
+    """Eccentricity of every vertex in each of ``t`` trees given as one ``(t, n-1, 2)`` array.
+
+    For a tree, ``ecc(v) = max(dist(v, a), dist(v, b))`` with ``a, b`` the ends of a diameter (three BFS
+    per tree). A row is all ``-1`` if that tree does not span the ``n`` vertices.
+
+    Example
+    -------
+    >>> trees_eccentricities(3, np.array([[[0, 1], [1, 2]], [[0, 2], [2, 1]]])).tolist()
+    [[2, 1, 2], [2, 2, 1]]
+    """
+    e = np.ascontiguousarray(np.asarray(trees, dtype=np.int64).reshape(-1, max(int(n) - 1, 0), 2))
+    if n == 1:
+        return np.zeros((e.shape[0], 1), dtype=np.int64)
+    return _trees_eccentricities(int(n), e)
 
 
 @numba.njit(cache=True)

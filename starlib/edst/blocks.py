@@ -33,7 +33,7 @@ import numpy as np
 from .._kernels import bfs
 from .trees import _SMALL, _adjacency_arrays
 
-__all__ = ["ProductFrame", "OrientedTree", "orient"]
+__all__ = ["ProductFrame", "OrientedTree", "orient", "Block"]
 
 
 @dataclass
@@ -113,8 +113,17 @@ def _arc_rows(gkeys, nG, g, g2):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _copies(gedges, B, shared, k, nH):  # pragma: no cover - compiled
-    out = np.empty((k.shape[0] * nH, 2), np.int64)
+def _intra(out, gs, f, nH):  # pragma: no cover - compiled
+    m = f.shape[0]
+    for a in range(gs.shape[0]):
+        base = gs[a] * nH
+        for i in range(m):
+            out[a * m + i, 0] = base + f[i, 0]
+            out[a * m + i, 1] = base + f[i, 1]
+
+
+@numba.njit(cache=True)
+def _copies(out, gedges, B, shared, k, nH):  # pragma: no cover - compiled
     for a in range(k.shape[0]):
         r = k[a]
         br = 0 if shared else r
@@ -124,14 +133,12 @@ def _copies(gedges, B, shared, k, nH):  # pragma: no cover - compiled
         for h in range(nH):
             out[base + h, 0] = s0 + h
             out[base + h, 1] = s1 + B[br, h]
-    return out
 
 
 @numba.njit(cache=True)
-def _anchored(gedges, B, shared, k, p, c, hs, nH):  # pragma: no cover - compiled
+def _anchored(out, gedges, B, shared, k, p, c, hs, nH):  # pragma: no cover - compiled
     """``{(p, phi_{c->p}(h)), (c, h)}`` for every arc ``a`` and ``h`` in ``hs[a]`` (inverse rows made as needed)."""
     j = hs.shape[1]
-    out = np.empty((p.shape[0] * j, 2), np.int64)
     inv = np.empty(nH, np.int64)
     inv_row = -1
     for a in range(p.shape[0]):
@@ -147,7 +154,32 @@ def _anchored(gedges, B, shared, k, p, c, hs, nH):  # pragma: no cover - compile
             ph = B[br, h] if forward else inv[h]
             out[a * j + i, 0] = p[a] * nH + ph
             out[a * j + i, 1] = c[a] * nH + h
-    return out
+
+
+class Block:
+    """A block of product edges not yet written: its row count and a kernel call that writes it.
+
+    :meth:`ProductContext.tree` sums the sizes, allocates the tree once and lets every block write its
+    rows in place (no intermediate arrays to concatenate); :meth:`array` materialises one block alone.
+    """
+
+    __slots__ = ("size", "_kernel", "_args")
+
+    def __init__(self, size: int, kernel: Any, args: tuple) -> None:
+        self.size = int(size)
+        self._kernel = kernel
+        self._args = args
+
+    def write(self, out: np.ndarray) -> None:
+        """Write the block's rows into ``out`` (``(size, 2)`` int64, C-contiguous)."""
+        if self.size:
+            self._kernel(out, *self._args)
+
+    def array(self) -> np.ndarray:
+        """The block as a new ``(size, 2)`` int64 array."""
+        out = np.empty((self.size, 2), dtype=np.int64)
+        self.write(out)
+        return out
 
 
 class ProductFrame:
@@ -199,15 +231,23 @@ class ProductFrame:
 
     def intra(self, gs: Any, hedges: np.ndarray) -> np.ndarray:
         """``Intra(g, F)`` for every ``g`` in ``gs``: the ``H``-edges ``F`` inside supernode ``g``."""
-        gs = np.asarray(gs, dtype=np.int64).reshape(-1)
-        f = np.asarray(hedges, dtype=np.int64).reshape(-1, 2)
-        return (gs[:, None, None] * self.nH + f[None, :, :]).reshape(-1, 2)
+        return self.intra_block(gs, hedges).array()
+
+    def intra_block(self, gs: Any, hedges: np.ndarray) -> Block:
+        """:meth:`intra` as a :class:`Block` (written in place by :meth:`ProductContext.tree`)."""
+        gs = np.ascontiguousarray(gs, dtype=np.int64).reshape(-1)
+        f = np.ascontiguousarray(hedges, dtype=np.int64).reshape(-1, 2)
+        return Block(gs.shape[0] * f.shape[0], _intra, (gs, f, self.nH))
 
     def copies(self, gedges: np.ndarray) -> np.ndarray:
         """``Copies(F)``: the ``n_H`` twisted copies ``{(g,h), (g', phi_{g->g'}(h))}`` of each ``G``-edge."""
+        return self.copies_block(gedges).array()
+
+    def copies_block(self, gedges: np.ndarray) -> Block:
+        """:meth:`copies` as a :class:`Block`."""
         f = np.asarray(gedges, dtype=np.int64).reshape(-1, 2)
         k = self.arc_rows(f[:, 0], f[:, 1])
-        return _copies(self.gedges, *self._bij(), k, self.nH)
+        return Block(k.shape[0] * self.nH, _copies, (self.gedges, *self._bij(), k, self.nH))
 
     def _bij(self) -> tuple[np.ndarray, bool]:
         """The bijections for the kernels: ``(B, False)``, or ``(B[:1], True)`` when one bijection is
@@ -230,12 +270,16 @@ class ProductFrame:
         -------
         ``(a * j, 2)`` edges.
         """
+        return self.anchored_block(parents, children, hs).array()
+
+    def anchored_block(self, parents: np.ndarray, children: np.ndarray, hs: np.ndarray) -> Block:
+        """:meth:`anchored` as a :class:`Block`."""
         p = np.ascontiguousarray(parents, dtype=np.int64).reshape(-1)
         c = np.ascontiguousarray(children, dtype=np.int64).reshape(-1)
         hs = np.asarray(hs, dtype=np.int64)
         h2 = np.ascontiguousarray(np.broadcast_to(hs if hs.ndim == 2 else hs.reshape(1, -1),
                                                   (p.shape[0], hs.shape[-1])))
-        return _anchored(self.gedges, *self._bij(), self.arc_rows(c, p), p, c, h2, self.nH)
+        return Block(h2.size, _anchored, (self.gedges, *self._bij(), self.arc_rows(c, p), p, c, h2, self.nH))
 
     def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
         """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .blocks import ProductFrame
+from .blocks import Block, ProductFrame
 from .nontree import FactorData, factor_data
 from .trees import Tree, bfs_tree, is_connected
 
@@ -73,10 +73,19 @@ class ProductContext:
         """Number of product vertices."""
         return self.frame.N
 
-    def tree(self, parts: list[np.ndarray], root: int, tag: str, meta: dict[str, Any],
+    def tree(self, parts: list[np.ndarray | Block], root: int, tag: str, meta: dict[str, Any],
              exact: bool = True) -> Tree:
-        """A product tree from edge blocks; with ``exact=False`` take a BFS tree from ``root`` (Remark V-C.8)."""
-        e = np.concatenate([np.asarray(p, dtype=np.int64).reshape(-1, 2) for p in parts])
+        """A product tree from edge blocks (arrays, or :class:`~starlib.edst.blocks.Block` written in place);
+        with ``exact=False`` take a BFS tree from ``root`` (Remark V-C.8)."""
+        sizes = [p.size if isinstance(p, Block) else int(np.asarray(p).size) // 2 for p in parts]
+        e = np.empty((sum(sizes), 2), dtype=np.int64)
+        start = 0
+        for p, k in zip(parts, sizes, strict=True):
+            if isinstance(p, Block):
+                p.write(e[start:start + k])
+            else:
+                e[start:start + k] = np.asarray(p, dtype=np.int64).reshape(-1, 2)
+            start += k
         if not exact:
             e = bfs_tree(self.N, e, root)
         return Tree(e, root, tag, n=self.N, meta=meta)

@@ -40,9 +40,10 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import trees_eccentricities
 from .abelian import abelian_graph_paths
 from .packing import generic_packing
-from .trees import EDSTSet, Tree, is_connected, sort_edge_rows, tree_eccentricities
+from .trees import EDSTSet, Tree, is_connected
 from .verify import verify_edsts
 
 __all__ = ["walecki_paths", "bipartite_paths", "circulant_paths", "circulant_connection_set",
@@ -183,13 +184,25 @@ def _is_complete(graph: Any) -> bool:
 
 
 def _rooted(n: int, arrays: list[np.ndarray], tag: str | list[str]) -> EDSTSet:
+    """Trees with sorted rows, rooted at a center (all eccentricities in one compiled call)."""
     out = EDSTSet()
     tags = [tag] * len(arrays) if isinstance(tag, str) else tag
-    for a, tag in zip(arrays, tags, strict=True):
-        e = sort_edge_rows(a)
-        ecc = tree_eccentricities(n, e)
+    arrs = [np.asarray(a, dtype=np.int64).reshape(-1, 2) for a in arrays]
+    if not arrs:
+        return out
+    if any(a.shape[0] != n - 1 for a in arrs):
+        raise ValueError(f"trees: every tree of a graph on n={n} vertices needs {n - 1} edges")
+    st = np.stack(arrs)
+    lo, hi = np.minimum(st[..., 0], st[..., 1]), np.maximum(st[..., 0], st[..., 1])
+    keys = lo * np.int64(n) + hi
+    keys.sort(axis=1)
+    st = np.stack([keys // n, keys % n], axis=2)
+    eccs = trees_eccentricities(n, st)
+    if (eccs < 0).any():
+        raise ValueError(f"trees: not spanning trees of n={n} vertices (disconnected)")
+    for e, ecc, tg in zip(st, eccs, tags, strict=True):
         c = int(np.argmin(ecc))
-        out.append(Tree(e, c, tag, n=n, meta={"ecc": ecc}, _depth=int(ecc[c])))
+        out.append(Tree(e, c, tg, n=n, meta={"ecc": ecc}, _depth=int(ecc[c]), canonical=True))
     return out
 
 

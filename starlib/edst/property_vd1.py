@@ -260,7 +260,7 @@ def property_from_context(ctx: ProductContext, witness: PropertyVD1 | None = Non
         e_g, e_g2 = int(G.ecc(i)[g]), int(G.ecc(i)[g2])
         meta = {"bound": 2 * DT + e_g + e_g2, "bound_thm": "V-D.7(1)", "D_T": DT, "ecc_g": e_g, "ecc_g2": e_g2,
                 "d_G": radG[i], "g": g, "g2": g2}
-        out.append(ctx.tree([F.intra([g], witness.E1), F.intra([g2], witness.E2), F.copies(G.trees[i])],
+        out.append(ctx.tree([F.intra_block([g], witness.E1), F.intra([g2], witness.E2), F.copies(G.trees[i])],
                             int(F.vertex(g, hstar)), "V-D.3", meta))
     # V-D.4
     for j in range(tH - 1):

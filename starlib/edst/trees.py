@@ -161,9 +161,9 @@ class Tree:
     __slots__ = ("rows", "_edges", "root", "construction", "n", "meta", "_depth")
 
     def __init__(self, edges: Any, root: int, construction: str = "", n: int = -1,
-                 meta: dict[str, Any] | None = None, _depth: int | None = None) -> None:
+                 meta: dict[str, Any] | None = None, _depth: int | None = None, *, canonical: bool = False) -> None:
         self.rows = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-        self._edges: np.ndarray | None = None
+        self._edges: np.ndarray | None = self.rows if canonical else None  # caller vouches: sorted, u < v
         self.root = int(root)
         self.construction = construction
         self.n = int(n) if n >= 0 else int(self.rows.shape[0]) + 1

@@ -49,7 +49,7 @@ def universal_from_context(ctx: ProductContext, low_depth: bool = False) -> EDST
         ecc_gi = int(G.ecc(i)[g])
         meta = {"bound": dH + 2 * radG[i], "bound_thm": "V-B.4", "d_H": dH, "d_G": radG[i],
                 "ecc_G": ecc_gi, "g": g}
-        out.append(ctx.tree([F.intra([g], H.trees[-1]), F.copies(G.trees[i])], root, "V-B.2", meta))
+        out.append(ctx.tree([F.intra_block([g], H.trees[-1]), F.copies(G.trees[i])], root, "V-B.2", meta))
     # V-B.3 / V-B.5(2)
     g0, DG = G.center(-1)
     og = orient(G.n, G.trees[-1], g0)
