@@ -92,23 +92,54 @@ def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
 
 
 @numba.njit(cache=True)
-def _arc_rows(gkeys, nG, g, g2):  # pragma: no cover - compiled
-    """Row of the sorted structure-edge keys holding ``{g[i], g2[i]}``; -1 where it is not an edge."""
-    out = np.empty(g.shape[0], np.int64)
-    m = gkeys.shape[0]
-    for i in range(g.shape[0]):
-        a = min(g[i], g2[i])
-        b = max(g[i], g2[i])
-        key = a * nG + b
-        lo = 0
-        hi = m
+def _arc_index(n, gedges):  # pragma: no cover - compiled
+    """Sorted neighbour rows of a canonical edge list, each neighbour with the row of its edge."""
+    m = gedges.shape[0]
+    back = np.zeros(n, np.int64)
+    indptr = np.zeros(n + 1, np.int64)
+    for k in range(m):
+        indptr[gedges[k, 0] + 1] += 1
+        indptr[gedges[k, 1] + 1] += 1
+        back[gedges[k, 1]] += 1
+    for v in range(n):
+        indptr[v + 1] += indptr[v]
+    lo = indptr[:-1].copy()  # neighbours w < v first (edges (w, v) come in increasing w) ...
+    hi = indptr[:-1] + back  # ... then v's own edges (v, u), u increasing: every row ends up sorted
+    nbr = np.empty(2 * m, np.int64)
+    arc = np.empty(2 * m, np.int64)
+    for k in range(m):
+        u = gedges[k, 0]
+        v = gedges[k, 1]
+        nbr[hi[u]] = v
+        arc[hi[u]] = k
+        hi[u] += 1
+        nbr[lo[v]] = u
+        arc[lo[v]] = k
+        lo[v] += 1
+    return indptr, nbr, arc
+
+
+@numba.njit(cache=True)
+def _arc_rows(indptr, nbr, arc, pairs):  # pragma: no cover - compiled
+    """Row of the structure edge ``{pairs[i, 0], pairs[i, 1]}``; -1 where it is not an edge."""
+    out = np.empty(pairs.shape[0], np.int64)
+    n = indptr.shape[0] - 1
+    for i in range(pairs.shape[0]):
+        a = pairs[i, 0]
+        b = pairs[i, 1]
+        out[i] = -1
+        if a < 0 or a >= n:
+            continue
+        lo = indptr[a]
+        hi = indptr[a + 1]
         while lo < hi:
             mid = (lo + hi) >> 1
-            if gkeys[mid] < key:
+            if nbr[mid] < b:
                 lo = mid + 1
             else:
                 hi = mid
-        out[i] = lo if lo < m and gkeys[lo] == key else -1
+        if lo < indptr[a + 1] and nbr[lo] == b:
+            out[i] = arc[lo]
     return out
 
 
@@ -200,7 +231,7 @@ class ProductFrame:
         self.N = self.nG * self.nH
         self.gedges = np.ascontiguousarray(self.G.edges, dtype=np.int64)
         self.B = P.bijections
-        self._gkeys = self.gedges[:, 0] * np.int64(self.nG) + self.gedges[:, 1]
+        self._arcs = _arc_index(self.nG, self.gedges)  # G.edges is canonical (an ArrayGraph's)
         self._kernel_b: tuple[np.ndarray, bool] | None = None
 
     @property
@@ -211,11 +242,17 @@ class ProductFrame:
     # -- structure-graph arcs ------------------------------------------------------------------
     def arc_rows(self, g: Any, g2: Any) -> np.ndarray:
         """Row of ``G.edges`` holding ``{g, g2}`` (element-wise over arrays of structure edges)."""
-        g, g2 = np.broadcast_arrays(np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64))
-        k = _arc_rows(self._gkeys, self.nG, np.ascontiguousarray(g).reshape(-1), np.ascontiguousarray(g2).reshape(-1))
-        if (k < 0).any():
+        g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
+        if g.shape != g2.shape:
+            g, g2 = np.broadcast_arrays(g, g2)
+        return self._pair_rows(np.stack([g.ravel(), g2.ravel()], axis=1)).reshape(g.shape)
+
+    def _pair_rows(self, pairs: np.ndarray) -> np.ndarray:
+        """:meth:`arc_rows` of an ``(a, 2)`` int64 array of structure edges."""
+        k = _arc_rows(*self._arcs, pairs)
+        if k.size and k.min() < 0:
             raise ValueError("structure edges: some pair is not an edge of the structure graph")
-        return k.reshape(g.shape)
+        return k
 
     def phi(self, g: Any, g2: Any, h: Any) -> np.ndarray:
         """``phi_{g -> g2}(h)`` element-wise (``g``, ``g2``, ``h`` broadcast together)."""
@@ -245,8 +282,7 @@ class ProductFrame:
 
     def copies_block(self, gedges: np.ndarray) -> Block:
         """:meth:`copies` as a :class:`Block`."""
-        f = np.asarray(gedges, dtype=np.int64).reshape(-1, 2)
-        k = self.arc_rows(f[:, 0], f[:, 1])
+        k = self._pair_rows(np.ascontiguousarray(gedges, dtype=np.int64).reshape(-1, 2))
         return Block(k.shape[0] * self.nH, _copies, (self.gedges, *self._bij(), k, self.nH))
 
     def _bij(self) -> tuple[np.ndarray, bool]:
@@ -279,7 +315,8 @@ class ProductFrame:
         hs = np.asarray(hs, dtype=np.int64)
         h2 = np.ascontiguousarray(np.broadcast_to(hs if hs.ndim == 2 else hs.reshape(1, -1),
                                                   (p.shape[0], hs.shape[-1])))
-        return Block(h2.size, _anchored, (self.gedges, *self._bij(), self.arc_rows(c, p), p, c, h2, self.nH))
+        k = self._pair_rows(np.stack([c, p], axis=1))
+        return Block(h2.size, _anchored, (self.gedges, *self._bij(), k, p, c, h2, self.nH))
 
     def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
         """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.

@@ -77,18 +77,33 @@ class ProductContext:
              exact: bool = True) -> Tree:
         """A product tree from edge blocks (arrays, or :class:`~starlib.edst.blocks.Block` written in place);
         with ``exact=False`` take a BFS tree from ``root`` (Remark V-C.8)."""
-        sizes = [p.size if isinstance(p, Block) else int(np.asarray(p).size) // 2 for p in parts]
-        e = np.empty((sum(sizes), 2), dtype=np.int64)
+        return self.trees([(parts, root, tag, meta, exact)])[0]
+
+    def trees(self, specs: list[tuple[list[np.ndarray | Block], int, str, dict[str, Any], bool]]) -> list[Tree]:
+        """Several trees, ``(parts, root, tag, meta, exact)`` each as in :meth:`tree`, written into one buffer.
+
+        One allocation for the whole set (numpy backs a large buffer with huge pages; a few hundred separate
+        tree-sized arrays each pay their page faults), every block written in place; each tree's rows are a
+        view of the buffer until it is sorted.
+        """
+        sizes = [[p.size if isinstance(p, Block) else int(np.asarray(p).size) // 2 for p in parts]
+                 for parts, *_ in specs]
+        buf = np.empty((sum(sum(s) for s in sizes), 2), dtype=np.int64)
+        out = []
         start = 0
-        for p, k in zip(parts, sizes, strict=True):
-            if isinstance(p, Block):
-                p.write(e[start:start + k])
-            else:
-                e[start:start + k] = np.asarray(p, dtype=np.int64).reshape(-1, 2)
-            start += k
-        if not exact:
-            e = bfs_tree(self.N, e, root)
-        return Tree(e, root, tag, n=self.N, meta=meta)
+        for (parts, root, tag, meta, exact), ks in zip(specs, sizes, strict=True):
+            first = start
+            for p, k in zip(parts, ks, strict=True):
+                if isinstance(p, Block):
+                    p.write(buf[start:start + k])
+                else:
+                    buf[start:start + k] = np.asarray(p, dtype=np.int64).reshape(-1, 2)
+                start += k
+            e = buf[first:start]
+            if not exact:
+                e = bfs_tree(self.N, e, root, sort=False)  # the Tree sorts when asked
+            out.append(Tree(e, root, tag, n=self.N, meta=meta))
+        return out
 
 
 def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,

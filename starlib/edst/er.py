@@ -43,10 +43,12 @@ accelerated distributed reductions on PolarFly" (SPAA'23, doi:10.1145/3558481.35
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import networkx as nx
+import numba
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
@@ -253,17 +255,44 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
         raise ValueError(f"graph: expected ER_q with n={n} vertices for q={q}, got {got}")
     lab0 = graph.labels[0]
     if isinstance(lab0, Sequence) and not isinstance(lab0, str) and len(lab0) == 3:
-        sing = S.index_of_points(np.asarray(graph.labels, dtype=np.int64))
+        try:
+            pts = np.fromiter(itertools.chain.from_iterable(graph.labels), dtype=np.int64, count=3 * n)
+        except (TypeError, ValueError):
+            raise ValueError(f"graph: labels must all be point triples, got {lab0!r} first") from None
+        sing = S.index_of_points(pts.reshape(n, 3))
     elif all(isinstance(v, (int, np.integer)) for v in graph.labels[:3]):
         sing = np.asarray(graph.labels, dtype=np.int64)
     else:
         raise ValueError(f"graph: labels must be point triples or Singer labels 0..{n - 1}, got {lab0!r}")
     e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
     m = q * (q + 1) ** 2 // 2
-    if np.unique(sing).size != n or sing.min() < 0 or sing.max() >= n or e.shape[0] != m or \
-            not S.adjacent(sing[e[:, 0]], sing[e[:, 1]]).all():
+    if e.shape[0] != m or not _is_singer_isomorphism(sing, e, S.in_D):
         raise ValueError(f"graph: not ER_q for q={q} (in dot-product or Singer labels)")
     return sing
+
+
+@numba.njit(cache=True)
+def _is_singer_isomorphism(sing, e, in_D):  # pragma: no cover - compiled
+    """True if ``sing`` is a permutation of ``0..n-1`` mapping every row of ``e`` to a Singer edge."""
+    n = in_D.shape[0]
+    if sing.shape[0] != n:
+        return False
+    seen = np.zeros(n, np.bool_)
+    for v in range(n):
+        s = sing[v]
+        if s < 0 or s >= n or seen[s]:
+            return False
+        seen[s] = True
+    for j in range(e.shape[0]):
+        a = e[j, 0]
+        b = e[j, 1]
+        if a < 0 or a >= n or b < 0 or b >= n:
+            return False
+        u = sing[a]
+        v = sing[b]
+        if u == v or not in_D[(u + v) % n]:
+            return False
+    return True
 
 
 def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: str = "standard") -> EDSTSet:

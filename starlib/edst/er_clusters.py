@@ -30,14 +30,12 @@ Spec er_polarfly.md §1.4 (layout), §1.6 (Construction C), §1.7 (depth >= 3 fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numba
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
-from .er_singer import SingerModel
-from .trees import bfs_distances
+from .er_singer import SingerModel, _singer_edges
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
 
@@ -66,6 +64,9 @@ class ClusterLayout:
         ``W_EDGE``, ``STAR``, ``INTERNAL`` or ``MATCHING`` per edge.
     pair : ndarray
         For a matching edge, the cluster pair id ``i*q + j`` (``i < j``); ``-1`` otherwise.
+    _index : tuple
+        Edge-id lookups computed with the layout (``star_of, w_of, mate, mid, start, mends``, see ``_Ids``); empty
+        if not supplied (they are then recomputed from ``kind`` and ``pair``).
     """
 
     q: int
@@ -77,6 +78,7 @@ class ClusterLayout:
     edges: np.ndarray
     kind: np.ndarray
     pair: np.ndarray
+    _index: tuple = field(default=(), repr=False)
 
 
 def cluster_layout(S: SingerModel) -> ClusterLayout:
@@ -131,25 +133,115 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     if not np.array_equal(np.flatnonzero(is_centre), np.sort(centres)) or \
             np.any(np.bincount(cluster[cluster >= 0], minlength=q) != q + 1):
         raise RuntimeError(f"q={q}: cluster layout failed")  # pragma: no cover
-    edges = S.edges()
-    u, v = edges[:, 0], edges[:, 1]
-    cu, cv = cluster[u], cluster[v]
-    kind = np.full(edges.shape[0], MATCHING, dtype=np.int8)
-    kind[(cu == cv)] = INTERNAL
-    kind[is_centre[u] | is_centre[v]] = STAR
-    kind[(u == w) | (v == w)] = W_EDGE
-    lo, hi = np.minimum(cu, cv), np.maximum(cu, cv)
-    pair = np.where(kind == MATCHING, lo * q + hi, -1)
-    if np.any((kind == STAR) & (cu != cv)) or np.any((kind == W_EDGE) & ~(is_centre[u] | is_centre[v])):
-        raise RuntimeError(f"q={q}: a centre has a neighbour outside its cluster")  # pragma: no cover
-    counts = np.bincount(pair[pair >= 0], minlength=q * q)
-    iu, ju = np.triu_indices(q, 1)
-    if np.any(counts[iu * q + ju] != q):
-        raise RuntimeError(f"q={q}: some M(i, j) is not a perfect matching")  # pragma: no cover
-    for arr in (centres, cluster, is_centre, edges, kind, pair):
+    edges, kind, pair, *index, bad = _layout_kernel(D, n, w, cluster, is_centre, q)  # edges: S.edges()
+    if bad == 1:  # pragma: no cover
+        raise RuntimeError(f"q={q}: a centre has a neighbour outside its cluster")
+    if bad == 2:  # pragma: no cover
+        raise RuntimeError(f"q={q}: some M(i, j) is not a perfect matching")
+    for arr in (centres, cluster, is_centre, edges, kind, pair, *index):
         arr.setflags(write=False)
     return ClusterLayout(q=q, n=n, w=w, centres=centres, cluster=cluster, is_centre=is_centre, edges=edges,
-                         kind=kind, pair=pair)
+                         kind=kind, pair=pair, _index=tuple(index))
+
+
+@numba.njit(cache=True)
+def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compiled
+    """The edges of ER_q (as :meth:`SingerModel.edges`), their kind and cluster pair, the lookups of
+    :class:`_Ids` (``star_of, w_of, mate, mid, start, mends``), and a failed check (0: none; 1: a centre adjacent
+    outside its cluster, or a w-edge not at a centre; 2: an ``M(i, j)`` of size != q), in one pass.
+
+    Every ``M(i, j)``, ``i < j``, has ``q`` edges (checked), so the pair groups of ``mid`` start at ``q``
+    times the number of smaller pair ids; within a group the edges keep their order.
+    """
+    edges = _singer_edges(D, n)
+    m = edges.shape[0]
+    kind = np.empty(m, np.int8)
+    pair = np.full(m, -1, np.int64)
+    star_of = np.full(n, -1, np.int64)
+    w_of = np.full(n, -1, np.int64)
+    mate = np.full(n, -1, np.int64)
+    start = np.empty(q * q, np.int64)
+    c = 0
+    for p in range(q * q):
+        start[p] = c
+        if p // q < p % q:
+            c += q
+    mid = np.empty(c, np.int64)
+    mends = np.empty((c, 2), np.int64)
+    cnt = np.zeros(q * q, np.int64)
+    bad = 0
+    for j in range(m):
+        u = edges[j, 0]
+        v = edges[j, 1]
+        cu = cluster[u]
+        cv = cluster[v]
+        centre = is_centre[u] or is_centre[v]
+        if u == w or v == w:
+            kind[j] = 0  # W_EDGE
+            w_of[v if u == w else u] = j
+            if not centre:
+                bad = 1
+        elif centre:
+            kind[j] = 1  # STAR
+            star_of[v if is_centre[u] else u] = j
+            if cu != cv:
+                bad = 1
+        elif cu == cv:
+            kind[j] = 2  # INTERNAL
+            mate[u] = v
+            mate[v] = u
+        else:
+            kind[j] = 3  # MATCHING
+            p = min(cu, cv) * q + max(cu, cv)
+            pair[j] = p
+            if cnt[p] < q:
+                mid[start[p] + cnt[p]] = j
+                mends[start[p] + cnt[p], 0] = u
+                mends[start[p] + cnt[p], 1] = v
+            cnt[p] += 1
+    if bad == 0:
+        for i in range(q):
+            for k in range(i + 1, q):
+                if cnt[i * q + k] != q:
+                    bad = 2
+    return edges, kind, pair, star_of, w_of, mate, mid, start, mends, bad
+
+
+@numba.njit(cache=True)
+def _layout_index(edges, kind, pair, is_centre, w, n, q):  # pragma: no cover - compiled
+    """Edge-id lookups of a layout (see :class:`_Ids`): ``star_of``, ``w_of``, ``mate``, the matching edges
+    grouped by cluster pair (a stable counting sort: ``mid``, ``start``) and their ends ``mends``."""
+    star_of = np.full(n, -1, np.int64)
+    w_of = np.full(n, -1, np.int64)
+    mate = np.full(n, -1, np.int64)
+    start = np.zeros(q * q + 1, np.int64)
+    m = edges.shape[0]
+    for j in range(m):
+        u = edges[j, 0]
+        v = edges[j, 1]
+        k = kind[j]
+        if k == 0:  # W_EDGE
+            w_of[v if u == w else u] = j
+        elif k == 1:  # STAR
+            star_of[v if is_centre[u] else u] = j
+        elif k == 2:  # INTERNAL
+            mate[u] = v
+            mate[v] = u
+        else:
+            start[pair[j] + 1] += 1
+    for p in range(q * q):
+        start[p + 1] += start[p]
+    fill = start[:q * q].copy()
+    mid = np.empty(start[q * q], np.int64)
+    for j in range(m):
+        if kind[j] == 3:
+            mid[fill[pair[j]]] = j
+            fill[pair[j]] += 1
+    mends = np.empty((mid.shape[0], 2), np.int64)
+    for i in range(mid.shape[0]):
+        mends[i, 0] = edges[mid[i], 0]
+        mends[i, 1] = edges[mid[i], 1]
+    return star_of, w_of, mate, mid, start[:q * q], mends
 
 
 def double_stars(q: int) -> list[np.ndarray]:
@@ -178,65 +270,714 @@ def double_stars(q: int) -> list[np.ndarray]:
     ----------
     Spec er_polarfly.md §1.6 step 1.
     """
+    return list(_double_star_rows(int(q)))
+
+
+# ---------------------------------------------------------------------------------------------
+# compiled kernels (private): double stars, matchings, BFS depths, union-find, max-flow
+# ---------------------------------------------------------------------------------------------
+_INF = np.int64(1) << 62
+
+
+@numba.njit(cache=True)
+def _double_star_rows(q):  # pragma: no cover - compiled
+    """``(floor(q/2), q-1, 2)``: the rows of every ``S_t`` in the order of :func:`double_stars`."""
     s = q // 2
-    out = []
+    out = np.empty((s, q - 1, 2), np.int64)
     for t in range(s):
-        a, b = 2 * t, 2 * t + 1
-        rows = [(a, b)]
+        a = 2 * t
+        b = a + 1
+        out[t, 0, 0] = a
+        out[t, 0, 1] = b
+        k = 1
         for u in range(s):
             if u == t:
                 continue
-            au, bu = 2 * u, 2 * u + 1
-            rows += [(a, au), (b, bu)] if t < u else [(a, bu), (b, au)]
+            au = 2 * u
+            bu = au + 1
+            out[t, k, 0] = a
+            out[t, k + 1, 0] = b
+            if t < u:
+                out[t, k, 1] = au
+                out[t, k + 1, 1] = bu
+            else:
+                out[t, k, 1] = bu
+                out[t, k + 1, 1] = au
+            k += 2
         if q % 2:
-            rows.append((a, q - 1))
-        out.append(np.array(rows, dtype=np.int64))
+            out[t, k, 0] = a
+            out[t, k, 1] = q - 1
     return out
 
 
-def _components(n: int, e: np.ndarray) -> np.ndarray:
-    a = sp.csr_matrix((np.ones(e.shape[0], dtype=np.int8), (e[:, 0], e[:, 1])), shape=(n, n))
-    return csgraph.connected_components(a, directed=False)[1]
+@numba.njit(cache=True)
+def _hopcroft_karp(good):  # pragma: no cover - compiled
+    """Maximum matching of the rows of the boolean matrix ``good``: ``col[r]`` or ``-1``.
 
-
-def _depths(n: int, e: np.ndarray, root: int) -> np.ndarray:
-    """BFS depth from ``root`` in the forest ``e`` (``-1`` if unreached), as int16."""
-    return bfs_distances(n, e, root).astype(np.int16)
-
-
-def _match(good: np.ndarray) -> np.ndarray:
-    """Rows matched to distinct columns: a maximum matching on ``good`` first, the rest arbitrarily.
-
-    Returns ``col[r]`` for every row (``good`` must have at least as many columns as rows).
+    The Hopcroft-Karp phases (BFS layering from the free rows, then a stack DFS from every free row in
+    increasing order, neighbours in increasing column order) in exactly the visiting order of
+    ``scipy.sparse.csgraph.maximum_bipartite_matching(csr(good), perm_type="column")`` (scipy 1.4 or
+    later), so the matching it returns is the same one.
     """
     r, c = good.shape
-    col = np.full(r, -1, dtype=np.int64)
-    if good.any():
-        mt = csgraph.maximum_bipartite_matching(sp.csr_matrix(good.astype(np.int8)), perm_type="column")
-        col[mt >= 0] = mt[mt >= 0]
-    rest = np.setdiff1d(np.arange(c), col[col >= 0])
-    miss = np.flatnonzero(col < 0)
-    col[miss] = rest[: miss.size]
+    indptr = np.zeros(r + 1, np.int64)
+    for a in range(r):
+        k = 0
+        for b in range(c):
+            if good[a, b]:
+                k += 1
+        indptr[a + 1] = indptr[a] + k
+    nnz = indptr[r]
+    indices = np.empty(nnz, np.int64)
+    k = 0
+    for a in range(r):
+        for b in range(c):
+            if good[a, b]:
+                indices[k] = b
+                k += 1
+    inf = _INF
+    x = np.full(r, -1, np.int64)
+    y = np.full(c, r, np.int64)  # r: the auxiliary row every free column is matched to
+    dist = np.empty(r + 1, np.int64)
+    queue = np.empty(r + 1, np.int64)
+    stack = np.empty(nnz + r + 1, np.int64)
+    parents = np.empty(max(r, 1), np.int64)
+    while True:
+        head = 0
+        tail = 0
+        for v in range(r):
+            if x[v] < 0:
+                dist[v] = 0
+                queue[tail] = v
+                tail += 1
+            else:
+                dist[v] = inf
+        dist[r] = inf
+        while head < tail:
+            v = queue[head]
+            head += 1
+            if dist[v] < dist[r]:
+                for up in range(indptr[v], indptr[v + 1]):
+                    yu = y[indices[up]]
+                    if dist[yu] == inf:
+                        dist[yu] = dist[v] + 1
+                        queue[tail] = yu
+                        tail += 1
+        if dist[r] == inf:
+            break
+        for w in range(r):
+            if x[w] >= 0:
+                continue
+            done = False
+            stack[0] = w
+            sh = 1
+            while sh != 0:
+                sh -= 1
+                v = stack[sh]
+                for up in range(indptr[v], indptr[v + 1]):
+                    u = indices[up]
+                    yu = y[u]
+                    if dist[yu] == dist[v] + 1:
+                        if yu == r:  # augment along the parents back to w
+                            done = True
+                            while True:
+                                dist[v] = inf
+                                u_old = x[v]
+                                y[u] = v
+                                x[v] = u
+                                u = u_old
+                                if v == w:
+                                    break
+                                v = parents[v]
+                            break
+                        stack[sh] = yu
+                        sh += 1
+                        parents[yu] = v
+                if done:
+                    break
+    return x
+
+
+@numba.njit(cache=True)
+def _match(good):  # pragma: no cover - compiled
+    """Rows matched to distinct columns: a maximum matching on ``good`` first, the rest arbitrarily.
+
+    Returns ``col[r]`` for every row: the rows left unmatched take the unused columns in increasing
+    order (``good`` must have at least as many columns as rows).
+    """
+    col = _hopcroft_karp(good)
+    r, c = good.shape
+    taken = np.zeros(c, np.bool_)
+    for a in range(r):
+        if col[a] >= 0:
+            taken[col[a]] = True
+    j = 0
+    for a in range(r):
+        if col[a] < 0:
+            while taken[j]:
+                j += 1
+            col[a] = j
+            j += 1
     return col
 
 
+@numba.njit(cache=True)
+def _find(parent, x):  # pragma: no cover - compiled
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@numba.njit(cache=True)
+def _n_components(n, e):  # pragma: no cover - compiled
+    """Number of connected components of the graph ``(n, e)`` (union-find)."""
+    parent = np.arange(n)
+    comps = n
+    for j in range(e.shape[0]):
+        ra = _find(parent, e[j, 0])
+        rb = _find(parent, e[j, 1])
+        if ra != rb:
+            parent[ra] = rb
+            comps -= 1
+    return comps
+
+
+@numba.njit(cache=True)
+def _tree_depths(n, ends, root):  # pragma: no cover - compiled
+    """BFS depth from ``root`` (int16, ``-1`` if unreached) in each forest ``ends[t]`` (``(k, m, 2)`` edge rows):
+    ``(k, n)``, and whether every unreached vertex is isolated in its forest."""
+    k, m = ends.shape[0], ends.shape[1]
+    out = np.full((k, n), -1, np.int16)
+    isolated = True
+    end = np.empty(n, np.int32)  # after the fill: end of each adjacency list (its start is end[v - 1])
+    adj = np.empty(2 * m, np.int32)
+    queue = np.empty(n, np.int32)
+    for t in range(k):
+        end[:] = 0
+        for j in range(m):
+            end[ends[t, j, 0]] += 1
+            end[ends[t, j, 1]] += 1
+        for v in range(1, n):
+            end[v] += end[v - 1]
+        for j in range(m):  # fill backwards from the ends: end[v] becomes the start of v's list
+            u = ends[t, j, 0]
+            v = ends[t, j, 1]
+            end[u] -= 1
+            adj[end[u]] = v
+            end[v] -= 1
+            adj[end[v]] = u
+        row = out[t]
+        row[root] = 0
+        queue[0] = root
+        head = 0
+        tail = 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            du = row[u] + 1
+            hi = end[u + 1] if u + 1 < n else 2 * m
+            for p in range(end[u], hi):
+                v = adj[p]
+                if row[v] < 0:
+                    row[v] = du
+                    queue[tail] = v
+                    tail += 1
+        if tail < n:
+            for v in range(n):
+                hi = end[v + 1] if v + 1 < n else 2 * m
+                if row[v] < 0 and hi > end[v]:
+                    isolated = False
+    return out, isolated
+
+
+@numba.njit(cache=True)
+def _extend_depths(depth, edges, extra):  # pragma: no cover - compiled
+    """``depth`` (from :func:`_tree_depths`, every unreached vertex isolated) after adding the edges ``extra``.
+
+    Exact when every added edge hangs a new leaf: one end reached, the other unreached (so isolated, as
+    no earlier added edge touched it). Then the BFS depth of the leaf is its neighbour's plus one and
+    nothing else changes. Returns ``(out, ok)``; ``ok`` is False if some edge is not of that form (then
+    run the BFS on the whole forest).
+    """
+    k = depth.shape[0]
+    out = depth.copy()
+    for t in range(k):
+        for j in range(extra.shape[1]):
+            e = extra[t, j]
+            u = edges[e, 0]
+            v = edges[e, 1]
+            if out[t, u] >= 0 and out[t, v] < 0:
+                out[t, v] = out[t, u] + 1
+            elif out[t, v] >= 0 and out[t, u] < 0:
+                out[t, u] = out[t, v] + 1
+            else:
+                return out, False
+    return out, True
+
+
+@numba.njit(cache=True)
+def _hub_kernel(edges, cluster, mid, mends, start, q, stars, xs, star_of, w_of, centres, used,  # pragma: no cover
+                width):
+    """Steps 1-3 of :func:`lifted_cluster_trees` for every double star: matching and hub edge ids.
+
+    Returns ``(eidx, hub, ends, ok)``: ``eidx[t]`` the ``M(i, j)`` edges of ``S_t`` (rows of ``S_t`` in order,
+    each matching in its stored order), ``hub[t]`` the star edges of ``v_a`` to the first ``ceil(q/2)``
+    vertices of ``X_a``, of ``v_b`` to the vertices of ``X_b`` in the other copies, and ``w v_a``,
+    ``w v_b``. The lift of the tree ``S_t`` through perfect matchings is ``q`` disjoint copies, each with
+    one vertex per cluster, and ``ab`` is an edge of ``S_t``: the copy of ``x`` in ``X_a`` meets ``X_b``
+    in its ``M(a, b)`` partner. ``ends[t]`` (``width`` rows, the first ones filled) are the rows of
+    ``edges`` of ``eidx[t]`` then ``hub[t]``. ``ok`` is False if a count or disjointness check fails.
+    Marks the edges in ``used``.
+    """
+    s, r = stars.shape[0], stars.shape[1]
+    h = (q + 1) // 2
+    eidx = np.empty((s, r * q), np.int64)
+    hub = np.empty((s, q + 2), np.int64)
+    ends = np.empty((s, max(width, r * q + q + 2), 2), np.int64)
+    mark = np.zeros(cluster.shape[0], np.bool_)
+    ok = True
+    for t in range(s):
+        a = stars[t, 0, 0]
+        b = stars[t, 0, 1]
+        k = 0
+        for j in range(r):
+            lo = min(stars[t, j, 0], stars[t, j, 1])
+            hi = max(stars[t, j, 0], stars[t, j, 1])
+            base = start[lo * q + hi]
+            for c in range(q):
+                eidx[t, k] = mid[base + c]
+                ends[t, k, 0] = mends[base + c, 0]
+                ends[t, k, 1] = mends[base + c, 1]
+                k += 1
+        # the X_b vertices of the copies of xs[a, :h]: M(a, b) partners
+        base = start[min(a, b) * q + max(a, b)]
+        for c in range(q):
+            u = mends[base + c, 0]
+            v = mends[base + c, 1]
+            x, y = (u, v) if cluster[u] == a else (v, u)
+            if x <= xs[a, h - 1]:  # xs[a] is increasing: x is one of its first h
+                mark[y] = True
+        hk = 0
+        for c in range(h):
+            hub[t, hk] = star_of[xs[a, c]]
+            hk += 1
+        for c in range(q):
+            y = xs[b, c]
+            if mark[y]:
+                mark[y] = False
+            else:
+                if hk >= q:
+                    ok = False
+                    break
+                hub[t, hk] = star_of[y]
+                hk += 1
+        if hk != q:
+            ok = False
+            hk = q
+        hub[t, hk] = w_of[centres[a]]
+        hub[t, hk + 1] = w_of[centres[b]]
+        for j in range(k):
+            if used[eidx[t, j]]:
+                ok = False
+            used[eidx[t, j]] = True
+        for j in range(q + 2):
+            if used[hub[t, j]]:
+                ok = False
+            used[hub[t, j]] = True
+            ends[t, k + j, 0] = edges[hub[t, j], 0]
+            ends[t, k + j, 1] = edges[hub[t, j], 1]
+    return eidx, hub, ends, ok
+
+
+@numba.njit(cache=True)
+def _hang_kernel(s, nclusters, xs, star_of, used, depth, reserve, mate, avoid_pairs):  # pragma: no cover
+    """Step 4 of :func:`lifted_cluster_trees` for the clusters ``0 .. nclusters-1`` (see ``_hang_centres``).
+
+    Returns ``(hang, bad, nfree, ntrees)``: ``hang[t, i]`` the star edge id hanging ``v_i`` in tree ``t``
+    (``-1`` for the hubs of ``t``); ``bad`` the first cluster short of free star edges (``-1`` if none,
+    ``-2`` if the pair-avoiding swap found no row), with its counts.
+    """
+    q = xs.shape[1]
+    hang = np.full((s, nclusters), -1, np.int64)
+    trees = np.empty(s, np.int64)
+    free = np.empty(q, np.int64)
+    inc = np.empty(q, np.bool_)
+    left = np.empty(q, np.int64)
+    for i in range(nclusters):
+        nt = 0
+        for t in range(s):
+            if i != 2 * t and i != 2 * t + 1:
+                trees[nt] = t
+                nt += 1
+        if nt == 0:
+            continue
+        res = reserve[i]
+        nf = 0
+        for c in range(q):
+            x = xs[i, c]
+            if not used[star_of[x]] and x != res:
+                free[nf] = x
+                nf += 1
+        if nf < nt:
+            return hang, i, nf, nt
+        good = np.empty((nt, nf), np.bool_)
+        for a in range(nt):
+            for c in range(nf):
+                good[a, c] = depth[trees[a], free[c]] <= 3
+        col = _match(good)
+        inc[:nf] = False
+        for a in range(nt):
+            inc[col[a]] = True
+        nl = 0
+        for c in range(nf):
+            if not inc[c]:
+                left[nl] = c
+                nl += 1
+        nkept = nl + (1 if res >= 0 else 0)
+        if avoid_pairs and nkept == 2:
+            k0 = free[left[0]]
+            k1 = free[left[1]] if nl == 2 else res
+            if mate[k0] == k1:
+                # give the first non-reserved leftover to a tree (its old vertex is outside the pair)
+                best = -1
+                bestd = 0
+                for a in range(nt):
+                    if free[col[a]] != k1:
+                        dv = depth[trees[a], k0]
+                        if best < 0 or dv < bestd:
+                            best = a
+                            bestd = dv
+                if best < 0:
+                    return hang, -2, nf, nt
+                col[best] = left[0]
+        for a in range(nt):
+            e = star_of[free[col[a]]]
+            hang[trees[a], i] = e
+        for a in range(nt):
+            used[star_of[free[col[a]]]] = True
+    return hang, -1, 0, 0
+
+
+@numba.njit(cache=True)
+def _reserve_kernel(cand, used, star_of, comp_rep, pz, zslot, nslots):  # pragma: no cover - compiled
+    """Reserve a free star vertex per ``b`` cluster (rows of ``cand``: ``X_b``) whose ``X_z`` partner's
+    component gets its own slot (a matching of clusters to the slots of ``X_z``). Returns ``(res, starred)``:
+    the reserved vertex per row (``-1``: none) and per slot the ``X_z`` vertex that ``F`` must star."""
+    nb, q = cand.shape
+    g = np.zeros((nb, nslots), np.bool_)
+    for r in range(nb):
+        for c in range(q):
+            x = cand[r, c]
+            if not used[star_of[x]]:
+                g[r, zslot[comp_rep[pz[x]]]] = True
+    mt = _hopcroft_karp(g)
+    res = np.full(nb, -1, np.int64)
+    starred = np.full(nslots, -1, np.int64)
+    for r in range(nb):
+        if mt[r] >= 0:
+            for c in range(q):
+                x = cand[r, c]
+                if not used[star_of[x]] and zslot[comp_rep[pz[x]]] == mt[r]:
+                    res[r] = x
+                    starred[mt[r]] = pz[x]
+                    break
+    return res, starred
+
+
+@numba.njit(cache=True)
+def _plan_kernel(cand, bs, used, star_of, comp_rep, res, q):  # pragma: no cover - compiled
+    """The two free star vertices of every ``b`` cluster: ``(cov, unc, forced, ok)`` indexed by cluster
+    (``-1`` / False elsewhere); ``ok`` is False unless there are exactly two, in different components."""
+    cov = np.full(q, -1, np.int64)
+    unc = np.full(q, -1, np.int64)
+    forced = np.zeros(q, np.bool_)
+    for r in range(cand.shape[0]):
+        f0 = -1
+        f1 = -1
+        cnt = 0
+        for c in range(cand.shape[1]):
+            x = cand[r, c]
+            if not used[star_of[x]]:
+                if cnt == 0:
+                    f0 = x
+                elif cnt == 1:
+                    f1 = x
+                cnt += 1
+        if cnt != 2 or comp_rep[f0] == comp_rep[f1]:
+            return cov, unc, forced, False
+        b = bs[r]
+        if res[r] >= 0:
+            cov[b] = res[r]
+            unc[b] = f1 if f0 == res[r] else f0
+            forced[b] = True
+        else:
+            cov[b] = f0
+            unc[b] = f1
+    return cov, unc, forced, True
+
+
+@numba.njit(cache=True)
+def _xz_kernel(depth, mz, used, edges, cluster, z, xz, s):  # pragma: no cover - compiled
+    """At every ``x`` in ``X_z``, its ``s`` matching edges not in ``used`` (``mz`` order), one per tree: a
+    matching of trees to edges whose other end is at depth <= 3 first. Returns ``(zm, ok)``: ``zm[t, j]``
+    the edge tree ``t`` takes at ``xz[j]``; ``ok`` False if some ``x`` does not keep exactly ``s`` edges.
+    Marks the edges in ``used``."""
+    k = depth.shape[0]
+    nz = xz.shape[0]
+    pos = np.full(cluster.shape[0], -1, np.int64)
+    for j in range(nz):
+        pos[xz[j]] = j
+    cnt = np.zeros(nz, np.int64)
+    be = np.empty((nz, s), np.int64)
+    by = np.empty((nz, s), np.int64)
+    zm = np.empty((k, nz), np.int64)
+    for i in range(mz.shape[0]):
+        e = mz[i]
+        if used[e]:
+            continue
+        u = edges[e, 0]
+        v = edges[e, 1]
+        x, y = (u, v) if cluster[u] == z else (v, u)
+        j = pos[x]
+        if cnt[j] >= s:
+            return zm, False
+        be[j, cnt[j]] = e
+        by[j, cnt[j]] = y
+        cnt[j] += 1
+    for j in range(nz):
+        if cnt[j] != s:
+            return zm, False
+    good = np.empty((k, s), np.bool_)
+    for j in range(nz):
+        for t in range(k):
+            for c in range(s):
+                good[t, c] = depth[t, by[j, c]] <= 3
+        col = _match(good)
+        for t in range(k):
+            zm[t, j] = be[j, col[t]]
+        for c in range(s):
+            used[be[j, c]] = True
+    return zm, True
+
+
+@numba.njit(cache=True)
+def _zstar_kernel(dz, zreps, mate, starred):  # pragma: no cover - compiled
+    """``v_z`` in each tree ``T_t``: an end of an internal edge of ``X_z`` (not the end ``F`` must star), one
+    internal edge per tree (a matching preferring ends at depth <= 3), the shallower allowed end."""
+    k = dz.shape[0]
+    big = 32767
+    npair = 0
+    for i in range(zreps.shape[0]):
+        if mate[zreps[i]] >= 0:
+            npair += 1
+    ends = np.empty((npair, 2), np.int64)
+    dd = np.empty((k, npair, 2), np.int64)
+    p = 0
+    for i in range(zreps.shape[0]):
+        a = zreps[i]
+        if mate[a] < 0:
+            continue
+        ends[p, 0] = a
+        ends[p, 1] = mate[a]
+        for e in range(2):
+            ok = starred[i] < 0 or ends[p, e] != starred[i]
+            for t in range(k):
+                dd[t, p, e] = dz[t, ends[p, e]] if ok else big
+        p += 1
+    good = np.empty((k, npair), np.bool_)
+    for t in range(k):
+        for p in range(npair):
+            good[t, p] = min(dd[t, p, 0], dd[t, p, 1]) <= 3
+    col = _match(good)
+    zstar = np.empty(k, np.int64)
+    for t in range(k):
+        p = col[t]
+        zstar[t] = ends[p, 0] if dd[t, p, 0] <= dd[t, p, 1] else ends[p, 1]
+    return zstar
+
+
+@numba.njit(cache=True)
+def _partners_kernel(edges, cluster, mid, start, q, z):  # pragma: no cover - compiled
+    """The edges of ``M(i, z)``, ``i != z`` (``i`` increasing), and per vertex ``y`` outside ``C_z`` its
+    partner ``pz[y]`` in ``X_z`` and that edge ``medge[y]`` (``-1`` elsewhere)."""
+    n = cluster.shape[0]
+    mz = np.empty((q - 1) * q, np.int64)
+    pz = np.full(n, -1, np.int64)
+    medge = np.full(n, -1, np.int64)
+    k = 0
+    for i in range(q):
+        if i == z:
+            continue
+        base = start[min(i, z) * q + max(i, z)]
+        for c in range(q):
+            e = mid[base + c]
+            mz[k] = e
+            k += 1
+            u = edges[e, 0]
+            v = edges[e, 1]
+            x, y = (u, v) if cluster[u] == z else (v, u)
+            pz[y] = x
+            medge[y] = e
+    return mz, pz, medge
+
+
+@numba.njit(cache=True)
+def _dinic(nodes, rows, cols, caps, src, snk):  # pragma: no cover - compiled
+    """Dinic's maximum flow on the arcs ``rows[i] -> cols[i]`` (capacities ``caps``, duplicates summed).
+
+    The residual graph is the canonical one of ``scipy.sparse.csgraph.maximum_flow``: per node the sorted
+    union of its out- and in-neighbours (reverse arcs of capacity 0 added); level graphs by BFS stopping at
+    the sink, blocking flows by the same stack search with per-node edge pointers, so the flow is the one
+    ``maximum_flow(csr, src, snk)`` (method ``"dinic"``) returns. Returns ``(indptr, heads, flow)``.
+    """
+    m = rows.shape[0]
+    # entries per tail: real arcs (capacity) and reverse slots (-1), each row sorted by head (insertion sort:
+    # rows are short or already sorted), then equal heads merged (capacities of real arcs add up)
+    deg = np.zeros(nodes + 1, np.int64)
+    for i in range(m):
+        deg[rows[i] + 1] += 1
+        deg[cols[i] + 1] += 1
+    for v in range(nodes):
+        deg[v + 1] += deg[v]
+    fill = deg[:nodes].copy()
+    hd = np.empty(2 * m, np.int64)
+    cp = np.empty(2 * m, np.int64)
+    for i in range(m):
+        u = rows[i]
+        v = cols[i]
+        hd[fill[u]] = v
+        cp[fill[u]] = caps[i]
+        fill[u] += 1
+        hd[fill[v]] = u
+        cp[fill[v]] = -1
+        fill[v] += 1
+    indptr = np.zeros(nodes + 1, np.int64)
+    heads = np.empty(2 * m, np.int64)
+    cap = np.zeros(2 * m, np.int64)
+    k = 0
+    for v in range(nodes):
+        lo = deg[v]
+        hi = deg[v + 1]
+        for a in range(lo + 1, hi):
+            x = hd[a]
+            c = cp[a]
+            b = a - 1
+            while b >= lo and hd[b] > x:
+                hd[b + 1] = hd[b]
+                cp[b + 1] = cp[b]
+                b -= 1
+            hd[b + 1] = x
+            cp[b + 1] = c
+        for a in range(lo, hi):
+            if a == lo or hd[a] != hd[a - 1]:
+                heads[k] = hd[a]
+                k += 1
+            if cp[a] >= 0:
+                cap[k - 1] += cp[a]
+        indptr[v + 1] = k
+    heads = heads[:k]
+    cap = cap[:k]
+    rev = np.empty(k, np.int64)
+    for v in range(nodes):
+        for p in range(indptr[v], indptr[v + 1]):
+            hd = heads[p]
+            lo = indptr[hd]
+            hi = indptr[hd + 1]
+            while lo < hi:
+                mi = (lo + hi) // 2
+                if heads[mi] < v:
+                    lo = mi + 1
+                else:
+                    hi = mi
+            rev[p] = lo
+    flows = np.zeros(k, np.int64)
+    levels = np.empty(nodes, np.int64)
+    progress = np.empty(nodes, np.int64)
+    queue = np.empty(nodes, np.int64)
+    st_v = np.empty(nodes, np.int64)
+    st_f = np.empty(nodes, np.int64)
+    while True:
+        levels[:] = -1
+        queue[0] = src
+        qs = 0
+        qe = 1
+        levels[src] = 0
+        reached = False
+        while qs != qe:
+            cur = queue[qs]
+            qs += 1
+            if cur == snk:
+                reached = True
+                break
+            for e in range(indptr[cur], indptr[cur + 1]):
+                d = heads[e]
+                if cap[e] > 0 and levels[d] == -1:
+                    levels[d] = levels[cur] + 1
+                    queue[qe] = d
+                    qe += 1
+        if not reached:
+            break
+        for v in range(nodes):
+            progress[v] = indptr[v]
+        while True:  # one augmenting path of the level graph per pass
+            top = 0
+            st_v[0] = src
+            st_f[0] = 2147483647
+            found = False
+            while True:
+                cur = st_v[top]
+                e = progress[cur]
+                d = heads[e]
+                if cap[e] > 0 and levels[d] == levels[cur] + 1:
+                    cf = min(st_f[top], cap[e])
+                    if d == snk:
+                        while top > -1:
+                            e2 = progress[st_v[top]]
+                            cap[e2] -= cf
+                            cap[rev[e2]] += cf
+                            flows[e2] += cf
+                            flows[rev[e2]] -= cf
+                            top -= 1
+                        found = True
+                        break
+                    top += 1
+                    st_v[top] = d
+                    st_f[top] = cf
+                else:
+                    dead = False
+                    while progress[cur] == indptr[cur + 1] - 1:
+                        top -= 1
+                        if top < 0:
+                            dead = True
+                            break
+                        cur = st_v[top]
+                    if dead:
+                        break
+                    progress[cur] += 1
+            if not found:
+                break
+    return indptr, heads, flows
+
+
+# ---------------------------------------------------------------------------------------------
+# the constructions
+# ---------------------------------------------------------------------------------------------
 class _Ids:
-    """Edge-id lookups of a layout: star edge of a non-centre, w-edge of a centre, matchings by pair."""
+    """Edge-id lookups of a layout: star edge of a non-centre, w-edge of a centre, matchings by pair.
+
+    ``star_of[x]``, ``w_of[v]``: edge ids; ``mate[x]``: the other end of ``x``'s internal edge (``-1`` if
+    none); ``mid[start[i q + j]:][:q]``: the edges of ``M(i, j)``, ``i < j``, in edge order, and ``mends``
+    their rows of ``edges`` (read in order instead of gathered); ``xs[i]`` (a ``(q, q)`` array) lists
+    ``X_i`` increasingly.
+    """
 
     def __init__(self, L: ClusterLayout) -> None:
         n, q = L.n, L.q
-        sid = np.flatnonzero(L.kind == STAR)
-        su, sv = L.edges[sid, 0], L.edges[sid, 1]
-        self.star_of = np.full(n, -1, dtype=np.int64)
-        self.star_of[np.where(L.is_centre[su], sv, su)] = sid
-        wid = np.flatnonzero(L.kind == W_EDGE)
-        wc = np.where(L.edges[wid, 0] == L.w, L.edges[wid, 1], L.edges[wid, 0])
-        self.w_of = np.full(n, -1, dtype=np.int64)
-        self.w_of[wc] = wid
-        mid = np.flatnonzero(L.kind == MATCHING)
-        self.mid = mid[np.argsort(L.pair[mid], kind="stable")]
-        self.start = np.searchsorted(L.pair[self.mid], np.arange(q * q))
-        self.xs = [np.flatnonzero((L.cluster == i) & ~L.is_centre) for i in range(q)]
+        index = L._index or _layout_index(L.edges, L.kind, L.pair, L.is_centre, L.w, n, q)
+        self.star_of, self.w_of, self.mate, self.mid, self.start, self.mends = index
+        x = np.flatnonzero((L.cluster >= 0) & ~L.is_centre)
+        self.xs = x[np.argsort(L.cluster[x], kind="stable")].reshape(q, q)
 
     def matching(self, L: ClusterLayout, i: int, j: int) -> np.ndarray:
         lo, hi = min(i, j), max(i, j)
@@ -244,73 +985,42 @@ class _Ids:
         return self.mid[s:s + L.q]
 
 
-def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> list[list[np.ndarray]]:
-    """Steps 1-3 of :func:`lifted_cluster_trees` on the clusters ``0 .. qc-1``."""
-    n, q = L.n, L.q
-    ar = np.arange(q)
-    parts = []
-    for st in double_stars(qc):
-        a, b = int(st[0, 0]), int(st[0, 1])
-        lo, hi = np.minimum(st[:, 0], st[:, 1]), np.maximum(st[:, 0], st[:, 1])
-        eidx = ids.mid[(ids.start[lo * q + hi][:, None] + ar[None, :]).ravel()]
-        comp = _components(n, L.edges[eidx])
-        xa, xb = ids.xs[a], ids.xs[b]
-        h = (q + 1) // 2
-        half = np.zeros(n, dtype=bool)
-        half[comp[xa[:h]]] = True
-        hub_b = xb[~half[comp[xb]]]
-        hub = np.concatenate([ids.star_of[xa[:h]], ids.star_of[hub_b], ids.w_of[L.centres[[a, b]]]])
-        if used[hub].any() or used[eidx].any():  # pragma: no cover - disjoint by construction
-            raise RuntimeError("hub trees collide")
-        used[eidx] = True
-        used[hub] = True
-        parts.append([eidx, hub])
-    return parts
+def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 1-3 of :func:`lifted_cluster_trees` on the clusters ``0 .. qc-1``: ``(eidx, hub)`` edge ids and
+    ``ends``, per tree an ``(n-1, 2)`` array whose first rows are those of ``L.edges`` of both (the rest is
+    for the caller to fill)."""
+    eidx, hub, ends, ok = _hub_kernel(L.edges, L.cluster, ids.mid, ids.mends, ids.start, L.q, _double_star_rows(qc),
+                                      ids.xs, ids.star_of, ids.w_of, L.centres, used, L.n - 1)
+    if not ok:  # pragma: no cover - disjoint by construction
+        raise RuntimeError("hub trees collide")
+    return eidx, hub, ends
 
 
-def _hang_centres(L: ClusterLayout, ids: _Ids, parts: list[list[np.ndarray]], depth: np.ndarray,
-                  clusters: range, used: np.ndarray, avoid_pairs: bool = False,
-                  reserve: dict[int, int] | None = None) -> None:
-    """Step 4: hang every non-hub centre of ``clusters`` from a free star edge, shallow ones first.
+def _hang_centres(L: ClusterLayout, ids: _Ids, s: int, depth: np.ndarray, nclusters: int, used: np.ndarray,
+                  avoid_pairs: bool = False, reserve: np.ndarray | None = None) -> np.ndarray:
+    """Step 4: hang every non-hub centre of the clusters ``0 .. nclusters-1`` from a free star edge.
 
-    ``reserve[i]`` is a vertex of ``X_i`` whose star edge no tree may take. With ``avoid_pairs`` the star
-    edges left free in a cluster (two, counting the reserved one) are kept off a common internal edge
-    (the odd-q design needs them in different internal components).
+    For cluster ``i`` the trees ``t`` with ``i`` not in ``{2t, 2t+1}`` are matched to the free vertices of
+    ``X_i`` (depth <= 3 in the tree first; :func:`_match`). ``reserve[i]`` (``-1``: none) is a vertex of
+    ``X_i`` whose star edge no tree may take. With ``avoid_pairs`` the star edges left free in a cluster
+    (two, counting the reserved one) are kept off a common internal edge (the odd-q design needs them in
+    different internal components). Returns ``hang`` (``(s, nclusters)`` star edge ids, ``-1`` at the
+    hubs of a tree) and marks the edges in ``used``.
     """
-    s = len(parts)
-    reserve = reserve or {}
-    mate = _internal_mates(L)
-    for i in clusters:
-        trees_i = np.array([t for t in range(s) if i not in (2 * t, 2 * t + 1)], dtype=np.int64)
-        if trees_i.size == 0:
-            continue
-        xi = ids.xs[i]
-        free = xi[~used[ids.star_of[xi]]]
-        if i in reserve:
-            free = free[free != reserve[i]]
-        if free.size < trees_i.size:
-            raise RuntimeError(f"cluster {i}: {free.size} free star edges for {trees_i.size} trees")
-        d = depth[np.ix_(trees_i, free)]
-        col = _match(d <= 3)
-        left = np.setdiff1d(np.arange(free.size), col)
-        kept = free[left].tolist() + ([reserve[i]] if i in reserve else [])
-        if avoid_pairs and len(kept) == 2 and mate[kept[0]] == kept[1]:
-            # give the first non-reserved leftover to a tree (its old vertex is outside the pair)
-            cand = np.flatnonzero(free[col] != kept[1])
-            r = int(cand[np.argmin(d[cand, left[0]])])
-            col[r] = left[0]
-        for t, j in zip(trees_i.tolist(), col.tolist(), strict=True):
-            parts[t].append(np.array([ids.star_of[free[j]]], dtype=np.int64))
-        used[ids.star_of[free[col]]] = True
+    if reserve is None:
+        reserve = np.full(nclusters, -1, dtype=np.int64)
+    hang, bad, nf, nt = _hang_kernel(s, nclusters, ids.xs, ids.star_of, used, depth, reserve,
+                                     ids.mate, avoid_pairs)
+    if bad == -2:  # pragma: no cover - a tree always holds a vertex outside the pair
+        raise RuntimeError("avoid_pairs: no tree can give up its star edge")
+    if bad >= 0:
+        raise RuntimeError(f"cluster {bad}: {nf} free star edges for {nt} trees")
+    return hang
 
 
-def _internal_mates(L: ClusterLayout) -> np.ndarray:
-    """``mate[x]`` = the other end of ``x``'s internal edge (``-1`` if none)."""
-    mate = np.full(L.n, -1, dtype=np.int64)
-    e = L.edges[L.kind == INTERNAL]
-    mate[e[:, 0]] = e[:, 1]
-    mate[e[:, 1]] = e[:, 0]
-    return mate
+def _hung(hang: np.ndarray) -> np.ndarray:
+    """The star edge ids of ``hang`` per tree, clusters in increasing order (hubs skipped)."""
+    return hang[hang >= 0].reshape(hang.shape[0], -1)
 
 
 def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray]:
@@ -348,6 +1058,11 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
     RuntimeError
         If a cluster runs out of free star edges (the budget of §1.6 step 4 rules this out).
 
+    Notes
+    -----
+    The per-cluster matchings, BFS depths and copy components run in compiled kernels of this module;
+    ``O(q^3)`` work in all, a few Python steps.
+
     Example
     -------
     >>> from starlib.edst.er_singer import singer_model
@@ -363,81 +1078,100 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
     n, q = L.n, L.q
     used = np.zeros(L.edges.shape[0], dtype=bool)
     ids = _Ids(L)
-    parts = _hub_trees(L, ids, q, used)
-    depth = np.stack([_depths(n, L.edges[np.concatenate(p)], L.w) for p in parts]) if parts else \
-        np.zeros((0, n), dtype=np.int16)
-    _hang_centres(L, ids, parts, depth, range(q), used)
-    return [L.edges[np.concatenate(p)] for p in parts], used
+    eidx, hub, ends = _hub_trees(L, ids, q, used)
+    s, nb = eidx.shape[0], eidx.shape[1] + hub.shape[1]
+    depth = _tree_depths(n, ends[:, :nb], L.w)[0]
+    hang = _hang_centres(L, ids, s, depth, q, used)
+    ends[:, nb:] = np.take(L.edges, _hung(hang), axis=0)
+    return list(ends), used
 
 
-def _partner_in(L: ClusterLayout, ids: _Ids, i: int, z: int) -> np.ndarray:
-    """``pi[x]`` = the neighbour of ``x`` in ``X_z`` along ``M(i, z)``, for ``x`` in ``X_i`` (else -1)."""
-    me = L.edges[ids.matching(L, i, z)]
-    a_in = L.cluster[me[:, 0]] == i
-    y = np.where(a_in, me[:, 0], me[:, 1])
-    x = np.where(a_in, me[:, 1], me[:, 0])
-    pi = np.full(L.n, -1, dtype=np.int64)
-    pi[y] = x
-    return pi
+@numba.njit(cache=True)
+def _flow_kernel(verts, cluster, comp_rep, unc, cov, forced, pz, medge, xz, s, target):  # pragma: no cover
+    """Network, max-flow and chosen edges of :func:`_flow_selection` (``(chosen, saturated)``)."""
+    n = cluster.shape[0]
+    nv = verts.shape[0]
+    nz = xz.shape[0]
+    vnode = np.full(n, -1, np.int64)
+    for i in range(nv):
+        vnode[verts[i]] = i
+    off_comp = 2
+    off_v = off_comp + nv  # component node = off_comp + vnode[representative]
+    off_z = off_v + nv
+    znode = np.full(n, -1, np.int64)
+    for i in range(nz):
+        znode[xz[i]] = off_z + i
+    live = np.empty(nv, np.bool_)
+    arc = np.empty(nv, np.bool_)
+    nhead = 0
+    narc = 0
+    for i in range(nv):
+        x = verts[i]
+        c = cluster[x]
+        rep = comp_rep[x]
+        live[i] = unc[c] < 0 or rep != comp_rep[unc[c]]  # not the uncovered component
+        arc[i] = live[i] and not (forced[c] and rep == comp_rep[cov[c]] and x != cov[c])
+        if live[i] and rep == x:
+            nhead += 1
+        if arc[i]:
+            narc += 1
+    m = nhead + narc + nv + nz
+    rows = np.empty(m, np.int64)
+    cols = np.empty(m, np.int64)
+    caps = np.ones(m, np.int64)
+    j = 0
+    for i in range(nv):  # source -> one representative per live component
+        if live[i] and comp_rep[verts[i]] == verts[i]:
+            rows[j] = 0
+            cols[j] = off_comp + i
+            j += 1
+    for i in range(nv):  # component -> its vertices (except the excluded ones)
+        if arc[i]:
+            rows[j] = off_comp + vnode[comp_rep[verts[i]]]
+            cols[j] = off_v + i
+            j += 1
+    for i in range(nv):  # vertex -> its M(i, z) partner
+        rows[j] = off_v + i
+        cols[j] = znode[pz[verts[i]]]
+        j += 1
+    for i in range(nz):  # X_z -> sink, capacity s
+        rows[j] = off_z + i
+        cols[j] = 1
+        caps[j] = s
+        j += 1
+    nodes = off_z + nz
+    indptr, heads, flow = _dinic(nodes, rows, cols, caps, 0, 1)
+    value = 0
+    for p in range(indptr[0], indptr[1]):
+        value += flow[p]
+    chosen = np.empty(nv, np.int64)
+    c = 0
+    for v in range(off_v, off_z):
+        for p in range(indptr[v], indptr[v + 1]):
+            if flow[p] > 0:
+                chosen[c] = medge[verts[v - off_v]]
+                c += 1
+    return chosen[:c], value == target
 
 
-def _flow_selection(L: ClusterLayout, ids: _Ids, z: int, comp_rep: np.ndarray,
-                    plan: dict[int, tuple[int, int, bool]]) -> np.ndarray | None:
+def _flow_selection(L: ClusterLayout, ids: _Ids, z: int, comp_rep: np.ndarray, pz: np.ndarray,
+                    medge: np.ndarray, cov: np.ndarray, unc: np.ndarray, forced: np.ndarray) -> np.ndarray | None:
     """Choose the matching edges ``M(i, z)`` of the last tree by a max-flow (see :func:`odd_cluster_trees`).
 
-    ``plan[b] = (covered free vertex, uncovered free vertex, forced)``: the component of the uncovered one
-    gets no matching edge; with ``forced`` the covered component must use the covered vertex itself.
-    Returns the chosen edge ids, or None if the flow does not saturate.
+    For the clusters ``b`` with ``unc[b] >= 0`` (the plan): ``cov[b]`` is the covered free vertex,
+    ``unc[b]`` the uncovered one, whose component gets no matching edge; with ``forced[b]`` the covered
+    component must use the covered vertex itself. Network (nodes: source 0, sink 1, then one per vertex
+    ``y`` of the ``X_i``, ``i != z``, in cluster order, as the component node of ``y``'s internal component
+    when ``y`` represents it, then one per such ``y`` as a vertex node, then ``X_z``): source -> internal
+    components -> their vertices -> partner in ``X_z`` -> sink (capacity ``s`` at ``X_z``, 1 elsewhere).
+    Returns the chosen edge ids (as a set: the order carries no meaning), or None if the flow does not
+    saturate.
     """
-    n, q = L.n, L.q
+    q = L.q
     s = (q - 1) // 2
-    src, snk = 0, 1
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    verts = np.concatenate([ids.xs[i] for i in range(q) if i != z])
-    vnode = np.full(n, -1, dtype=np.int64)
-    vnode[verts] = np.arange(verts.size)
-    off_comp = 2
-    off_v = off_comp + verts.size  # component node = off_comp + vnode[representative]
-    off_z = off_v + verts.size
-    xz = ids.xs[z]
-    znode = np.full(n, -1, dtype=np.int64)
-    znode[xz] = off_z + np.arange(xz.size)
-    for i in range(q):
-        if i == z:
-            continue
-        xi = ids.xs[i]
-        reps = np.unique(comp_rep[xi])
-        arcs = xi
-        if i in plan:
-            cov, unc, forced = plan[i]
-            reps = reps[reps != comp_rep[unc]]
-            arcs = xi[comp_rep[xi] != comp_rep[unc]]
-            if forced:
-                arcs = arcs[(comp_rep[arcs] != comp_rep[cov]) | (arcs == cov)]
-        rows += [np.full(reps.size, src), off_comp + vnode[comp_rep[arcs]]]
-        cols += [off_comp + vnode[reps], off_v + vnode[arcs]]
-        pi = _partner_in(L, ids, i, z)
-        rows.append(off_v + vnode[xi])
-        cols.append(znode[pi[xi]])
-    rows.append(znode[xz])
-    cols.append(np.full(xz.size, snk))
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    k = np.ones(r.size, dtype=np.int32)
-    k[-xz.size:] = s
-    nodes = off_z + xz.size
-    cap = sp.csr_matrix((k, (r, c)), shape=(nodes, nodes))
-    res = csgraph.maximum_flow(cap, src, snk)
-    if res.flow_value != q * s:
-        return None
-    flow = res.flow.tocoo()
-    sel = (flow.data > 0) & (flow.row >= off_v) & (flow.row < off_z)
-    y = verts[flow.row[sel] - off_v]
-    x = xz[flow.col[sel] - off_z]
-    key = np.minimum(x, y) * np.int64(n) + np.maximum(x, y)
-    ekey = L.edges[:, 0] * np.int64(n) + L.edges[:, 1]
-    o = np.argsort(ekey)
-    return o[np.searchsorted(ekey[o], key)]
+    verts = ids.xs[np.arange(q) != z].ravel()
+    chosen, full = _flow_kernel(verts, L.cluster, comp_rep, unc, cov, forced, pz, medge, ids.xs[z], s, q * s)
+    return chosen if full else None
 
 
 def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] | None:
@@ -484,6 +1218,12 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     ValueError
         If ``q`` is even.
 
+    Notes
+    -----
+    The matchings (Hopcroft-Karp), the max-flow (Dinic), BFS depths and union-find run in compiled kernels
+    of this module that follow scipy's visiting orders, so the trees are those the scipy-based
+    implementation built; ``O(q^3)`` work in all.
+
     Example
     -------
     >>> from starlib.edst.er_singer import singer_model
@@ -501,88 +1241,57 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     s, z = (q - 1) // 2, q - 1
     used = np.zeros(L.edges.shape[0], dtype=bool)
     ids = _Ids(L)
-    mate = _internal_mates(L)
+    mate = ids.mate
     ar = np.arange(n)
     comp_rep = np.where((mate >= 0) & (mate < ar), mate, ar)
-    parts = _hub_trees(L, ids, q - 1, used)
-    depth = np.stack([_depths(n, L.edges[np.concatenate(p)], L.w) for p in parts])
+    eidx, hub, ends = _hub_trees(L, ids, q - 1, used)
+    nb = eidx.shape[1] + hub.shape[1]
+    depth, isolated = _tree_depths(n, ends[:, :nb], L.w)
     # X_z: its internal components (pairs and the absolute point), one end of each starred in F
     xz = ids.xs[z]
     zreps = np.unique(comp_rep[xz])
     zslot = np.full(n, -1, dtype=np.int64)
     zslot[zreps] = np.arange(zreps.size)
+    mz, pz, medge = _partners_kernel(L.edges, L.cluster, ids.mid, ids.start, q, z)
     # b clusters: reserve a free star vertex whose X_z partner gets its own depth-1 slot (a matching)
-    bs = list(range(1, q - 1, 2))
-    pis = {b: _partner_in(L, ids, b, z) for b in bs}
-    cand = [ids.xs[b][~used[ids.star_of[ids.xs[b]]]] for b in bs]
-    g = np.zeros((len(bs), zreps.size), dtype=bool)
-    for r, b in enumerate(bs):
-        g[r, zslot[comp_rep[pis[b][cand[r]]]]] = True
-    mt = csgraph.maximum_bipartite_matching(sp.csr_matrix(g.astype(np.int8)), perm_type="column") if g.any() \
-        else np.full(len(bs), -1)
-    reserve: dict[int, int] = {}
-    starred = np.full(zreps.size, -1, dtype=np.int64)  # forced F star end of each X_z component
-    for r, b in enumerate(bs):
-        if mt[r] >= 0:
-            f = cand[r][zslot[comp_rep[pis[b][cand[r]]]] == mt[r]][0]
-            reserve[b] = int(f)
-            starred[mt[r]] = pis[b][f]
-    _hang_centres(L, ids, parts, depth, range(q - 1), used, avoid_pairs=True, reserve=reserve)
-    plan: dict[int, tuple[int, int, bool]] = {}
-    for b in bs:
-        xi = ids.xs[b]
-        free = xi[~used[ids.star_of[xi]]]
-        if free.size != 2 or comp_rep[free[0]] == comp_rep[free[1]]:
-            return None
-        if b in reserve:
-            cov = reserve[b]
-            plan[b] = (cov, int(free[free != cov][0]), True)
-        else:
-            plan[b] = (int(free[0]), int(free[1]), False)
-    chosen = _flow_selection(L, ids, z, comp_rep, plan)
+    bs = np.arange(1, q - 1, 2)
+    cand = ids.xs[bs]
+    res, starred = _reserve_kernel(cand, used, ids.star_of, comp_rep, pz, zslot, zreps.size)
+    reserve = np.full(q - 1, -1, dtype=np.int64)
+    reserve[bs] = res
+    hang = _hang_centres(L, ids, s, depth, q - 1, used, avoid_pairs=True, reserve=reserve)
+    # plan: the two free star vertices of every b cluster, in different internal components
+    cov, unc, forced, ok = _plan_kernel(cand, bs, used, ids.star_of, comp_rep, res, q)
+    if not ok:
+        return None
+    chosen = _flow_selection(L, ids, z, comp_rep, pz, medge, cov, unc, forced)
     if chosen is None:
-        plan = {b: (c, u, False) for b, (c, u, _) in plan.items()}
         starred[:] = -1
-        chosen = _flow_selection(L, ids, z, comp_rep, plan)
+        chosen = _flow_selection(L, ids, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
         if chosen is None:
             return None
     used[chosen] = True  # reserved for F until the end
     # T_t: the s remaining matching edges at every x in X_z, one per tree
-    mz = np.concatenate([ids.matching(L, i, z) for i in range(q - 1)])
-    mz = mz[~used[mz]]
-    me = L.edges[mz]
-    xend = np.where(L.cluster[me[:, 0]] == z, me[:, 0], me[:, 1])
-    yend = np.where(L.cluster[me[:, 0]] == z, me[:, 1], me[:, 0])
-    order = np.argsort(xend, kind="stable")
-    mz, yend = mz[order], yend[order]
-    if not np.array_equal(np.bincount(xend, minlength=n)[xz], np.full(xz.size, s)):  # pragma: no cover
+    zm, ok = _xz_kernel(depth, mz, used, L.edges, L.cluster, z, xz, s)
+    if not ok:  # pragma: no cover
         raise RuntimeError("flow: some x in X_z does not keep s matching edges")
-    for j in range(xz.size):
-        e = mz[j * s:(j + 1) * s]
-        col = _match(depth[:, yend[j * s:(j + 1) * s]] <= 3)  # tree t -> edge col[t]
-        for t in range(s):
-            parts[t].append(e[col[t]:col[t] + 1])
-    used[mz] = True
     # v_z in T_t: an end of an internal edge of X_z not starred in F, one component per tree
-    dz = np.stack([_depths(n, L.edges[np.concatenate(p)], L.w) for p in parts])
-    pair_reps = zreps[mate[zreps] >= 0]
-    ends = np.stack([pair_reps, mate[pair_reps]], axis=1)  # (s, 2)
-    forced = starred[zslot[pair_reps]]
-    allow = np.ones((s, 2), dtype=bool)
-    allow[forced >= 0] = ends[forced >= 0] != forced[forced >= 0, None]
-    dd = np.where(allow[None, :, :], dz[:, ends], np.iinfo(np.int16).max)  # (tree, pair, end)
-    col = _match(dd.min(axis=2) <= 3)
-    zstar = [int(ends[col[t], int(np.argmin(dd[t, col[t]]))]) for t in range(s)]
-    used[ids.star_of[zstar]] = True
-    for t in range(s):
-        parts[t].append(ids.star_of[[zstar[t]]])
+    extra = np.concatenate([_hung(hang), zm], axis=1)
+    ne = nb + extra.shape[1]
+    ends[:, nb:ne] = np.take(L.edges, extra, axis=0)
+    dz, ok = _extend_depths(depth, L.edges, extra) if isolated else (depth, False)  # new leaves: centres, X_z
+    if not ok:  # pragma: no cover - they always are
+        dz = _tree_depths(n, ends[:, :ne], L.w)[0]
+    zs = ids.star_of[_zstar_kernel(dz, zreps, mate, starred)]
+    used[zs] = True
+    ends[:, ne] = L.edges[zs]
     # F: everything left, plus the reserved matching edges
     used[chosen] = False
     fid = np.flatnonzero(~used)
     if fid.size != n - 1:  # pragma: no cover - the counting above
         raise RuntimeError(f"the last tree has {fid.size} edges, not n-1={n - 1}")
     used[fid] = True
-    trees = [L.edges[np.concatenate(p)] for p in parts] + [L.edges[fid]]
-    if _components(n, trees[-1]).max() != 0:
+    trees = list(ends) + [np.take(L.edges, fid, axis=0)]
+    if _n_components(n, trees[-1]) != 1:
         return None
     return trees, used

@@ -36,9 +36,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 from .packing import ForestPartition
 
@@ -61,21 +60,55 @@ def _ids(n: int, skey: np.ndarray, order: np.ndarray, e: np.ndarray) -> np.ndarr
 
 def _parents(n: int, edges: np.ndarray, ids: np.ndarray, root: int) -> tuple[list[int], list[int]]:
     """Parent vertex and parent edge id of every vertex of a spanning tree (root: -1)."""
-    e = edges[ids]
-    a = sp.csr_matrix((np.ones(2 * e.shape[0], dtype=np.int8),
-                       (np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]]))), shape=(n, n))
-    order, pred = csgraph.breadth_first_order(a, root, directed=False, return_predecessors=True)
-    if order.shape[0] != n:
+    par, pe, reached = _tree_parents(n, edges, ids, root)
+    if reached != n:
         raise ValueError(f"trees: a tree does not span the n={n} vertices")
-    pred = pred.astype(np.int64)
-    pred[root] = -1
-    child = np.flatnonzero(pred >= 0)
-    key_child = np.minimum(child, pred[child]) * np.int64(n) + np.maximum(child, pred[child])
-    key_tree = np.minimum(e[:, 0], e[:, 1]) * np.int64(n) + np.maximum(e[:, 0], e[:, 1])
-    o = np.argsort(key_tree)
-    pe = np.full(n, -1, dtype=np.int64)
-    pe[child] = ids[o[np.searchsorted(key_tree[o], key_child)]]
-    return pred.tolist(), pe.tolist()
+    return par.tolist(), pe.tolist()
+
+
+@numba.njit(cache=True)
+def _tree_parents(n, edges, ids, root):  # pragma: no cover - compiled
+    """BFS from ``root`` over the edges ``edges[ids]``: parent vertex, parent edge id (``-1`` at the root and
+    unreached vertices) and the number of vertices reached. In a tree both are unique, whatever the order."""
+    m = ids.shape[0]
+    ptr = np.zeros(n + 1, np.int64)
+    for j in range(m):
+        ptr[edges[ids[j], 0] + 1] += 1
+        ptr[edges[ids[j], 1] + 1] += 1
+    for v in range(n):
+        ptr[v + 1] += ptr[v]
+    fill = ptr[:n].copy()
+    nb = np.empty(2 * m, np.int64)
+    eid = np.empty(2 * m, np.int64)
+    for j in range(m):
+        u = edges[ids[j], 0]
+        v = edges[ids[j], 1]
+        nb[fill[u]] = v
+        eid[fill[u]] = ids[j]
+        fill[u] += 1
+        nb[fill[v]] = u
+        eid[fill[v]] = ids[j]
+        fill[v] += 1
+    par = np.full(n, -1, np.int64)
+    pe = np.full(n, -1, np.int64)
+    seen = np.zeros(n, np.bool_)
+    queue = np.empty(n, np.int64)
+    seen[root] = True
+    queue[0] = root
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for p in range(ptr[u], ptr[u + 1]):
+            v = nb[p]
+            if not seen[v]:
+                seen[v] = True
+                par[v] = u
+                pe[v] = eid[p]
+                queue[tail] = v
+                tail += 1
+    return par, pe, tail
 
 
 def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used: np.ndarray,

@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import sympy
 
@@ -185,6 +186,55 @@ def is_perfect_difference_set(D: np.ndarray, n: int) -> bool:
     return bool(counts[0] == d.size and np.all(counts[1:] == 1))
 
 
+@numba.njit(cache=True)
+def _singer_edges(D, n):  # pragma: no cover - compiled
+    """Rows ``(u, v)``, ``u < v``, ``u + v mod n`` in the sorted set ``D``, in increasing order."""
+    k = D.shape[0]
+    out = np.empty((n * k // 2, 2), np.int64)
+    c = 0
+    for u in range(n):
+        j0 = np.searchsorted(D, u)
+        for t in range(k):
+            j = j0 + t
+            v = D[j] - u if j < k else D[j - k] - u + n
+            if v > u:
+                out[c, 0] = u
+                out[c, 1] = v
+                c += 1
+    return out[:c]
+
+
+def _point_slots(x: np.ndarray, q: int) -> np.ndarray:
+    """Slot of each normalised point: ``a q + b`` for ``(1, a, b)``, ``q^2 + b`` for ``(0, 1, b)``, else
+    ``q^2 + q``."""
+    return np.where(x[:, 0] == 1, x[:, 1] * q + x[:, 2], np.where(x[:, 1] == 1, q * q + x[:, 2], q * q + q))
+
+
+@numba.njit(cache=True)
+def _index_of_points(y, basis, add, mul, inv, index, q):  # pragma: no cover - compiled
+    """``x = sum_r y_r e_r`` over GF(q) (tables), normalised, looked up by slot; ``(out, first zero row)``."""
+    rows = y.shape[0]
+    out = np.empty(rows, np.int64)
+    for r in range(rows):
+        x0 = 0
+        x1 = 0
+        x2 = 0
+        for c in range(3):
+            a = y[r, c]
+            x0 = add[x0, mul[a, basis[c, 0]]]
+            x1 = add[x1, mul[a, basis[c, 1]]]
+            x2 = add[x2, mul[a, basis[c, 2]]]
+        if x0 != 0:
+            out[r] = index[mul[x1, inv[x0]] * q + mul[x2, inv[x0]]]
+        elif x1 != 0:
+            out[r] = index[q * q + mul[x2, inv[x1]]]
+        elif x2 != 0:
+            out[r] = index[q * q + q]
+        else:
+            return out, r
+    return out, -1
+
+
 # ---------------------------------------------------------------------------------------------
 # the model
 # ---------------------------------------------------------------------------------------------
@@ -232,11 +282,19 @@ class SingerModel:
         return mask
 
     @functools.cached_property
-    def _keys(self) -> tuple[np.ndarray, np.ndarray]:
-        q = np.int64(self.q)
-        key = (self.points[:, 0] * q + self.points[:, 1]) * q + self.points[:, 2]
-        order = np.argsort(key, kind="stable")
-        return key[order], order
+    def _point_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """GF(q) addition and multiplication tables, inverses (``inv[0] = 0``), and ``index[slot]``: the
+        Singer index of the normalised point in slot ``a q + b`` for ``(1, a, b)``, ``q^2 + b`` for
+        ``(0, 1, b)``, ``q^2 + q`` for ``(0, 0, 1)``."""
+        T = self.field
+        el = T.elements()
+        add = T.add(el[:, None], el[None, :])
+        mul = T.mul(el[:, None], el[None, :])
+        inv = np.zeros(self.q, dtype=np.int64)
+        inv[1:] = T.inv(el[1:])
+        index = np.empty(self.n, dtype=np.int64)
+        index[_point_slots(self.points, self.q)] = np.arange(self.n, dtype=np.int64)
+        return add, mul, inv, index
 
     def absolute_points(self) -> np.ndarray:
         """The ``q + 1`` absolute points ``d (n+1)/2 mod n`` (those ``i`` with ``2i`` in ``D``), sorted."""
@@ -257,10 +315,12 @@ class SingerModel:
         return np.stack([i[keep], j[keep]], axis=1)
 
     def edges(self) -> np.ndarray:
-        """All ``q(q+1)^2/2`` edges in Singer labels, rows ``u < v``, sorted."""
-        e = np.concatenate([self.sum_class(int(d)) for d in self.D])
-        key = np.sort(e[:, 0] * np.int64(self.n) + e[:, 1])
-        return np.stack([key // self.n, key % self.n], axis=1)
+        """All ``q(q+1)^2/2`` edges in Singer labels, rows ``u < v``, sorted.
+
+        For each ``u`` the neighbours ``(d - u) mod n``, ``d`` in ``D``, come out sorted when ``D`` is read
+        from its first element ``>= u`` round to the others (compiled, ``O(m)``).
+        """
+        return _singer_edges(self.D, self.n)
 
     def graph(self) -> ArrayGraph:
         """ER_q as an :class:`~starlib.graphs.ArrayGraph` on Singer labels ``0..n-1``."""
@@ -278,21 +338,14 @@ class SingerModel:
         ValueError
             If a row is the zero vector or not a point of PG(2, q).
         """
-        T = self.field
         y = np.asarray(points, dtype=np.int64).reshape(-1, 3)
         if y.size and (y.min() < 0 or y.max() >= self.q):
             raise ValueError(f"points: coordinates must be field codes in 0..{self.q - 1}")
-        x = np.zeros_like(y)
-        for r in range(3):
-            x = T.add(x, T.mul(y[:, r:r + 1], self.basis[r][None, :]))
-        x = _normalise(T, x)
-        q = np.int64(self.q)
-        key = (x[:, 0] * q + x[:, 1]) * q + x[:, 2]
-        skey, order = self._keys
-        pos = np.minimum(np.searchsorted(skey, key), skey.size - 1)
-        if not np.array_equal(skey[pos], key):  # pragma: no cover - every nonzero vector is a point
-            raise ValueError("points: some row is not a point of PG(2, q)")
-        return order[pos]
+        add, mul, inv, index = self._point_tables
+        out, bad = _index_of_points(y, self.basis, add, mul, inv, index, self.q)
+        if bad >= 0:
+            raise ValueError("points: the zero vector is not a projective point")
+        return out
 
 
 def _gram_basis(T: GFTables, G: np.ndarray) -> tuple[np.ndarray, int]:

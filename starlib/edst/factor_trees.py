@@ -226,11 +226,15 @@ def _hafner_star(graph: Any) -> tuple[Any, np.ndarray] | None:
     h = np.arange(q, dtype=np.int64)[None, :]
     # ((0, x), y) -> (0, x, y) at x q + y;  ((1, m), c') -> (1, m, xi c') at q^2 + m q + xi c'
     mapped = np.where(g < q, g * q + h, g * q + T.mul(T.xi, h)).ravel()
-    pe = np.sort(mapped[P.edges], axis=1)
-    ge = np.asarray(graph.edges)
-    pe = pe[np.lexsort((pe[:, 1], pe[:, 0]))]
-    if pe.shape != ge.shape or not np.array_equal(pe, ge):
+    ge = np.asarray(graph.edges, dtype=np.int64)
+    if ge.shape != P.edges.shape:
         return None
+    pe = mapped[P.edges]
+    nn = np.int64(graph.n)
+    pk = np.minimum(pe[:, 0], pe[:, 1]) * nn + np.maximum(pe[:, 0], pe[:, 1])
+    pk.sort()
+    if not np.array_equal(pk, np.minimum(ge[:, 0], ge[:, 1]) * nn + np.maximum(ge[:, 0], ge[:, 1])):
+        return None  # (graph.edges is canonical, so its keys are sorted)
     return P, mapped
 
 
@@ -345,5 +349,5 @@ def _star_trees(graph: Any) -> EDSTSet | None:
     if hs is None:
         return None
     P, mapped = hs
-    return EDSTSet(Tree(mapped[t.edges], int(mapped[t.root]), t.construction, n=int(graph.n)) for t in auto_trees(P))
+    return EDSTSet(Tree(mapped[t.rows], int(mapped[t.root]), t.construction, n=int(graph.n)) for t in auto_trees(P))
 

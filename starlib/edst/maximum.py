@@ -125,30 +125,33 @@ def maximum_from_context(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
     TH = H.trees[-1]
 
     radG = G.radii()
+    specs: list[tuple] = []  # (blocks, root, tag, meta, exact), written into one buffer at the end
     # V-C.4
     for i, g in enumerate(gi):
         meta = {"bound": dH + 2 * radG[i], "bound_thm": "V-C.12(1)", "d_H": dH, "d_G": radG[i],
                 "g": g}
-        out.append(ctx.tree([F.intra_block([g], TH), F.copies_block(G.trees[i])], int(F.vertex(g, cH)), "V-C.4", meta))
+        specs.append(([F.intra_block([g], TH), F.copies_block(G.trees[i])], int(F.vertex(g, cH)), "V-C.4", meta,
+                      True))
     # V-C.5
     for j, h in enumerate(hj):
         c_j, d_j = H.center(j)
         meta = {"bound": DG + d_j + 2 * DG * d_j, "bound_thm": "V-C.12(2)", "D_G": DG, "d_H": d_j, "h": h}
-        out.append(ctx.tree([F.anchored_block(par, ch, [h]), F.intra_block(allg, H.trees[j])], int(F.vertex(g0, c_j)),
-                            "V-C.5", meta))
+        specs.append(([F.anchored_block(par, ch, [h]), F.intra_block(allg, H.trees[j])], int(F.vertex(g0, c_j)),
+                      "V-C.5", meta, True))
     # V-C.6
     if mode in ("both", "H"):
         outside = np.setdiff1d(np.arange(H.n), lemH.X)
         meta = {"bound": dH + DG * (lemH.L + 1), "bound_thm": "V-C.12(3)", "d_H": dH, "D_G": DG, "L_H": lemH.L,
                 "X_H": lemH.X.tolist()}
-        out.append(ctx.tree([F.intra_block([g0], TH), F.intra_block(np.delete(allg, g0), lemH.forest_edges),
-                             F.anchored_block(par, ch, outside)], int(F.vertex(g0, cH)), "V-C.6", meta))
+        specs.append(([F.intra_block([g0], TH), F.intra_block(np.delete(allg, g0), lemH.forest_edges),
+                       F.anchored_block(par, ch, outside)], int(F.vertex(g0, cH)), "V-C.6", meta, True))
     # V-C.7
     if mode in ("both", "G", "G-relaxed"):
         meta = {"bound": (DG + 1) * (2 * lemG.L + 2 * dH) + DG, "bound_thm": "V-C.12(4)", "d_H": dH, "D_G": DG,
                 "L_G": lemG.L, "X_G": lemG.X.tolist(), "h_0": h0}
-        out.append(ctx.tree([F.intra_block(np.setdiff1d(allg, lemG.X), TH), F.copies_block(lemG.forest_edges),
-                             F.anchored_block(par, ch, [h0])], int(F.vertex(g0, h0)), "V-C.7", meta, exact=False))
+        specs.append(([F.intra_block(np.setdiff1d(allg, lemG.X), TH), F.copies_block(lemG.forest_edges),
+                       F.anchored_block(par, ch, [h0])], int(F.vertex(g0, h0)), "V-C.7", meta, False))
+    out.extend(ctx.trees(specs))
     # record the factor sets actually used (after Lemma V-C.1 swaps)
     for t in out:
         t.meta["g_0"] = g0

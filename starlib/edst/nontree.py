@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import trees_eccentricities
 from .packing import ForestPartition
-from .trees import Tree, sort_edge_rows, tree_eccentricities
+from .trees import Tree, sort_edge_rows
 
 __all__ = ["FactorData", "factor_data", "nontree_edges", "LemmaVC1", "lemma_vc1"]
 
@@ -98,8 +99,12 @@ class FactorData:
     def ecc(self, i: int) -> np.ndarray:
         """Eccentricity of every vertex in tree ``i`` (negative ``i`` counts from the end)."""
         i = i % self.t
-        if i not in self._ecc:
-            self._ecc[i] = tree_eccentricities(self.n, self.trees[i])
+        if i not in self._ecc:  # every missing tree at once (one compiled call)
+            todo = [j for j in range(self.t) if j not in self._ecc]
+            eccs = trees_eccentricities(self.n, np.stack([self.trees[j] for j in todo]))
+            if (eccs < 0).any():
+                raise ValueError(f"trees: not spanning trees of n={self.n} vertices (disconnected)")
+            self._ecc.update(zip(todo, eccs, strict=True))
         return self._ecc[i]
 
     def center(self, i: int) -> tuple[int, int]:

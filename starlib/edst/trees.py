@@ -68,11 +68,13 @@ def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[in
     return dist.tolist(), par.tolist()
 
 
-def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
+def bfs_tree(n: int, edges: np.ndarray, root: int, sort: bool = True) -> np.ndarray:
     """A BFS spanning tree of the connected graph ``(n, edges)`` from ``root`` (Remark V-C.8).
 
     Several constructions (V-C.7, V-D.5) yield connected spanning subgraphs with a few cycles; a BFS
     tree keeps edge-disjointness and realises the depth bounds.
+
+    With ``sort=False`` the rows are ``(parent, child)`` in increasing child order (not sorted).
 
     Raises
     ------
@@ -89,7 +91,8 @@ def bfs_tree(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     if reached != n:
         raise ValueError(f"edges: the subgraph reaches {reached} of n={n} vertices from root={root}")
     child = np.delete(np.arange(n), int(root))
-    return sort_edge_rows(np.stack([pred[child], child], axis=1))
+    rows = np.stack([pred[child], child], axis=1)
+    return sort_edge_rows(rows) if sort else rows
 
 
 def is_connected(n: int, edges: np.ndarray) -> bool:

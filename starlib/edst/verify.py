@@ -96,9 +96,12 @@ def _graph_arrays(graph_or_edges: Any, n: int | None) -> tuple[int, np.ndarray]:
             n = int(edges.max()) + 1 if edges.size else 0
     if n < 1:
         raise ValueError(f"n={n}: the graph needs at least one vertex")
+    return n, edges
+
+
+def _check_range(n: int, edges: np.ndarray) -> None:
     if edges.size and (edges.min() < 0 or edges.max() >= n):
         raise ValueError(f"graph_or_edges: vertex indices must lie in 0..{n - 1}")
-    return n, edges
 
 
 def _tree_array(tree: Any) -> np.ndarray:
@@ -149,9 +152,11 @@ def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None
     n, gedges = _graph_arrays(graph_or_edges, n)
     arrays = [_tree_array(t) for t in trees]
     report = VerifyReport(n=n, m=int(gedges.shape[0]), num_trees=len(arrays))
-    if not arrays or edst_certificate(n, gedges, arrays):
+    if arrays and edst_certificate(n, gedges, arrays):  # yes: the graph's list is canonical, so in range
         return report
-    _diagnose(n, gedges, arrays, report.failures)
+    _check_range(n, gedges)
+    if arrays:
+        _diagnose(n, gedges, arrays, report.failures)
     return report
 
 
