@@ -16,6 +16,12 @@ gives the maximum ``q/2`` EDSTs at depth at most 5 from ``w`` (4 whenever the ma
 the tests record); for odd ``q`` it gives ``(q-1)/2`` trees and the leftover edges are handed to
 :mod:`starlib.edst.er_repair`.
 
+Implementation: the layout, the per-cluster matchings, BFS depths and the max-flow run in small compiled
+kernels of this module (``O(q^3)`` work in all, a few dozen Python steps per call). The bipartite
+matchings (Hopcroft-Karp) and the max-flow (Dinic) visit vertices and arcs in exactly the order of
+``scipy.sparse.csgraph.maximum_bipartite_matching`` and ``maximum_flow``, which earlier versions called,
+so the trees are the same arrays (``tests/test_er_speed_equivalence.py`` compares the kernels with scipy).
+
 Example
 -------
 >>> from starlib.edst.er_singer import singer_model
