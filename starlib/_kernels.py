@@ -35,7 +35,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "trees_eccentricities"]
+__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "trees_eccentricities",
+           "bfs_forest"]
 
 
 @numba.njit(cache=True)
@@ -173,6 +174,47 @@ def trees_eccentricities(n: int, trees: np.ndarray) -> np.ndarray:
     if n == 1:
         return np.zeros((e.shape[0], 1), dtype=np.int64)
     return _trees_eccentricities(int(n), e)
+
+
+@numba.njit(cache=True)
+def _bfs_forest(indptr, indices, roots):  # pragma: no cover - compiled
+    n = indptr.shape[0] - 1
+    level = np.full(n, -1, np.int64)
+    parent = np.full(n, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    tail = 0
+    for r in roots:
+        if level[r] < 0:
+            level[r] = 0
+            queue[tail] = r
+            tail += 1
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for j in range(indptr[x], indptr[x + 1]):
+            y = indices[j]
+            if level[y] < 0:
+                level[y] = level[x] + 1
+                parent[y] = x
+                queue[tail] = y
+                tail += 1
+    return level, parent
+
+
+def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Breadth-first search from several roots at once: ``(level, parent)``, ``-1`` where unreached.
+
+    In a forest with one root per component every vertex gets its distance to, and its neighbour towards,
+    the root of its component (the same as one search per root).
+
+    Example
+    -------
+    >>> indptr, indices = csr(5, np.array([[0, 1], [1, 2], [3, 4]]))
+    >>> [a.tolist() for a in bfs_forest(indptr, indices, np.array([2, 3]))]
+    [[2, 1, 0, 0, 1], [1, 2, -1, -1, 3]]
+    """
+    return _bfs_forest(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
 
 
 @numba.njit(cache=True)

@@ -148,7 +148,7 @@ def circulant_connection_set(graph: Any) -> np.ndarray | None:
     n, e = int(graph.n), np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
     if n < 3 or e.shape[0] == 0:
         return None
-    d = np.unique(np.concatenate([(e[:, 1] - e[:, 0]) % n, (e[:, 0] - e[:, 1]) % n]))
+    d = np.flatnonzero(np.bincount(np.concatenate([(e[:, 1] - e[:, 0]) % n, (e[:, 0] - e[:, 1]) % n]), minlength=n))
     expected = sum(n if 2 * s != n else n // 2 for s in d.tolist() if 2 * s <= n)
     return d if expected == e.shape[0] else None
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
-from .._kernels import trees_eccentricities
+from .._kernels import bfs_forest, csr, trees_eccentricities
 from .packing import ForestPartition
 from .trees import Tree, sort_edge_rows
 
@@ -210,23 +211,96 @@ class LemmaVC1:
 
 def _max_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
     """Trees and a maximum-size forest of the non-tree subgraph over all maximum EDST sets."""
-    n = data.n
-    # greedy spanning forest of N
-    parent = list(range(n))
+    nt = np.ascontiguousarray(data.nontree, dtype=np.int64).reshape(-1, 2)
+    return data, nt[_greedy_forest(data.n, nt)]  # greedy spanning forest of N, in edge order
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
 
-    keep = []
-    for j, (u, v) in enumerate(data.nontree.tolist()):
-        ru, rv = find(u), find(v)
-        if ru != rv:
-            parent[ru] = rv
-            keep.append(j)
-    return data, data.nontree[np.array(keep, dtype=np.int64)] if keep else np.zeros((0, 2), dtype=np.int64)
+@numba.njit(cache=True)
+def _greedy_forest(n, edges):  # pragma: no cover - compiled
+    par = np.arange(n)
+    keep = np.zeros(edges.shape[0], np.bool_)
+    for j in range(edges.shape[0]):
+        x = edges[j, 0]
+        while par[x] != x:
+            par[x] = par[par[x]]
+            x = par[x]
+        y = edges[j, 1]
+        while par[y] != y:
+            par[y] = par[par[y]]
+            y = par[y]
+        if x != y:
+            par[x] = y
+            keep[j] = True
+    return np.flatnonzero(keep)
+
+
+def _choose_x(n: int, forest: np.ndarray, size: int, rank: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int]:
+    """``X``, ``step`` and ``L`` of Lemma V-C.1 from a forest of non-tree edges (see :func:`lemma_vc1`).
+
+    One root per forest component: the vertex of highest forest degree (ties: the smallest); in the component
+    of the preferred vertex (least ``rank``, then index) its highest-degree neighbour instead, so that the
+    preferred vertex sits on level 1. ``X`` takes the non-root vertices by (level, index), the preferred one
+    first; ``step`` is each one's parent towards its root.
+    """
+    deg = np.bincount(forest.ravel(), minlength=n)
+    verts = np.flatnonzero(deg)
+    indptr, indices = csr(n, forest, sort=False)
+    comp = _component_min(n, forest)
+    # roots: per component the vertex maximising (degree, -index)
+    order = np.lexsort((verts, -deg[verts]))  # by degree descending, then index ascending
+    root_of = np.full(n, -1, dtype=np.int64)
+    for v in verts[order][::-1].tolist():  # last write wins: the first in `order`
+        root_of[comp[v]] = v
+    prefer = -1
+    if rank is not None:
+        rk = np.asarray(rank)[verts]
+        prefer = int(verts[np.lexsort((verts, rk))[0]])
+        nb = indices[indptr[prefer]:indptr[prefer + 1]]
+        root_of[comp[prefer]] = int(nb[np.lexsort((nb, -deg[nb]))[0]])
+    roots = root_of[np.unique(comp[verts])]
+    level, up = bfs_forest(indptr, indices, roots)
+    nonroot = verts[up[verts] >= 0]
+    cand = nonroot[np.lexsort((nonroot, level[nonroot]))]
+    if prefer >= 0:
+        cand = np.concatenate([[prefer], cand[cand != prefer]])
+    X = cand[:size].astype(np.int64)
+    step = up[X]
+    inx = np.zeros(n, dtype=bool)
+    inx[X] = True
+    L = 0
+    for x in X.tolist():
+        hops, y = 0, x
+        while inx[y]:
+            y = int(up[y])
+            hops += 1
+        L = max(L, hops)
+    return X, step, L
+
+
+@numba.njit(cache=True)
+def _component_min(n, edges):  # pragma: no cover - compiled
+    """For every vertex, the smallest vertex of its component in the graph ``(n, edges)``."""
+    par = np.arange(n)
+    for j in range(edges.shape[0]):
+        x = edges[j, 0]
+        while par[x] != x:
+            par[x] = par[par[x]]
+            x = par[x]
+        y = edges[j, 1]
+        while par[y] != y:
+            par[y] = par[par[y]]
+            y = par[y]
+        if x < y:
+            par[y] = x
+        elif y < x:
+            par[x] = y
+    out = np.empty(n, np.int64)
+    for v in range(n):
+        x = v
+        while par[x] != x:
+            x = par[x]
+        out[v] = x
+    return out
 
 
 def _augment_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
@@ -295,62 +369,5 @@ def lemma_vc1(data: FactorData, size: int, rank: np.ndarray | None = None) -> Le
     if forest.shape[0] < size:
         raise ValueError(f"size={size}: the non-tree edges (r={data.r}) of every maximum EDST set found have "
                          f"forest rank {forest.shape[0]} < {size}; Lemma V-C.1 needs r >= t")
-    adj: dict[int, list[int]] = {}
-    for u, v in forest.tolist():
-        adj.setdefault(u, []).append(v)
-        adj.setdefault(v, []).append(u)
-    verts = sorted(adj)
-    # component of each forest vertex
-    comp: dict[int, int] = {}
-    for s in verts:
-        if s in comp:
-            continue
-        comp[s] = s
-        stack = [s]
-        while stack:
-            x = stack.pop()
-            for y in adj[x]:
-                if y not in comp:
-                    comp[y] = s
-                    stack.append(y)
-    prefer = None
-    if rank is not None:
-        prefer = min(verts, key=lambda v: (rank[v], v))
-    # one root per component: the highest-degree vertex (for the preferred vertex's component: its
-    # highest-degree neighbour, so that the preferred vertex sits on level 1)
-    roots: dict[int, int] = {}
-    for v in verts:
-        c = comp[v]
-        if c not in roots or (len(adj[v]), -v) > (len(adj[roots[c]]), -roots[c]):
-            roots[c] = v
-    if prefer is not None:
-        roots[comp[prefer]] = max(adj[prefer], key=lambda v: (len(adj[v]), -v))
-    level: dict[int, int] = {}
-    up: dict[int, int] = {}
-    for r in sorted(roots.values()):
-        level[r] = 0
-        frontier = [r]
-        while frontier:
-            nxt = []
-            for x in frontier:
-                for y in adj[x]:
-                    if y not in level:
-                        level[y] = level[x] + 1
-                        up[y] = x
-                        nxt.append(y)
-            frontier = nxt
-    cand = sorted(up, key=lambda v: (level[v], v))
-    if prefer is not None:
-        cand.remove(prefer)
-        cand.insert(0, prefer)
-    X = np.array(cand[:size], dtype=np.int64)
-    step = np.array([up[x] for x in X.tolist()], dtype=np.int64)
-    inx = set(X.tolist())
-    L = 0
-    for x in X.tolist():
-        hops, y = 0, x
-        while y in inx:
-            y = up[y]
-            hops += 1
-        L = max(L, hops)
+    X, step, L = _choose_x(n, forest, size, rank)
     return LemmaVC1(data, X, step, L)
