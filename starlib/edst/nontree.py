@@ -55,8 +55,9 @@ def nontree_edges(edges: np.ndarray, n: int, trees: list[np.ndarray]) -> np.ndar
     gk = e[:, 0] * nn + e[:, 1]  # sorted (sort-based membership: np.isin/np.unique hash on numpy 2.3 is slow)
     if not trees:
         return e
-    st = [np.sort(np.asarray(t, dtype=np.int64).reshape(-1, 2), axis=1) for t in trees]
-    tk = np.sort(np.concatenate([t[:, 0] * nn + t[:, 1] for t in st]))
+    te = np.concatenate([np.asarray(t, dtype=np.int64).reshape(-1, 2) for t in trees])
+    tk = np.minimum(te[:, 0], te[:, 1]) * nn + np.maximum(te[:, 0], te[:, 1])
+    tk.sort()
     if tk.size > 1 and (tk[1:] == tk[:-1]).any():
         raise ValueError("trees: two trees share an edge")
     pos = np.searchsorted(gk, tk)
