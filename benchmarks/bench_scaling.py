@@ -10,15 +10,21 @@ default 8). Phases, each timed with ``time.perf_counter`` as the best of ``--run
 ``build``   the starlib builder (``slimfly(q)``, ``bundlefly(q, q')``, ``polarstar(q, "paley", paley_q=q')``),
             factors included;
 ``edsts``   ``METHODS["auto"]``: the Table I construction (Maximum, V-C.10 / V-C.11, for all three families);
-``verify``  :func:`starlib.edst.verify_edsts` (must report valid).
+``verify``  :func:`starlib.edst.verify_edsts` (must report valid);
+``sort``    not part of either: a :class:`~starlib.edst.trees.Tree` keeps the rows its construction wrote and
+            sorts them into the canonical ``edges`` (rows ``u < v``, lexicographic) on first access, for
+            output; this column is what that costs for the whole set (``sort_edge_rows`` of every tree).
 
 Memory: ``peak_rss_mb`` is the process's peak resident set (interpreter and imports included, ``base_rss_mb``
 after the imports); ``traced_mb_<phase>`` is the tracemalloc peak of one extra, untimed run of each phase
 (numpy buffers included), so a phase's own footprint is visible without the interpreter's baseline.
 
-Targets (issue 7): the EDSTs of a >= 10^6-link star product built and verified in <= 10 s, and the
-construction within 5x the edge-list floor; the summary says for every such instance whether they are met,
-and also gives the ratio to the full builder. The generic-packing comparison (>= 100x) is
+Targets (issue 7): the EDSTs of a >= 10^6-link star product built and verified in <= 10 s and in <= 5x the
+edge-list floor (construction plus verification, the stricter reading; construction alone is reported too);
+the summary says for every such instance whether they are met, and also gives the ratio to the full
+builder. The compiled kernels use numba's threads (``NUMBA_NUM_THREADS``, default all cores; the machine
+record gives the count): the verifier spreads trees and row blocks over them, the constructions run on one.
+The generic-packing comparison (>= 100x) is
 ``bench_edsts.mms_13``, called here, not repeated; Sage's Roskind-Tarjan packing (``passagemath-graphs``,
 optional, never a dependency) is timed on the same instance when importable and skipped with a message
 otherwise (``--sage-path DIR`` appends a directory holding it to ``sys.path`` of that subprocess).
@@ -56,7 +62,7 @@ INSTANCES: list[tuple[str, tuple[int, ...]]] = [
 
 COLUMNS = ["family", "instance", "params", "n", "links", "trees", "theorem", "structure_packing",
            "supernode_packing", "valid", "runs",
-           "seconds_edges", "seconds_build", "seconds_edsts", "seconds_verify",
+           "seconds_edges", "seconds_build", "seconds_edsts", "seconds_verify", "seconds_sort",
            "peak_rss_mb", "base_rss_mb", "traced_mb_edges", "traced_mb_build", "traced_mb_edsts",
            "traced_mb_verify", "load_1min"]
 
@@ -89,6 +95,7 @@ def child(family: str, params: tuple[int, ...], runs: int, mem_limit_gb: float) 
     from _timing import best_of
 
     from starlib.edst import METHODS, factor_edsts, verify_edsts
+    from starlib.edst.trees import sort_edge_rows
     from starlib.networks import bundlefly, polarstar, slimfly
     from starlib.scaling import star_edge_list
 
@@ -122,6 +129,7 @@ def child(family: str, params: tuple[int, ...], runs: int, mem_limit_gb: float) 
         E = None
         out["seconds_edsts"], trees = best(lambda: auto(P))
         out["seconds_verify"], rep = best(lambda: verify_edsts(P, trees))
+        out["seconds_sort"], _ = best(lambda: [sort_edge_rows(t.rows) for t in trees])
         out["trees"], out["theorem"], out["valid"] = len(trees), trees.theorem, bool(rep.valid)
         out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         out["traced_mb_edges"] = traced(edge_list)
@@ -232,7 +240,10 @@ def machine_info() -> dict:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemTotal:"):
                 mem_gb = round(int(line.split()[1]) / 2**20, 1)
-    return {"cores": os.cpu_count(), "cpu_model": model, "memory_gb": mem_gb, "platform": platform.platform(),
+    import numba
+
+    return {"cores": os.cpu_count(), "numba_threads": numba.get_num_threads(), "cpu_model": model,
+            "memory_gb": mem_gb, "platform": platform.platform(),
             "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
             "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
@@ -248,18 +259,20 @@ def summary(rows: list[dict]) -> str:
     ok["edsts/edges"] = ok.seconds_edsts / ok.seconds_edges
     ok["edsts/build"] = ok.seconds_edsts / ok.seconds_build
     ok["edsts+verify s"] = ok.seconds_edsts + ok.seconds_verify
+    ok["(edsts+verify)/edges"] = ok["edsts+verify s"] / ok.seconds_edges
     show = ok[["instance", "links", "trees", "seconds_edges", "seconds_build", "seconds_edsts", "seconds_verify",
                "build/edges", "edsts/edges", "edsts/build", "edsts+verify s", "peak_rss_mb", "valid"]]
     show = show.rename(columns={"seconds_edges": "edges s", "seconds_build": "build s", "seconds_edsts": "edsts s",
                                 "seconds_verify": "verify s", "peak_rss_mb": "peak MB"})
     lines = [show.to_string(index=False, float_format=lambda x: f"{x:.3f}"), "",
-             "Targets for >= 10^6 links: EDSTs built + verified <= 10 s; construction <= 5x the edge-list floor"]
+             "Targets for >= 10^6 links: EDSTs built + verified <= 10 s and <= 5x the edge-list floor"]
     for _, r in ok[ok.links >= 10**6].iterrows():
         t_ok = r["edsts+verify s"] <= 10
-        f_ok = r["edsts/edges"] <= 5
-        lines.append(f"  {r.instance:24s} {r.links:>10,d} links: edsts+verify {r['edsts+verify s']:6.2f} s "
-                     f"({'met' if t_ok else 'NOT met'}), construction {r['edsts/edges']:6.1f}x the floor "
-                     f"({'met' if f_ok else 'NOT met'}), {r['edsts/build']:.2f}x the builder; valid = {r.valid}")
+        f_ok = r["(edsts+verify)/edges"] <= 5
+        lines.append(f"  {r.instance:24s} {r.links:>10,d} links: edsts+verify {r['edsts+verify s']:6.3f} s "
+                     f"({'met' if t_ok else 'NOT met'}) = {r['(edsts+verify)/edges']:4.1f}x the floor "
+                     f"({'met' if f_ok else 'NOT met'}; construction alone {r['edsts/edges']:4.1f}x, "
+                     f"{r['edsts/build']:.2f}x the builder); valid = {r.valid}")
     big = ok.loc[ok.links.idxmax()]
     lines.append(f"Largest instance {big.instance} ({big.links:,} links): peak RSS {big.peak_rss_mb / 1024:.2f} GB "
                  f"({'under' if big.peak_rss_mb < 8 * 1024 else 'OVER'} 8 GB)")
