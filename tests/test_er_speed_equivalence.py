@@ -128,6 +128,22 @@ def test_tree_depths_and_leaf_extension_match_plain_bfs():
     assert not C._extend_depths(depth, edges, extra)[1]
 
 
+@pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27])
+def test_hub_forest_depths_are_bfs_depths(q):
+    """The depths the hub kernel derives from the copies of ``S_t`` are the BFS depths of its forest."""
+    L = C.cluster_layout(singer_model(q))
+    ids = C._Ids(L)
+    key = L.edges[:, 0] * L.n + L.edges[:, 1]
+    for qc in ([q, q - 1] if q % 2 else [q]):
+        used = np.zeros(L.edges.shape[0], dtype=bool)
+        nb, ends, depth = C._hub_trees(L, ids, qc, used)
+        rows = ends[:, :nb].reshape(-1, 2)
+        got = np.sort(rows[:, 0] * L.n + rows[:, 1])
+        assert np.array_equal(got, key[used])  # the edges marked used, each once
+        for t in range(ends.shape[0]):
+            assert depth[t].tolist() == _bfs(L.n, ends[t, :nb], L.w)
+
+
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 8, 9, 25, 27, 49, 64])
 def test_layout_edges_and_index(q):
     S = singer_model(q)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .er_singer import SingerModel, _singer_edges
+from .er_singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
 
@@ -153,14 +153,16 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
 @numba.njit(cache=True)
 def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compiled
     """The edges of ER_q (as :meth:`SingerModel.edges`), their kind and cluster pair, the lookups of
-    :class:`_Ids` (``star_of, w_of, mate, mid, start, mends``), and a failed check (0: none; 1: a centre adjacent
-    outside its cluster, or a w-edge not at a centre; 2: an ``M(i, j)`` of size != q), in one pass.
+    :class:`_Ids` (``star_of, w_of, mate, mid, start, mends``), and a failed check (0: none; 1: a centre
+    adjacent outside its cluster, or a w-edge not at a centre; 2: an ``M(i, j)`` of size != q, or not
+    ``q (q+1)^2 / 2`` edges), in one pass that writes each edge and classifies it.
 
     Every ``M(i, j)``, ``i < j``, has ``q`` edges (checked), so the pair groups of ``mid`` start at ``q``
     times the number of smaller pair ids; within a group the edges keep their order.
     """
-    edges = _singer_edges(D, n)
-    m = edges.shape[0]
+    k = D.shape[0]
+    m = q * (q + 1) * (q + 1) // 2
+    edges = np.empty((m, 2), np.int64)
     kind = np.empty(m, np.int8)
     pair = np.full(m, -1, np.int64)
     star_of = np.full(n, -1, np.int64)
@@ -172,43 +174,55 @@ def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compil
         start[p] = c
         if p // q < p % q:
             c += q
-    mid = np.empty(c, np.int64)
-    mends = np.empty((c, 2), np.int64)
+    mid = np.empty(c, np.int32)  # int32: scattered writes, keep the arrays small
+    mends = np.empty((c, 2), np.int32)
     cnt = np.zeros(q * q, np.int64)
     bad = 0
-    for j in range(m):
-        u = edges[j, 0]
-        v = edges[j, 1]
-        cu = cluster[u]
-        cv = cluster[v]
-        centre = is_centre[u] or is_centre[v]
-        if u == w or v == w:
-            kind[j] = 0  # W_EDGE
-            w_of[v if u == w else u] = j
-            if not centre:
-                bad = 1
-        elif centre:
-            kind[j] = 1  # STAR
-            star_of[v if is_centre[u] else u] = j
-            if cu != cv:
-                bad = 1
-        elif cu == cv:
-            kind[j] = 2  # INTERNAL
-            mate[u] = v
-            mate[v] = u
-        else:
-            kind[j] = 3  # MATCHING
-            p = min(cu, cv) * q + max(cu, cv)
-            pair[j] = p
-            if cnt[p] < q:
-                mid[start[p] + cnt[p]] = j
-                mends[start[p] + cnt[p], 0] = u
-                mends[start[p] + cnt[p], 1] = v
-            cnt[p] += 1
+    j = 0
+    for u in range(n):
+        j0 = np.searchsorted(D, u)
+        for t in range(k):  # the neighbours (d - u) mod n in increasing order (see _singer_edges)
+            jd = j0 + t
+            v = D[jd] - u if jd < k else D[jd - k] - u + n
+            if v <= u:
+                continue
+            if j >= m:
+                return edges, kind, pair, star_of, w_of, mate, mid, start, mends, 2
+            edges[j, 0] = u
+            edges[j, 1] = v
+            cu = cluster[u]
+            cv = cluster[v]
+            centre = is_centre[u] or is_centre[v]
+            if u == w or v == w:
+                kind[j] = 0  # W_EDGE
+                w_of[v if u == w else u] = j
+                if not centre:
+                    bad = 1
+            elif centre:
+                kind[j] = 1  # STAR
+                star_of[v if is_centre[u] else u] = j
+                if cu != cv:
+                    bad = 1
+            elif cu == cv:
+                kind[j] = 2  # INTERNAL
+                mate[u] = v
+                mate[v] = u
+            else:
+                kind[j] = 3  # MATCHING
+                p = min(cu, cv) * q + max(cu, cv)
+                pair[j] = p
+                if cnt[p] < q:
+                    mid[start[p] + cnt[p]] = j
+                    mends[start[p] + cnt[p], 0] = u
+                    mends[start[p] + cnt[p], 1] = v
+                cnt[p] += 1
+            j += 1
+    if j != m and bad == 0:
+        bad = 2
     if bad == 0:
         for i in range(q):
-            for k in range(i + 1, q):
-                if cnt[i * q + k] != q:
+            for k2 in range(i + 1, q):
+                if cnt[i * q + k2] != q:
                     bad = 2
     return edges, kind, pair, star_of, w_of, mate, mid, start, mends, bad
 
@@ -238,12 +252,12 @@ def _layout_index(edges, kind, pair, is_centre, w, n, q):  # pragma: no cover - 
     for p in range(q * q):
         start[p + 1] += start[p]
     fill = start[:q * q].copy()
-    mid = np.empty(start[q * q], np.int64)
+    mid = np.empty(start[q * q], np.int32)
     for j in range(m):
         if kind[j] == 3:
             mid[fill[pair[j]]] = j
             fill[pair[j]] += 1
-    mends = np.empty((mid.shape[0], 2), np.int64)
+    mends = np.empty((mid.shape[0], 2), np.int32)
     for i in range(mid.shape[0]):
         mends[i, 0] = edges[mid[i], 0]
         mends[i, 1] = edges[mid[i], 1]
@@ -499,7 +513,7 @@ def _tree_depths(n, ends, root):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _extend_depths(depth, edges, extra):  # pragma: no cover - compiled
-    """``depth`` (from :func:`_tree_depths`, every unreached vertex isolated) after adding the edges ``extra``.
+    """BFS depths ``depth`` of forests in which every unreached vertex is isolated, after adding ``extra``.
 
     Exact when every added edge hangs a new leaf: one end reached, the other unreached (so isolated, as
     no earlier added edge touched it). Then the BFS depth of the leaf is its neighbour's plus one and
@@ -524,76 +538,95 @@ def _extend_depths(depth, edges, extra):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _hub_kernel(edges, cluster, mid, mends, start, q, stars, xs, star_of, w_of, centres, used,  # pragma: no cover
-                width):
-    """Steps 1-3 of :func:`lifted_cluster_trees` for every double star: matching and hub edge ids.
+                width, w):
+    """Steps 1-3 of :func:`lifted_cluster_trees` for every double star, and the BFS depths from ``w``.
 
-    Returns ``(eidx, hub, ends, ok)``: ``eidx[t]`` the ``M(i, j)`` edges of ``S_t`` (rows of ``S_t`` in order,
-    each matching in its stored order), ``hub[t]`` the star edges of ``v_a`` to the first ``ceil(q/2)``
-    vertices of ``X_a``, of ``v_b`` to the vertices of ``X_b`` in the other copies, and ``w v_a``,
-    ``w v_b``. The lift of the tree ``S_t`` through perfect matchings is ``q`` disjoint copies, each with
-    one vertex per cluster, and ``ab`` is an edge of ``S_t``: the copy of ``x`` in ``X_a`` meets ``X_b``
-    in its ``M(a, b)`` partner. ``ends[t]`` (``width`` rows, the first ones filled) are the rows of
-    ``edges`` of ``eidx[t]`` then ``hub[t]``. ``ok`` is False if a count or disjointness check fails.
-    Marks the edges in ``used``.
+    Returns ``(nb, ends, depth, ok)``: ``ends[t]`` (``width`` rows, the first ``nb`` filled) the rows of
+    ``edges`` of the ``M(i, j)`` edges of ``S_t`` (rows of ``S_t`` in order, each matching in its stored
+    order), then of the hub edges: the star edges of ``v_a`` to the first ``ceil(q/2)`` vertices of
+    ``X_a``, of ``v_b`` to the vertices of ``X_b`` in the other copies, and ``w v_a``, ``w v_b``;
+    ``depth[t]`` the BFS depth from ``w`` in that forest (int16, ``-1`` where unreached: the other centres
+    and the clusters outside ``S_t``, all isolated in it). ``ok`` is False if a count or disjointness check
+    fails. Marks the edges in ``used``.
+
+    The lift of the tree ``S_t`` through perfect matchings is ``q`` disjoint copies of ``S_t``, each with
+    one vertex per cluster. Every row of ``S_t`` starts at ``a`` or ``b`` and the first is ``ab``, so one
+    pass over the rows carries each copy's anchor (``v_a`` for the copies of the first ``ceil(q/2)``
+    vertices of ``X_a``, else ``v_b``) to all its vertices; the copy hangs from ``w`` only through its
+    anchor, so a vertex of cluster ``j`` lies at depth ``2 + dist_{S_t}(anchor cluster, j)``.
     """
     s, r = stars.shape[0], stars.shape[1]
+    n = cluster.shape[0]
     h = (q + 1) // 2
-    eidx = np.empty((s, r * q), np.int64)
-    hub = np.empty((s, q + 2), np.int64)
-    ends = np.empty((s, max(width, r * q + q + 2), 2), np.int64)
-    mark = np.zeros(cluster.shape[0], np.bool_)
+    nb = r * q + q + 2
+    hub = np.empty(q + 2, np.int64)
+    ends = np.empty((s, max(width, nb), 2), np.int64)
+    depth = np.full((s, n), -1, np.int16)
+    on_a = np.zeros(n, np.bool_)  # the copy of the vertex is anchored at v_a
+    da = np.zeros(q, np.int64)  # distances in S_t from a, from b
+    db = np.zeros(q, np.int64)
     ok = True
     for t in range(s):
         a = stars[t, 0, 0]
         b = stars[t, 0, 1]
+        da[a] = 0
+        db[a] = 1
+        da[b] = 1
+        db[b] = 0
+        for j in range(1, r):
+            leaf = stars[t, j, 1]
+            da[leaf] = 1 if stars[t, j, 0] == a else 2
+            db[leaf] = 3 - da[leaf]
+        d = depth[t]
+        d[w] = 0
+        d[centres[a]] = 1
+        d[centres[b]] = 1
+        for c in range(q):
+            x = xs[a, c]
+            on_a[x] = c < h
+            d[x] = 2 if c < h else 3
         k = 0
         for j in range(r):
-            lo = min(stars[t, j, 0], stars[t, j, 1])
-            hi = max(stars[t, j, 0], stars[t, j, 1])
-            base = start[lo * q + hi]
+            i = stars[t, j, 0]
+            jj = stars[t, j, 1]
+            base = start[min(i, jj) * q + max(i, jj)]
             for c in range(q):
-                eidx[t, k] = mid[base + c]
-                ends[t, k, 0] = mends[base + c, 0]
-                ends[t, k, 1] = mends[base + c, 1]
+                e = mid[base + c]
+                if used[e]:
+                    ok = False
+                used[e] = True
+                u = mends[base + c, 0]
+                v = mends[base + c, 1]
+                ends[t, k, 0] = u
+                ends[t, k, 1] = v
                 k += 1
-        # the X_b vertices of the copies of xs[a, :h]: M(a, b) partners
-        base = start[min(a, b) * q + max(a, b)]
-        for c in range(q):
-            u = mends[base + c, 0]
-            v = mends[base + c, 1]
-            x, y = (u, v) if cluster[u] == a else (v, u)
-            if x <= xs[a, h - 1]:  # xs[a] is increasing: x is one of its first h
-                mark[y] = True
+                x, y = (u, v) if cluster[u] == i else (v, u)
+                on_a[y] = on_a[x]
+                d[y] = 2 + (da[jj] if on_a[x] else db[jj])
         hk = 0
         for c in range(h):
-            hub[t, hk] = star_of[xs[a, c]]
+            hub[hk] = star_of[xs[a, c]]
             hk += 1
         for c in range(q):
             y = xs[b, c]
-            if mark[y]:
-                mark[y] = False
-            else:
+            if not on_a[y]:
                 if hk >= q:
                     ok = False
                     break
-                hub[t, hk] = star_of[y]
+                hub[hk] = star_of[y]
                 hk += 1
         if hk != q:
             ok = False
             hk = q
-        hub[t, hk] = w_of[centres[a]]
-        hub[t, hk + 1] = w_of[centres[b]]
-        for j in range(k):
-            if used[eidx[t, j]]:
-                ok = False
-            used[eidx[t, j]] = True
+        hub[hk] = w_of[centres[a]]
+        hub[hk + 1] = w_of[centres[b]]
         for j in range(q + 2):
-            if used[hub[t, j]]:
+            if used[hub[j]]:
                 ok = False
-            used[hub[t, j]] = True
-            ends[t, k + j, 0] = edges[hub[t, j], 0]
-            ends[t, k + j, 1] = edges[hub[t, j], 1]
-    return eidx, hub, ends, ok
+            used[hub[j]] = True
+            ends[t, k + j, 0] = edges[hub[j], 0]
+            ends[t, k + j, 1] = edges[hub[j], 1]
+    return nb, ends, depth, ok
 
 
 @numba.njit(cache=True)
@@ -985,21 +1018,17 @@ class _Ids:
         x = np.flatnonzero((L.cluster >= 0) & ~L.is_centre)
         self.xs = x[np.argsort(L.cluster[x], kind="stable")].reshape(q, q)
 
-    def matching(self, L: ClusterLayout, i: int, j: int) -> np.ndarray:
-        lo, hi = min(i, j), max(i, j)
-        s = self.start[lo * L.q + hi]
-        return self.mid[s:s + L.q]
 
 
-def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 1-3 of :func:`lifted_cluster_trees` on the clusters ``0 .. qc-1``: ``(eidx, hub)`` edge ids and
-    ``ends``, per tree an ``(n-1, 2)`` array whose first rows are those of ``L.edges`` of both (the rest is
-    for the caller to fill)."""
-    eidx, hub, ends, ok = _hub_kernel(L.edges, L.cluster, ids.mid, ids.mends, ids.start, L.q, _double_star_rows(qc),
-                                      ids.xs, ids.star_of, ids.w_of, L.centres, used, L.n - 1)
+def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Steps 1-3 of :func:`lifted_cluster_trees` on the clusters ``0 .. qc-1``: the number ``nb`` of their
+    edges per tree, ``ends`` (per tree an ``(n-1, 2)`` array whose first ``nb`` rows are those edges; the
+    rest is for the caller to fill) and the BFS depths from ``w`` in these forests (see ``_hub_kernel``)."""
+    nb, ends, depth, ok = _hub_kernel(L.edges, L.cluster, ids.mid, ids.mends, ids.start, L.q, _double_star_rows(qc),
+                                      ids.xs, ids.star_of, ids.w_of, L.centres, used, L.n - 1, L.w)
     if not ok:  # pragma: no cover - disjoint by construction
         raise RuntimeError("hub trees collide")
-    return eidx, hub, ends
+    return nb, ends, depth
 
 
 def _hang_centres(L: ClusterLayout, ids: _Ids, s: int, depth: np.ndarray, nclusters: int, used: np.ndarray,
@@ -1081,12 +1110,11 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
     ----------
     Spec er_polarfly.md §1.6 (Construction C) steps 1-5, with both hubs joined to ``w``.
     """
-    n, q = L.n, L.q
+    q = L.q
     used = np.zeros(L.edges.shape[0], dtype=bool)
     ids = _Ids(L)
-    eidx, hub, ends = _hub_trees(L, ids, q, used)
-    s, nb = eidx.shape[0], eidx.shape[1] + hub.shape[1]
-    depth = _tree_depths(n, ends[:, :nb], L.w)[0]
+    nb, ends, depth = _hub_trees(L, ids, q, used)
+    s = ends.shape[0]
     hang = _hang_centres(L, ids, s, depth, q, used)
     ends[:, nb:] = np.take(L.edges, _hung(hang), axis=0)
     return list(ends), used
@@ -1250,9 +1278,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     mate = ids.mate
     ar = np.arange(n)
     comp_rep = np.where((mate >= 0) & (mate < ar), mate, ar)
-    eidx, hub, ends = _hub_trees(L, ids, q - 1, used)
-    nb = eidx.shape[1] + hub.shape[1]
-    depth, isolated = _tree_depths(n, ends[:, :nb], L.w)
+    nb, ends, depth = _hub_trees(L, ids, q - 1, used)
     # X_z: its internal components (pairs and the absolute point), one end of each starred in F
     xz = ids.xs[z]
     zreps = np.unique(comp_rep[xz])
@@ -1285,7 +1311,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     extra = np.concatenate([_hung(hang), zm], axis=1)
     ne = nb + extra.shape[1]
     ends[:, nb:ne] = np.take(L.edges, extra, axis=0)
-    dz, ok = _extend_depths(depth, L.edges, extra) if isolated else (depth, False)  # new leaves: centres, X_z
+    dz, ok = _extend_depths(depth, L.edges, extra)  # new leaves: hung centres, X_z
     if not ok:  # pragma: no cover - they always are
         dz = _tree_depths(n, ends[:, :ne], L.w)[0]
     zs = ids.star_of[_zstar_kernel(dz, zreps, mate, starred)]
