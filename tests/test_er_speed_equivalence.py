@@ -119,13 +119,13 @@ def test_tree_depths_and_leaf_extension_match_plain_bfs():
             row = k * 39 + 2 * t + j
             edges[row] = (fresh[j], reached[j])
             extra[t, j] = row
-    ext, ok = C._extend_depths(depth, edges, extra)
+    ext, ok = C._extend_depths(depth.copy(), edges, extra)
     assert ok
     for t in range(k):
         assert ext[t].tolist() == _bfs(n, np.concatenate([ends[t], edges[extra[t]]]), root)
     # an edge between two reached vertices is refused
     extra[0, 0] = 0
-    assert not C._extend_depths(depth, edges, extra)[1]
+    assert not C._extend_depths(depth.copy(), edges, extra)[1]
 
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27])

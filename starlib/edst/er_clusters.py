@@ -139,7 +139,12 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     if not np.array_equal(np.flatnonzero(is_centre), np.sort(centres)) or \
             np.any(np.bincount(cluster[cluster >= 0], minlength=q) != q + 1):
         raise RuntimeError(f"q={q}: cluster layout failed")  # pragma: no cover
-    edges, kind, pair, *index, bad = _layout_kernel(D, n, w, cluster, is_centre, q)  # edges: S.edges()
+    # outputs allocated by numpy (large arrays get huge pages there, not a page fault per 4 KiB in the kernel)
+    m, mm = q * (q + 1) ** 2 // 2, q * q * (q - 1) // 2
+    edges, kind, pair = np.empty((m, 2), dtype=np.int64), np.empty(m, dtype=np.int8), np.full(m, -1, dtype=np.int64)
+    index = [np.full(n, -1, dtype=np.int64) for _ in range(3)]  # star_of, w_of, mate
+    index += [np.empty(mm, dtype=np.int32), np.empty(q * q, dtype=np.int64), np.empty((mm, 2), dtype=np.int32)]
+    bad = _layout_kernel(D, n, w, cluster, is_centre, q, edges, kind, pair, *index)  # edges: S.edges()
     if bad == 1:  # pragma: no cover
         raise RuntimeError(f"q={q}: a centre has a neighbour outside its cluster")
     if bad == 2:  # pragma: no cover
@@ -151,31 +156,24 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
 
 
 @numba.njit(cache=True)
-def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compiled
-    """The edges of ER_q (as :meth:`SingerModel.edges`), their kind and cluster pair, the lookups of
-    :class:`_Ids` (``star_of, w_of, mate, mid, start, mends``), and a failed check (0: none; 1: a centre
-    adjacent outside its cluster, or a w-edge not at a centre; 2: an ``M(i, j)`` of size != q, or not
-    ``q (q+1)^2 / 2`` edges), in one pass that writes each edge and classifies it.
+def _layout_kernel(D, n, w, cluster, is_centre, q, edges, kind, pair, star_of, w_of, mate, mid, start,
+                   mends):  # pragma: no cover - compiled
+    """Fill the edges of ER_q (as :meth:`SingerModel.edges`), their kind and cluster pair, and the lookups of
+    :class:`_Ids` (``star_of, w_of, mate, mid, start, mends``; ``pair``, ``star_of``, ``w_of``, ``mate``
+    start at -1), in one pass that writes each edge and classifies it. Returns a failed check (0: none;
+    1: a centre adjacent outside its cluster, or a w-edge not at a centre; 2: an ``M(i, j)`` of size != q,
+    or not ``q (q+1)^2 / 2`` edges).
 
     Every ``M(i, j)``, ``i < j``, has ``q`` edges (checked), so the pair groups of ``mid`` start at ``q``
     times the number of smaller pair ids; within a group the edges keep their order.
     """
     k = D.shape[0]
-    m = q * (q + 1) * (q + 1) // 2
-    edges = np.empty((m, 2), np.int64)
-    kind = np.empty(m, np.int8)
-    pair = np.full(m, -1, np.int64)
-    star_of = np.full(n, -1, np.int64)
-    w_of = np.full(n, -1, np.int64)
-    mate = np.full(n, -1, np.int64)
-    start = np.empty(q * q, np.int64)
+    m = edges.shape[0]
     c = 0
     for p in range(q * q):
         start[p] = c
         if p // q < p % q:
             c += q
-    mid = np.empty(c, np.int32)  # int32: scattered writes, keep the arrays small
-    mends = np.empty((c, 2), np.int32)
     cnt = np.zeros(q * q, np.int64)
     bad = 0
     j = 0
@@ -187,7 +185,7 @@ def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compil
             if v <= u:
                 continue
             if j >= m:
-                return edges, kind, pair, star_of, w_of, mate, mid, start, mends, 2
+                return 2
             edges[j, 0] = u
             edges[j, 1] = v
             cu = cluster[u]
@@ -224,7 +222,7 @@ def _layout_kernel(D, n, w, cluster, is_centre, q):  # pragma: no cover - compil
             for k2 in range(i + 1, q):
                 if cnt[i * q + k2] != q:
                     bad = 2
-    return edges, kind, pair, star_of, w_of, mate, mid, start, mends, bad
+    return bad
 
 
 @numba.njit(cache=True)
@@ -517,11 +515,11 @@ def _extend_depths(depth, edges, extra):  # pragma: no cover - compiled
 
     Exact when every added edge hangs a new leaf: one end reached, the other unreached (so isolated, as
     no earlier added edge touched it). Then the BFS depth of the leaf is its neighbour's plus one and
-    nothing else changes. Returns ``(out, ok)``; ``ok`` is False if some edge is not of that form (then
-    run the BFS on the whole forest).
+    nothing else changes. Updates ``depth`` in place and returns ``(depth, ok)``; ``ok`` is False if some
+    edge is not of that form (then run the BFS on the whole forest).
     """
     k = depth.shape[0]
-    out = depth.copy()
+    out = depth  # updated in place (the caller passes a copy)
     for t in range(k):
         for j in range(extra.shape[1]):
             e = extra[t, j]
@@ -538,12 +536,12 @@ def _extend_depths(depth, edges, extra):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _hub_kernel(edges, cluster, mid, mends, start, q, stars, xs, star_of, w_of, centres, used,  # pragma: no cover
-                width, w):
+                w, ends, depth):
     """Steps 1-3 of :func:`lifted_cluster_trees` for every double star, and the BFS depths from ``w``.
 
-    Returns ``(nb, ends, depth, ok)``: ``ends[t]`` (``width`` rows, the first ``nb`` filled) the rows of
-    ``edges`` of the ``M(i, j)`` edges of ``S_t`` (rows of ``S_t`` in order, each matching in its stored
-    order), then of the hub edges: the star edges of ``v_a`` to the first ``ceil(q/2)`` vertices of
+    Fills ``ends`` and ``depth`` (``-1`` on entry) and returns ``(nb, ok)``: ``ends[t]`` (its first ``nb``
+    rows) the rows of ``edges`` of the ``M(i, j)`` edges of ``S_t`` (rows of ``S_t`` in order, each matching
+    in its stored order), then of the hub edges: the star edges of ``v_a`` to the first ``ceil(q/2)`` vertices of
     ``X_a``, of ``v_b`` to the vertices of ``X_b`` in the other copies, and ``w v_a``, ``w v_b``;
     ``depth[t]`` the BFS depth from ``w`` in that forest (int16, ``-1`` where unreached: the other centres
     and the clusters outside ``S_t``, all isolated in it). ``ok`` is False if a count or disjointness check
@@ -559,9 +557,9 @@ def _hub_kernel(edges, cluster, mid, mends, start, q, stars, xs, star_of, w_of, 
     n = cluster.shape[0]
     h = (q + 1) // 2
     nb = r * q + q + 2
+    if ends.shape[0] != s or ends.shape[1] < nb or depth.shape[0] != s or depth.shape[1] != n:
+        return nb, False
     hub = np.empty(q + 2, np.int64)
-    ends = np.empty((s, max(width, nb), 2), np.int64)
-    depth = np.full((s, n), -1, np.int16)
     on_a = np.zeros(n, np.bool_)  # the copy of the vertex is anchored at v_a
     da = np.zeros(q, np.int64)  # distances in S_t from a, from b
     db = np.zeros(q, np.int64)
@@ -626,7 +624,7 @@ def _hub_kernel(edges, cluster, mid, mends, start, q, stars, xs, star_of, w_of, 
             used[hub[j]] = True
             ends[t, k + j, 0] = edges[hub[j], 0]
             ends[t, k + j, 1] = edges[hub[j], 1]
-    return nb, ends, depth, ok
+    return nb, ok
 
 
 @numba.njit(cache=True)
@@ -1024,8 +1022,11 @@ def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> tuple[
     """Steps 1-3 of :func:`lifted_cluster_trees` on the clusters ``0 .. qc-1``: the number ``nb`` of their
     edges per tree, ``ends`` (per tree an ``(n-1, 2)`` array whose first ``nb`` rows are those edges; the
     rest is for the caller to fill) and the BFS depths from ``w`` in these forests (see ``_hub_kernel``)."""
-    nb, ends, depth, ok = _hub_kernel(L.edges, L.cluster, ids.mid, ids.mends, ids.start, L.q, _double_star_rows(qc),
-                                      ids.xs, ids.star_of, ids.w_of, L.centres, used, L.n - 1, L.w)
+    stars = _double_star_rows(qc)
+    ends = np.empty((stars.shape[0], L.n - 1, 2), dtype=np.int64)  # numpy-allocated: see cluster_layout
+    depth = np.full((stars.shape[0], L.n), -1, dtype=np.int16)
+    nb, ok = _hub_kernel(L.edges, L.cluster, ids.mid, ids.mends, ids.start, L.q, stars, ids.xs, ids.star_of,
+                         ids.w_of, L.centres, used, L.w, ends, depth)
     if not ok:  # pragma: no cover - disjoint by construction
         raise RuntimeError("hub trees collide")
     return nb, ends, depth
@@ -1311,7 +1312,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     extra = np.concatenate([_hung(hang), zm], axis=1)
     ne = nb + extra.shape[1]
     ends[:, nb:ne] = np.take(L.edges, extra, axis=0)
-    dz, ok = _extend_depths(depth, L.edges, extra)  # new leaves: hung centres, X_z
+    dz, ok = _extend_depths(depth.copy(), L.edges, extra)  # new leaves: hung centres, X_z
     if not ok:  # pragma: no cover - they always are
         dz = _tree_depths(n, ends[:, :ne], L.w)[0]
     zs = ids.star_of[_zstar_kernel(dz, zreps, mate, starred)]
