@@ -324,9 +324,10 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
 
     Notes
     -----
-    Time ``O(n q)`` = ``O(m)`` with vectorised numpy for ``"hamiltonian"`` and ``"low-depth"`` (a few
-    per-cluster matchings and one max-flow on ``O(q^2)`` nodes); ``"repair"`` runs Python loops of
-    ``O(n q)`` steps and suits ``q`` up to a few dozen.
+    Time ``O(n q)`` = ``O(m)`` for ``"hamiltonian"`` (vectorised numpy) and about that for ``"low-depth"``
+    (compiled kernels of :mod:`starlib.edst.er_clusters`: per-cluster matchings and one max-flow on
+    ``O(q^2)`` nodes; a few ms for ``q = 37``); ``"repair"`` runs Python loops of ``O(n q)`` steps and suits
+    ``q`` up to a few dozen. The graph check of ``graph`` is one compiled pass over its edges.
 
     Example
     -------
