@@ -334,10 +334,12 @@ def _match_rows(n, g, ptr, fills, buckets, u0, u1):  # pragma: no cover - compil
 
 
 @numba.njit(cache=True, parallel=True)
-def _certify(n, g, ptr, trees, parts, cuts):  # pragma: no cover - compiled
+def _certify(n, g, ptr, trees, cuts, buckets):  # pragma: no cover - compiled
+    """``buckets``: ``(parts, m)`` int32 scratch, one row per thread (allocated by numpy, which backs large
+    arrays with huge pages: fewer page faults than an allocation inside the kernel)."""
     nt = len(trees)
+    parts = buckets.shape[0]
     fills = np.empty((parts, n), np.int64)
-    buckets = np.empty((parts, g.shape[0]), np.int32)
     ok = np.ones(parts, np.bool_)
     for k in numba.prange(parts):  # a share of the trees per thread, each with its own buckets
         fills[k, :] = ptr[:-1]
@@ -412,4 +414,5 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
         typed.append(e)
     ptr = _row_starts(n, g)
     parts = max(1, min(numba.get_num_threads(), len(typed)))
-    return bool(_certify(n, g, ptr, typed, parts, _row_cuts(ptr, numba.get_num_threads())))
+    buckets = np.empty((parts, g.shape[0]), dtype=np.int32)
+    return bool(_certify(n, g, ptr, typed, _row_cuts(ptr, numba.get_num_threads()), buckets))
