@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/bench_scaling.py`` (``make bench``). Never part of the tests. For each family
 the parameters grow until the product has well over 10^6 links; every instance runs in a fresh subprocess
 (so its peak resident memory ``ru_maxrss`` is its own) under an address-space limit (``--mem-limit-gb``,
-default 8). Phases, each timed with ``time.perf_counter`` as the best of ``--runs`` (default 3):
+default 8). Phases, each timed with ``time.perf_counter`` as the best of ``--runs`` (default 5):
 
 ``edges``   the edge-list floor: :func:`starlib.scaling.star_edge_list` writes every link of the product once
             into one array, given the factors and bijections (no sort, labels or checks);
@@ -301,7 +301,7 @@ def write_csv(rows: list[dict], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--child", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
-    ap.add_argument("--runs", type=int, default=3, help="timed runs per phase (best is kept)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per phase (best is kept)")
     ap.add_argument("--mem-limit-gb", type=float, default=8.0, help="address-space limit per instance")
     ap.add_argument("--families", nargs="+", default=["slimfly", "bundlefly", "polarstar"])
     ap.add_argument("--max-links", type=float, default=float("inf"), help="skip larger instances (estimated)")
