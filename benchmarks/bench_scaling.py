@@ -337,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         info["sage_comparison"] = sage_comparison(a.sage_path)
     info["load_end"] = [round(v, 2) for v in os.getloadavg()]
     info["runs"] = a.runs
-    info["command"] = "make bench (benchmarks/bench_scaling.py)"
+    args = sys.argv[1:] if argv is None else list(argv)
+    info["command"] = " ".join(["python benchmarks/bench_scaling.py", *args]) + " (make bench runs it bare)"
     out = Path(a.out_dir)
     write_csv(rows, out / "scaling.csv")
     (out / "scaling_machine.json").write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
