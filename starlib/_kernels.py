@@ -36,7 +36,7 @@ import numba
 import numpy as np
 
 __all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "trees_eccentricities",
-           "bfs_forest"]
+           "bfs_forest", "sorted_rows"]
 
 
 @numba.njit(cache=True)
@@ -215,6 +215,66 @@ def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tu
     [[2, 1, 0, 0, 1], [1, 2, -1, -1, 3]]
     """
     return _bfs_forest(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _sorted_rows(e):  # pragma: no cover - compiled
+    """Rows ``(min, max)`` in lexicographic order by two stable counting passes (by max, then by min).
+    Returns an empty array when the indices are negative or too sparse for counting (caller sorts)."""
+    m = e.shape[0]
+    lo_min = 0
+    base = 0
+    for i in range(m):
+        a = min(e[i, 0], e[i, 1])
+        b = max(e[i, 0], e[i, 1])
+        if a < lo_min:
+            lo_min = a
+        if b + 1 > base:
+            base = b + 1
+    if lo_min < 0 or base > 4 * m + 1024:
+        return np.empty((0, 2), np.int64)
+    cnt = np.zeros(base + 1, np.int64)
+    for i in range(m):
+        cnt[max(e[i, 0], e[i, 1]) + 1] += 1
+    for v in range(base):
+        cnt[v + 1] += cnt[v]
+    tmp = np.empty((m, 2), np.int64)
+    for i in range(m):
+        a = min(e[i, 0], e[i, 1])
+        b = max(e[i, 0], e[i, 1])
+        k = cnt[b]
+        tmp[k, 0] = a
+        tmp[k, 1] = b
+        cnt[b] = k + 1
+    cnt[:] = 0
+    for i in range(m):
+        cnt[tmp[i, 0] + 1] += 1
+    for v in range(base):
+        cnt[v + 1] += cnt[v]
+    out = np.empty((m, 2), np.int64)
+    for i in range(m):
+        k = cnt[tmp[i, 0]]
+        out[k, 0] = tmp[i, 0]
+        out[k, 1] = tmp[i, 1]
+        cnt[tmp[i, 0]] = k + 1
+    return out
+
+
+def sorted_rows(edges: np.ndarray) -> np.ndarray | None:
+    """Rows ``u < v`` sorted lexicographically by counting sort (linear time), or None when the vertex
+    indices are negative or sparse (more than ``4 m + 1024``) and a comparison sort is the better choice.
+
+    Example
+    -------
+    >>> sorted_rows(np.array([[3, 1], [0, 2], [1, 0]])).tolist()
+    [[0, 1], [0, 2], [1, 3]]
+    """
+    e = np.asarray(edges)
+    if e.dtype != np.int64 or not e.flags.c_contiguous:
+        e = np.ascontiguousarray(e, dtype=np.int64)
+    e = e.reshape(-1, 2)
+    out = _sorted_rows(e)
+    return out if out.shape[0] == e.shape[0] else None
 
 
 @numba.njit(cache=True)

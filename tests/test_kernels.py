@@ -175,3 +175,17 @@ def test_tree_sorts_lazily_and_verifier_reads_rows():
     assert verify_edsts(np.array([[0, 1], [1, 2], [2, 3]]), [t]).valid and t._edges is None
     assert t.depth == 3 and t._edges is None
     assert t.edges.tolist() == [[0, 1], [1, 2], [2, 3]] and t.rows is t.edges
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 200), st.integers(0, 10**6))
+def test_sort_edge_rows_equals_a_key_sort(n, m, seed):
+    """Counting sort (dense indices) and key sort (sparse ones) agree with numpy's lexsort, duplicates kept."""
+    from starlib.edst.trees import sort_edge_rows
+
+    rng = np.random.default_rng(seed)
+    for hi in (n, 50 * n + 5000):  # dense: counting sort; sparse: key sort
+        e = rng.integers(0, hi, size=(m, 2))
+        lo, up = e.min(axis=1), e.max(axis=1)
+        order = np.lexsort((up, lo))
+        assert sort_edge_rows(e).tolist() == np.stack([lo, up], axis=1)[order].tolist()

@@ -20,17 +20,29 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import bfs, count_components, csr
+from .._kernels import bfs, count_components, csr, sorted_rows
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
            "sort_edge_rows", "jsonable"]
 
 
 def sort_edge_rows(edges: np.ndarray) -> np.ndarray:
-    """Rows with ``u < v``, sorted lexicographically (duplicates are kept)."""
+    """Rows with ``u < v``, sorted lexicographically (duplicates are kept).
+
+    Linear-time counting sort (:func:`starlib._kernels.sorted_rows`) when the vertex indices are dense, as
+    in a spanning tree; otherwise a sort of integer keys.
+
+    Example
+    -------
+    >>> sort_edge_rows(np.array([[2, 1], [0, 3], [1, 0]])).tolist()
+    [[0, 1], [0, 3], [1, 2]]
+    """
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     if e.shape[0] <= 1:
         return np.sort(e, axis=1)
+    fast = sorted_rows(e)
+    if fast is not None:
+        return fast
     lo, hi = np.minimum(e[:, 0], e[:, 1]), np.maximum(e[:, 0], e[:, 1])
     base = np.int64(max(int(hi.max()), 0) + 1)
     if lo.min() < 0 or base > 3_000_000_000:  # keys would overflow or negative indices: sort pairs directly
