@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from .._kernels import count_components
 from .er_singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
@@ -437,28 +438,6 @@ def _match(good):  # pragma: no cover - compiled
             col[a] = j
             j += 1
     return col
-
-
-@numba.njit(cache=True)
-def _find(parent, x):  # pragma: no cover - compiled
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
-@numba.njit(cache=True)
-def _n_components(n, e):  # pragma: no cover - compiled
-    """Number of connected components of the graph ``(n, e)`` (union-find)."""
-    parent = np.arange(n)
-    comps = n
-    for j in range(e.shape[0]):
-        ra = _find(parent, e[j, 0])
-        rb = _find(parent, e[j, 1])
-        if ra != rb:
-            parent[ra] = rb
-            comps -= 1
-    return comps
 
 
 @numba.njit(cache=True)
@@ -1325,6 +1304,6 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
         raise RuntimeError(f"the last tree has {fid.size} edges, not n-1={n - 1}")
     used[fid] = True
     trees = list(ends) + [np.take(L.edges, fid, axis=0)]
-    if _n_components(n, trees[-1]) != 1:
+    if count_components(n, trees[-1]) != 1:
         return None
     return trees, used

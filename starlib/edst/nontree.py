@@ -30,7 +30,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._kernels import bfs_forest, csr, trees_eccentricities
+from .._kernels import _find, bfs_forest, csr, trees_eccentricities
 from .packing import ForestPartition
 from .trees import Tree, sort_edge_rows
 
@@ -221,14 +221,8 @@ def _greedy_forest(n, edges):  # pragma: no cover - compiled
     par = np.arange(n)
     keep = np.zeros(edges.shape[0], np.bool_)
     for j in range(edges.shape[0]):
-        x = edges[j, 0]
-        while par[x] != x:
-            par[x] = par[par[x]]
-            x = par[x]
-        y = edges[j, 1]
-        while par[y] != y:
-            par[y] = par[par[y]]
-            y = par[y]
+        x = _find(par, edges[j, 0])
+        y = _find(par, edges[j, 1])
         if x != y:
             par[x] = y
             keep[j] = True
@@ -283,14 +277,8 @@ def _component_min(n, edges):  # pragma: no cover - compiled
     """For every vertex, the smallest vertex of its component in the graph ``(n, edges)``."""
     par = np.arange(n)
     for j in range(edges.shape[0]):
-        x = edges[j, 0]
-        while par[x] != x:
-            par[x] = par[par[x]]
-            x = par[x]
-        y = edges[j, 1]
-        while par[y] != y:
-            par[y] = par[par[y]]
-            y = par[y]
+        x = _find(par, edges[j, 0])
+        y = _find(par, edges[j, 1])
         if x < y:
             par[y] = x
         elif y < x:
