@@ -35,8 +35,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "trees_eccentricities",
-           "bfs_forest", "sorted_rows"]
+__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "tree_eccentricities",
+           "trees_eccentricities", "bfs_forest", "sorted_rows"]
 
 
 @numba.njit(cache=True)
@@ -101,15 +101,19 @@ def csr(n: int, edges: np.ndarray, sort: bool = True) -> tuple[np.ndarray, np.nd
 
 
 @numba.njit(cache=True)
-def _bfs(indptr, indices, root):  # pragma: no cover - compiled
+def _bfs_from(indptr, indices, roots):  # pragma: no cover - compiled
+    """FIFO search from every root at once: distance, parent (-1 at roots and unreached), visiting order."""
     n = indptr.shape[0] - 1
     dist = np.full(n, -1, np.int64)
     parent = np.full(n, -1, np.int64)
     order = np.empty(n, np.int64)
-    dist[root] = 0
-    order[0] = root
+    tail = 0
+    for r in roots:
+        if dist[r] < 0:
+            dist[r] = 0
+            order[tail] = r
+            tail += 1
     head = 0
-    tail = 1
     while head < tail:
         x = order[head]
         head += 1
@@ -122,6 +126,11 @@ def _bfs(indptr, indices, root):  # pragma: no cover - compiled
                 order[tail] = y
                 tail += 1
     return dist, parent, order[:tail]
+
+
+@numba.njit(cache=True)
+def _bfs(indptr, indices, root):  # pragma: no cover - compiled
+    return _bfs_from(indptr, indices, np.array([root], np.int64))
 
 
 def bfs(indptr: np.ndarray, indices: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,20 +152,37 @@ def bfs(indptr: np.ndarray, indices: np.ndarray, root: int) -> tuple[np.ndarray,
 
 
 @numba.njit(cache=True)
+def _tree_eccentricities(n, edges):  # pragma: no cover - compiled
+    """Eccentricities in the tree ``(n, edges)`` by three BFS; all -1 if it does not span."""
+    indptr, indices = _csr(n, edges, False)
+    d0 = _bfs(indptr, indices, 0)[0]
+    if d0.min() < 0:
+        return np.full(n, -1, np.int64)
+    da = _bfs(indptr, indices, np.argmax(d0))[0]
+    db = _bfs(indptr, indices, np.argmax(da))[0]
+    return np.maximum(da, db)
+
+
+@numba.njit(cache=True)
 def _trees_eccentricities(n, trees):  # pragma: no cover - compiled
     """Eccentricities in each of ``t`` trees ``(t, n-1, 2)``; row of -1 for a tree that does not span."""
-    t = trees.shape[0]
-    out = np.empty((t, n), np.int64)
-    for i in range(t):
-        indptr, indices = _csr(n, trees[i], False)
-        d0, _, _ = _bfs(indptr, indices, 0)
-        if d0.min() < 0:
-            out[i, :] = -1
-            continue
-        da, _, _ = _bfs(indptr, indices, np.argmax(d0))
-        db, _, _ = _bfs(indptr, indices, np.argmax(da))
-        out[i, :] = np.maximum(da, db)
+    out = np.empty((trees.shape[0], n), np.int64)
+    for i in range(trees.shape[0]):
+        out[i, :] = _tree_eccentricities(n, trees[i])
     return out
+
+
+def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
+    """Eccentricity of every vertex of the tree ``(n, edges)``; all ``-1`` if the edges do not connect it.
+
+    Example
+    -------
+    >>> tree_eccentricities(3, np.array([[0, 1], [1, 2]])).tolist()
+    [2, 1, 2]
+    """
+    if n == 1:
+        return np.zeros(1, dtype=np.int64)
+    return _tree_eccentricities(int(n), np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2)))
 
 
 def trees_eccentricities(n: int, trees: np.ndarray) -> np.ndarray:
@@ -176,32 +202,6 @@ def trees_eccentricities(n: int, trees: np.ndarray) -> np.ndarray:
     return _trees_eccentricities(int(n), e)
 
 
-@numba.njit(cache=True)
-def _bfs_forest(indptr, indices, roots):  # pragma: no cover - compiled
-    n = indptr.shape[0] - 1
-    level = np.full(n, -1, np.int64)
-    parent = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    tail = 0
-    for r in roots:
-        if level[r] < 0:
-            level[r] = 0
-            queue[tail] = r
-            tail += 1
-    head = 0
-    while head < tail:
-        x = queue[head]
-        head += 1
-        for j in range(indptr[x], indptr[x + 1]):
-            y = indices[j]
-            if level[y] < 0:
-                level[y] = level[x] + 1
-                parent[y] = x
-                queue[tail] = y
-                tail += 1
-    return level, parent
-
-
 def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Breadth-first search from several roots at once: ``(level, parent)``, ``-1`` where unreached.
 
@@ -214,7 +214,8 @@ def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tu
     >>> [a.tolist() for a in bfs_forest(indptr, indices, np.array([2, 3]))]
     [[2, 1, 0, 0, 1], [1, 2, -1, -1, 3]]
     """
-    return _bfs_forest(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
+    dist, parent, _ = _bfs_from(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
+    return dist, parent
 
 
 @numba.njit(cache=True)

@@ -43,7 +43,7 @@ import numpy as np
 from .._kernels import trees_eccentricities
 from .abelian import abelian_graph_paths
 from .packing import generic_packing
-from .trees import EDSTSet, Tree, is_connected
+from .trees import EDSTSet, Tree, is_connected, sort_edge_rows
 from .verify import verify_edsts
 
 __all__ = ["walecki_paths", "bipartite_paths", "circulant_paths", "circulant_connection_set",
@@ -192,11 +192,7 @@ def _rooted(n: int, arrays: list[np.ndarray], tag: str | list[str]) -> EDSTSet:
         return out
     if any(a.shape[0] != n - 1 for a in arrs):
         raise ValueError(f"trees: every tree of a graph on n={n} vertices needs {n - 1} edges")
-    st = np.stack(arrs)
-    lo, hi = np.minimum(st[..., 0], st[..., 1]), np.maximum(st[..., 0], st[..., 1])
-    keys = lo * np.int64(n) + hi
-    keys.sort(axis=1)
-    st = np.stack([keys // n, keys % n], axis=2)
+    st = np.stack([sort_edge_rows(a) for a in arrs])
     eccs = trees_eccentricities(n, st)
     if (eccs < 0).any():
         raise ValueError(f"trees: not spanning trees of n={n} vertices (disconnected)")

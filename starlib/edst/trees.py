@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import bfs, count_components, csr, sorted_rows
+from .._kernels import tree_eccentricities as _tree_eccentricities
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
            "sort_edge_rows", "jsonable"]
@@ -74,12 +75,6 @@ def bfs_distances(n: int, edges: np.ndarray, root: int) -> np.ndarray:
     return bfs(*csr(n, edges, sort=False), int(root))[0]
 
 
-def _bfs_small(n: int, edges: np.ndarray, root: int) -> tuple[list[int], list[int]]:
-    """(distance, parent) lists by BFS; ``-1`` where unreachable / at the root."""
-    dist, par, _ = bfs(*_adjacency_arrays(n, edges), int(root))
-    return dist.tolist(), par.tolist()
-
-
 def bfs_tree(n: int, edges: np.ndarray, root: int, sort: bool = True) -> np.ndarray:
     """A BFS spanning tree of the connected graph ``(n, edges)`` from ``root`` (Remark V-C.8).
 
@@ -128,17 +123,10 @@ def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
     >>> tree_eccentricities(4, np.array([[0, 1], [1, 2], [2, 3]])).tolist()
     [3, 2, 2, 3]
     """
-    if n == 1:
-        return np.zeros(1, dtype=np.int64)
-    indptr, indices = csr(n, edges, sort=False)
-    d0 = bfs(indptr, indices, 0)[0]
-    if (d0 < 0).any():
+    ecc = _tree_eccentricities(n, edges)
+    if ecc[0] < 0:
         raise ValueError(f"edges: not a spanning tree of n={n} vertices (disconnected)")
-    a = int(np.argmax(d0))
-    da = bfs(indptr, indices, a)[0]
-    b = int(np.argmax(da))
-    db = bfs(indptr, indices, b)[0]
-    return np.maximum(da, db)
+    return ecc
 
 
 def tree_center(n: int, edges: np.ndarray) -> tuple[int, int]:
