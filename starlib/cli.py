@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .registry import Family, families, get_family
+from .registry import NETWORK_FAMILIES, Family, get_family, parse_params
 
-__all__ = ["main", "parse_params", "graph_to_json", "build_network"]
+__all__ = ["main", "families", "parse_params", "graph_to_json", "build_network"]
 
 
 class UsageError(ValueError):
@@ -37,56 +37,19 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
-def _parse_value(key: str, text: str, kind: type) -> Any:
-    if kind is str:
-        return text
-    parts = text.split(",")
-    try:
-        vals = [int(p) for p in parts]
-    except ValueError:
-        raise UsageError(f"{key}={text} is not an integer{' list' if len(parts) > 1 else ''}") from None
-    if kind is bool:
-        if vals[0] not in (0, 1) or len(vals) != 1:
-            raise UsageError(f"{key}={text} must be 0 or 1")
-        return bool(vals[0])
-    if kind in (list, tuple):
-        return tuple(vals)
-    if len(vals) != 1:
-        raise UsageError(f"{key}={text} must be a single integer")
-    return vals[0]
+def families() -> dict[str, Family]:
+    """Every family the command line builds: the core library's, then the super Cayley and network-design ones."""
+    from . import cayley, netdesign
 
-
-def parse_params(family: Family, pairs: Sequence[str]) -> dict[str, Any]:
-    """Turn ``KEY=VALUE`` words into keyword arguments for ``family``'s builder, checking the names.
-
-    >>> fam = get_family("complete")
-    >>> parse_params(fam, ["n=5"])
-    {'n': 5}
-    """
-    out: dict[str, Any] = {}
-    for word in pairs:
-        if "=" not in word:
-            raise UsageError(f"argument {word!r} is not of the form KEY=VALUE")
-        key, text = word.split("=", 1)
-        if key not in family.params:
-            known = ", ".join(family.params) or "none"
-            raise UsageError(f"{key} is not a parameter of {family.name} (parameters: {known})")
-        if key in out:
-            raise UsageError(f"{key} is given twice")
-        out[key] = _parse_value(key, text, family.params[key].type)
-    missing = [k for k, p in family.params.items() if p.required and k not in out]
-    if missing:
-        rules = "; ".join(f"{k}: {family.params[k].rule}" for k in missing)
-        raise UsageError(f"{family.name} needs {', '.join(missing)} ({rules})")
-    return out
+    return {**NETWORK_FAMILIES, **cayley.NETWORK_FAMILIES, **netdesign.NETWORK_FAMILIES}
 
 
 def build_network(name: str, pairs: Sequence[str]) -> tuple[Any, dict[str, Any]]:
     """Build the named network from ``KEY=VALUE`` words; returns (graph, params)."""
-    fam = get_family(name)
+    fam = get_family(name, families())
     params = parse_params(fam, pairs)
     try:
-        graph = fam.builder(**params)
+        graph = fam.build(**params)
     except TypeError as exc:  # a builder signature mismatch is a usage error, not a crash
         raise UsageError(f"{name}: {exc}") from None
     return graph, params

@@ -39,7 +39,6 @@ import numpy as np
 from ._edges import graph_from_edges
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph
-from .registry import Param, register
 from .validation import check_flag, check_int
 
 __all__ = [
@@ -740,30 +739,3 @@ def chimera_graph(rows: int, cols: int, toric: bool = False) -> nx.Graph:
     16
     """
     return chimera(rows, cols, toric).to_networkx()
-
-
-# ---------------------------------------------------------------------------------------------
-# command-line registration
-# ---------------------------------------------------------------------------------------------
-_PQ = Param(int, "prime power q >= 2")
-register("complete", complete, {"n": Param(int, "integer n >= 2")}, "complete graph K_n", kind="factor")
-register("complete-bipartite", complete_bipartite, {"n": Param(int, "integer n >= 1")},
-         "complete bipartite graph K_{n,n}", kind="factor")
-register("cycle", cycle, {"n": Param(int, "integer n >= 3")}, "cycle C_n", kind="factor")
-register("paley", paley, {"q": Param(int, "prime power q = 1 (mod 4)")}, "Paley graph QR(q)", kind="factor")
-register("mms-supernode", mms_supernode,
-         {"q": Param(int, "prime power q >= 3"),
-          "prime": Param(int, "0: C(X), 1: C(X')", default=0, required=False)},
-         "MMS / Slim Fly supernode C(X) = Cay(GF(q), X)", kind="factor")
-register("polarfly", polarfly,
-         {"q": _PQ, "loops": Param(int, "0/1: record the q+1 absolute-point loops", default=0, required=False)},
-         "Erdős–Rényi polarity graph ER_q (PolarFly)", kind="factor")
-register("inductive-quad", inductive_quad, {"d": Param(int, "integer d >= 3, d = 0 or 3 (mod 4)")},
-         "Inductive-Quad graph IQ(d) (R* supernode, 2d+2 vertices)", kind="factor")
-register("bdf", bdf, {"d": Param(int, "integer d >= 3, d = 0 or 3 (mod 4)")},
-         "'bdf' supernode of the PolarStar code (bdfGen; IQ parameters)", kind="factor")
-register("chimera-graph", chimera,
-         {"rows": Param(int, "integer rows >= 1 (>= 3 if toric)"),
-          "cols": Param(int, "integer cols >= 1 (>= 3 if toric)"),
-          "toric": Param(int, "0/1: wrap-around couplers", default=0, required=False)},
-         "Chimera graph C_{rows x cols} (any size; not necessarily a star product)", kind="factor")

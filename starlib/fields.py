@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import check_prime_power, is_prime_power, prime_power_parts
+
 __all__ = [
     "is_prime_power",
     "prime_power_parts",
@@ -43,114 +45,6 @@ __all__ = [
     "nonzero_squares",
     "xi_powers",
 ]
-
-
-def _as_int(value: Any) -> int | None:
-    """``int(value)`` for genuine integers (Python or numpy, not bool), else None."""
-    if isinstance(value, bool | np.bool_):
-        return None
-    if isinstance(value, int | np.integer):
-        return int(value)
-    return None
-
-
-def prime_power_parts(q: int) -> tuple[int, int] | None:
-    """Return ``(p, k)`` with ``q = p**k`` and ``p`` prime, or None if ``q`` is not a prime power.
-
-    Parameters
-    ----------
-    q : int
-        Candidate order.
-
-    Returns
-    -------
-    tuple of int or None
-
-    Examples
-    --------
-    >>> prime_power_parts(125), prime_power_parts(12), prime_power_parts(1)
-    ((5, 3), None, None)
-    """
-    q = _as_int(q)
-    if q is None or q < 2:
-        return None
-    p = None
-    if q % 2 == 0:
-        p = 2
-    else:
-        f = 3
-        while f * f <= q:
-            if q % f == 0:
-                p = f
-                break
-            f += 2
-        if p is None:
-            return (q, 1)
-    k, r = 0, q
-    while r % p == 0:
-        r //= p
-        k += 1
-    return (p, k) if r == 1 else None
-
-
-def is_prime_power(q: Any) -> bool:
-    """True if ``q`` is an integer of the form ``p**k`` with ``p`` prime and ``k >= 1``.
-
-    Parameters
-    ----------
-    q : int
-        Candidate order (anything else gives False).
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> [x for x in range(2, 30) if is_prime_power(x)]
-    [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29]
-    """
-    return prime_power_parts(q) is not None
-
-
-def check_prime_power(q: Any, name: str = "q", minimum: int = 2) -> int:
-    """Validate that ``q`` is a prime power ``>= minimum`` and return it as ``int``.
-
-    Parameters
-    ----------
-    q : int
-        The value to check.
-    name : str
-        Parameter name used in the error message.
-    minimum : int
-        Smallest admissible value.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ValueError
-        ``"q=6 is not a prime power"`` (or not an integer, or below ``minimum``).
-
-    Examples
-    --------
-    >>> check_prime_power(49)
-    49
-    >>> check_prime_power(6)
-    Traceback (most recent call last):
-    ...
-    ValueError: q=6 is not a prime power
-    """
-    qi = _as_int(q)
-    if qi is None:
-        raise ValueError(f"{name}={q!r} is not an integer (need a prime power)")
-    if not is_prime_power(qi):
-        raise ValueError(f"{name}={qi} is not a prime power")
-    if qi < minimum:
-        raise ValueError(f"{name}={qi} is too small: need a prime power >= {minimum}")
-    return qi
 
 
 @functools.cache

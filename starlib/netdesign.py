@@ -44,9 +44,10 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 from .graphs import ArrayGraph
-from .registry import Param, register
+from .registry import Family, Param, family_table
 
 __all__ = [
+    "NETWORK_FAMILIES",
     "NOTES_EXAMPLE_CONNECTIONS",
     "MOVES",
     "tree_levels",
@@ -2071,15 +2072,18 @@ def _graph_random(N: int, n: int, M: int, m: int, seed: int = 0) -> ArrayGraph:
                           {"N": N, "n": n, "M": M, "m": m, "seed": seed})
 
 
-register("netdesign-tree", _graph_tree,
-         {"N": Param(int, "compute nodes N > 2"), "m": Param(int, "router ports m > 2"),
-          "n": Param(int, "ports per compute node 1 <= n < N-1", 1, False)},
-         summary="network-design notes, Solution 1: max_routers(N, m, n) routers in private trees")
-register("netdesign-chain", _graph_chain,
-         {"N": Param(int, "compute nodes N > 2(m-1)"), "m": Param(int, "router ports m > 2")},
-         summary="network-design notes, Solution 2: min_routers(N, m) routers in a daisy chain")
-register("netdesign-random", _graph_random,
-         {"N": Param(int, "compute nodes N >= 2"), "n": Param(int, "ports per compute node 1 <= n <= M"),
-          "M": Param(int, "routers M >= 1"), "m": Param(int, "router ports, N n + 2(M-1) <= M m"),
-          "seed": Param(int, "random seed", 0, False)},
-         summary="network-design notes, section 4: a random valid network")
+#: The notes' networks as network families for the command line (``starlib.registry.Family`` records).
+NETWORK_FAMILIES: dict[str, Family] = family_table(
+    Family("netdesign-tree", _graph_tree,
+           {"N": Param(int, "compute nodes N > 2"), "m": Param(int, "router ports m > 2"),
+            "n": Param(int, "ports per compute node 1 <= n < N-1", 1, False)},
+           "network-design notes, Solution 1: max_routers(N, m, n) routers in private trees", kind="netdesign"),
+    Family("netdesign-chain", _graph_chain,
+           {"N": Param(int, "compute nodes N > 2(m-1)"), "m": Param(int, "router ports m > 2")},
+           "network-design notes, Solution 2: min_routers(N, m) routers in a daisy chain", kind="netdesign"),
+    Family("netdesign-random", _graph_random,
+           {"N": Param(int, "compute nodes N >= 2"), "n": Param(int, "ports per compute node 1 <= n <= M"),
+            "M": Param(int, "routers M >= 1"), "m": Param(int, "router ports, N n + 2(M-1) <= M m"),
+            "seed": Param(int, "random seed", 0, False)},
+           "network-design notes, section 4: a random valid network", kind="netdesign"),
+)

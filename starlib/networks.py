@@ -44,7 +44,6 @@ from .factors import chimera as chimera_graph_array
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph
 from .products import StarProduct, cartesian_product, star_product
-from .registry import Param, register
 from .validation import check_choice, check_flag, check_int
 
 __all__ = [
@@ -54,7 +53,6 @@ __all__ = [
     "polarstar",
     "loop_matching",
     "complete_paley",
-    "cartesian",
     "hyperx",
     "torus",
     "chimera",
@@ -376,46 +374,6 @@ def _product_of(factors: list[ArrayGraph], name: str, params: dict) -> ArrayGrap
     return cartesian_product(factors[0], rest, name=name, params=params)
 
 
-def _factor_from_spec(spec: str, what: str) -> ArrayGraph:
-    """Build a registered family from ``"name:key=value,key=value"`` (e.g. ``"paley:q=5"``)."""
-    from .cli import parse_params
-    from .registry import get_family
-
-    if not isinstance(spec, str) or not spec:
-        raise ValueError(f"{what}={spec!r} must be a family spec such as complete:n=4 or paley:q=5")
-    name, _, rest = spec.partition(":")
-    fam = get_family(name)
-    kwargs = parse_params(fam, [w for w in rest.split(",") if w])
-    g = fam.builder(**kwargs)
-    if not isinstance(g, ArrayGraph) or g.directed:
-        raise ValueError(f"{what}={spec!r} must name an undirected graph family")
-    return g
-
-
-def cartesian(G: str, H: str) -> StarProduct:
-    """Cartesian product ``G □ H`` of two registered families, given as specs (command line).
-
-    Parameters
-    ----------
-    G, H : str
-        Family specs ``"name:key=value,key=value"``, e.g. ``"complete:n=4"``, ``"paley:q=5"``.
-
-    Returns
-    -------
-    StarProduct
-        The product with identity bijections (SEED §II-B: the Cartesian product is the star product
-        with every bijection the identity).
-
-    Examples
-    --------
-    >>> P = cartesian("complete:n=4", "complete:n=4")        # the 4x4 rook's graph
-    >>> P.n, P.m, P.degree_set()
-    (16, 48, [6])
-    """
-    return cartesian_product(_factor_from_spec(G, "G"), _factor_from_spec(H, "H"), name="cartesian",
-                             params={"G": G, "H": H})
-
-
 def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
     """HyperX ``K_{s1} □ K_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
 
@@ -591,39 +549,3 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
                      allow_disconnected_supernode=True)
     P.meta["chimera_index"] = np.concatenate([blue, sigma[blue]])
     return P
-
-
-# ---------------------------------------------------------------------------------------------
-# command-line registration
-# ---------------------------------------------------------------------------------------------
-register("slimfly", slimfly, {"q": Param(int, "prime power q >= 3")},
-         "Slim Fly MMS(q) = K_{q,q} * C(X) (affine bijections)", kind="product")
-register("slimfly-hafner", slimfly_hafner, {"q": Param(int, "prime power q >= 3")},
-         "Slim Fly MMS(q) in Hafner's (0,x,y)/(1,m,c) form (plain graph)", kind="network")
-register("bundlefly", bundlefly,
-         {"q": Param(int, "prime power q >= 3"), "paley_q": Param(int, "prime power q' = 1 (mod 4)")},
-         "Bundlefly MMS(q) * QR(q')", kind="product")
-register("polarstar", polarstar,
-         {"q": Param(int, "prime power q >= 2"),
-          "supernode": Param(str, "paley | iq | bdf", default="paley", required=False),
-          "paley_q": Param(int, "prime power q' = 1 (mod 4) (supernode=paley)", default=None, required=False),
-          "d": Param(int, "integer d >= 3, d = 0 or 3 (mod 4) (supernode=iq|bdf)", default=None, required=False),
-          "loops": Param(int, "0/1: add the absolute-point loop edges (network version)", default=0,
-                         required=False)},
-         "PolarStar ER_q * QR(q') or ER_q * IQ(d)", kind="product")
-register("complete-paley", complete_paley,
-         {"n": Param(int, "integer n >= 2"), "q": Param(int, "prime power q = 1 (mod 4)")},
-         "K_n * QR(q) (K_2 * QR(5) = Petersen)", kind="product")
-register("cartesian", cartesian,
-         {"G": Param(str, "family spec name:key=value,... e.g. complete:n=4"),
-          "H": Param(str, "family spec name:key=value,... e.g. paley:q=5")},
-         "Cartesian product G x H of two families (identity bijections)", kind="product")
-register("hyperx", hyperx, {"sizes": Param(str, "comma-separated integers >= 2, e.g. 4,4,4")},
-         "HyperX K_{s1} x K_{s2} x ... (Cartesian product)", kind="product")
-register("torus", torus, {"sizes": Param(str, "comma-separated integers >= 3, e.g. 4,4")},
-         "torus C_{s1} x C_{s2} x ... (Cartesian product)", kind="product")
-register("chimera", chimera,
-         {"rows": Param(int, "even integer rows >= 2 (multiple of 4 if toric)"),
-          "cols": Param(int, "even integer cols >= 2 (multiple of 4 if toric); (rows/2-1)(cols/2-1) even"),
-          "toric": Param(int, "0/1: wrap-around couplers", default=0, required=False)},
-         "Chimera C_{rows x cols} as K_2 * (blue cells), when it is a star product", kind="product")

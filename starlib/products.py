@@ -31,6 +31,7 @@ import numpy as np
 
 from ._edges import canonical
 from .graphs import ArrayGraph
+from .validation import check_permutation
 
 __all__ = [
     "StarProduct",
@@ -43,42 +44,6 @@ __all__ = [
 ]
 
 BijectionSpec = np.ndarray | list | Callable[[Any, Any], Any]
-
-
-def check_permutation(f: Any, n: int, name: str = "f") -> np.ndarray:
-    """Return ``f`` as an int64 array if it is a permutation of ``0..n-1``.
-
-    Parameters
-    ----------
-    f : array_like of int
-    n : int
-        Expected length.
-    name : str
-        Name for the error message.
-
-    Returns
-    -------
-    ndarray
-
-    Raises
-    ------
-    ValueError
-        If ``f`` has the wrong length, non-integer entries or repeats a value.
-
-    Examples
-    --------
-    >>> check_permutation([1, 0, 2], 3).tolist()
-    [1, 0, 2]
-    """
-    arr = np.asarray(f)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"{name}: need a permutation of 0..{n - 1} (length {n}), got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name}: entries must be integers, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64)
-    if not np.array_equal(np.sort(arr), np.arange(n)):
-        raise ValueError(f"{name}={arr.tolist()[:12]}{'...' if n > 12 else ''} is not a permutation of 0..{n - 1}")
-    return arr
 
 
 @dataclass(repr=False, eq=False)

@@ -45,7 +45,7 @@ from starlib.cayley import (
     transposition,
 )
 from starlib.cayley.emulation import tn_word_case
-from starlib.registry import families
+from starlib.cli import families
 
 LEVEL = ["MS", "RS", "complete-RS", "MR", "RR", "complete-RR", "MIS", "RIS", "complete-RIS"]
 SMALL_LN = [(2, 1), (3, 1), (2, 2), (5, 1), (2, 3), (3, 2)]

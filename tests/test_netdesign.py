@@ -505,9 +505,7 @@ def test_array_graph_and_cli_family():
     g = nd.to_array_graph(nd.tree_network(5, 5))
     assert g.n == 10 and g.m == 5 + 10 and g.is_connected()
     assert nx.is_isomorphic(g.to_networkx().subgraph(nd.router_labels(nd.tree_network(5, 5))), nx.complete_graph(5))
-    from starlib import registry
-
-    built = registry._REGISTRY["netdesign-chain"].builder(N=14, m=5)
+    built = nd.NETWORK_FAMILIES["netdesign-chain"].build(N=14, m=5)
     assert built.n == 14 + 4 and built.m == 14 + 3
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import sympy
 
+from starlib.cli import families
 from starlib.factors import chimera as chimera_plain
 from starlib.factors import polarfly
 from starlib.fields import tables
@@ -24,7 +25,6 @@ from starlib.networks import (
     torus,
 )
 from starlib.products import StarProduct
-from starlib.registry import families
 
 MMS_Q = [q for q in range(3, 33) if len(sympy.factorint(q)) == 1]
 MMS_SANITY = {3: (18, 5, 45), 4: (32, 6, 96), 5: (50, 7, 175), 7: (98, 11, 539), 8: (128, 12, 768),

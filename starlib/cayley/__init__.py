@@ -14,7 +14,8 @@ move whole boxes. The package is split by what it holds:
   an exact minimum-length schedule by integer programming;
 - :mod:`~starlib.cayley.communication` MNB / TE time bounds (Corollaries 2-3).
 
-Every family is registered for the command line (``python -m starlib build macro-star l=2 n=3``).
+Every family is a network family of the command line (:data:`NETWORK_FAMILIES`):
+``python -m starlib build macro-star l=2 n=3``.
 
 Example
 -------
@@ -29,7 +30,7 @@ Example
 
 from __future__ import annotations
 
-from ..registry import Param, register
+from ..registry import Family, Param, family_table
 from .communication import (
     allport_slowdown_claim,
     mnb_lower_bound,
@@ -92,7 +93,7 @@ from .schedules import (
 )
 
 __all__ = [
-    "MAX_K", "PermutationSpace", "all_permutations", "compose", "inverse", "lehmer_rank",
+    "NETWORK_FAMILIES", "MAX_K", "PermutationSpace", "all_permutations", "compose", "inverse", "lehmer_rank",
     "Generator", "insertion", "rotation", "selection", "swap", "transposition", "word_map", "word_names",
     "FAMILIES", "family_info", "check_ln", "generator_set", "distinct_generators", "is_inverse_closed", "degree",
     "cayley_graph", "cayley_distances", "cayley_diameter", "build_family", "family_instances",
@@ -110,7 +111,7 @@ __all__ = [
 ]
 
 
-def _register() -> None:
+def _network_families() -> dict[str, Family]:
     k_param = {"k": Param(int, f"integer 2 <= k <= {MAX_K} (k! nodes)")}
     ln_params = {"l": Param(int, "integer l >= 2 (boxes)"),
                  "n": Param(int, f"integer n >= 1 (balls per box), k = n*l + 1 <= {MAX_K}")}
@@ -123,11 +124,10 @@ def _register() -> None:
         "rotation-insertion-selection": rotation_insertion_selection,
         "complete-rotation-insertion-selection": complete_rotation_insertion_selection,
     }
-    for name, builder in builders.items():
-        info = FAMILIES[name]
-        params = k_param if info.params == ("k",) else ln_params
-        summary = (builder.__doc__ or "").strip().splitlines()[0]
-        register(name, builder, params=params, summary=summary, kind="cayley")
+    return family_table(*(Family(name, builder, k_param if FAMILIES[name].params == ("k",) else ln_params,
+                                 (builder.__doc__ or "").strip().splitlines()[0], kind="cayley")
+                          for name, builder in builders.items()))
 
 
-_register()
+#: The super Cayley families as network families for the command line (``starlib.registry.Family`` records).
+NETWORK_FAMILIES: dict[str, Family] = _network_families()
