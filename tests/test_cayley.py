@@ -19,6 +19,7 @@ from starlib.cayley import (
     FIGURE1_PRINTED,
     PermutationSpace,
     allport_schedule,
+    allport_slowdown_claim,
     build_family,
     cayley_diameter,
     cayley_distances,
@@ -32,6 +33,7 @@ from starlib.cayley import (
     generator_set,
     insertion,
     lehmer_rank,
+    mnb_lower_bound,
     node_level_check,
     optimal_schedule_length,
     paper_allport_schedule,
@@ -171,6 +173,12 @@ def test_registered_on_the_command_line():
     (lambda: star_emulation_words("RS", l=2, n=2), "family='RS'"),
     (lambda: paper_allport_schedule("MS", 5, 3), "l=5, n=3"),
     (lambda: tn_embedding_words("MS", l=2, n=2, variant="x"), "variant='x'"),
+    (lambda: transposition(5, 2, 2), "j=2 is too small: need i = 2 < j <= k = 5"),
+    (lambda: PermutationSpace(11), "k=11 is too large: need k <= 10"),
+    (lambda: PermutationSpace(4).neighbors((0, 1, 1, 3)), "g=[0, 1, 1, 3] is not a permutation"),
+    (lambda: allport_slowdown_claim("RR", 2, 2), "family='RR' is not one of"),
+    (lambda: mnb_lower_bound(0, 3), "num_nodes=0 is too small"),
+    (lambda: tn_word_case(3, 3, 1), "j=3 is too small"),
 ])
 def test_bad_parameters_raise_value_error(call, msg):
     with pytest.raises(ValueError, match=re.escape(msg)):

@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .families import check_ln, family_info
+from ..validation import check_int
+from .families import family_info
+from .permutations import check_k, check_ln
 
 __all__ = ["allport_slowdown_claim", "mnb_lower_bound", "te_lower_bound", "star_distance_sum",
            "moore_distance_sum", "star_mnb_time"]
@@ -54,12 +56,9 @@ def allport_slowdown_claim(family: str, l: int | None = None, n: int | None = No
     >>> allport_slowdown_claim("MS", 5, 3), allport_slowdown_claim("MIS", 2, 2), allport_slowdown_claim("IS")
     (6, 4, 2)
     """
-    ab = family_info(family).abbrev
+    ab = family_info(family, ("IS", "MS", "complete-RS", "MIS", "complete-RIS")).abbrev
     if ab == "IS":
         return 2
-    if ab not in ("MS", "complete-RS", "MIS", "complete-RIS"):
-        raise ValueError(f"family={family!r}: the paper claims an all-port slowdown only for MS, complete-RS, "
-                         f"MIS, complete-RIS and IS")
     check_ln(l, n)
     return max(2 * n, l + (1 if ab in ("MS", "complete-RS") else 2))
 
@@ -88,8 +87,7 @@ def mnb_lower_bound(num_nodes: int, degree: int) -> int:
     >>> mnb_lower_bound(math.factorial(5), 4)
     30
     """
-    if num_nodes < 1 or degree < 1:
-        raise ValueError(f"num_nodes={num_nodes}, degree={degree}: need N >= 1 and d >= 1")
+    num_nodes, degree = check_int(num_nodes, "num_nodes", 1), check_int(degree, "degree", 1)
     return -(-(num_nodes - 1) // degree)
 
 
@@ -101,6 +99,7 @@ def star_mnb_time(k: int) -> int:
     >>> star_mnb_time(5)
     30
     """
+    k = check_k(k)
     return mnb_lower_bound(math.factorial(k), k - 1)
 
 
@@ -122,9 +121,7 @@ def te_lower_bound(distance_sum: int, degree: int) -> Fraction:
     >>> te_lower_bound(62, 3)
     Fraction(62, 3)
     """
-    if degree < 1:
-        raise ValueError(f"degree={degree} is too small: need d >= 1")
-    return Fraction(distance_sum, degree)
+    return Fraction(check_int(distance_sum, "distance_sum", 0), check_int(degree, "degree", 1))
 
 
 def star_distance_sum(k: int) -> int:
@@ -139,6 +136,7 @@ def star_distance_sum(k: int) -> int:
     >>> [star_distance_sum(k) for k in (2, 3, 4)]
     [1, 9, 62]
     """
+    k = check_k(k)
     f, f1 = math.factorial(k), math.factorial(k - 1)
     cycles = sum(f // i for i in range(1, k + 1))          # k! H_k
     return k * (f - f1) + (cycles - f) - 2 * (f - f1)
@@ -154,8 +152,7 @@ def moore_distance_sum(num_nodes: int, degree: int) -> int:
     >>> moore_distance_sum(10, 3)      # the Petersen graph attains it: 3*1 + 6*2
     15
     """
-    if num_nodes < 1 or degree < 1:
-        raise ValueError(f"num_nodes={num_nodes}, degree={degree}: need N >= 1 and d >= 1")
+    num_nodes, degree = check_int(num_nodes, "num_nodes", 1), check_int(degree, "degree", 1)
     left, total, i, level = num_nodes - 1, 0, 1, degree
     while left > 0:
         take = min(left, level)

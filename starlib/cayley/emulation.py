@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .families import check_k, check_ln, family_info
+from ..validation import check_choice, check_int
+from .families import family_info, family_k
 from .generators import Generator, insertion, rotation, selection, swap, transposition, word_map, word_names
 from .permutations import PermutationSpace, identity
 
@@ -63,11 +64,9 @@ def _box_moves(family: str, k: int, l: int, n: int, box: int, variant: str) -> t
     return rotation(k, n, -e), rotation(k, n, e)
 
 
-def _level_family(family: str, allowed: tuple[str, ...]) -> tuple[str, str]:
-    info = family_info(family)
-    if info.abbrev not in allowed:
-        raise ValueError(f"family={family!r} is not one of {', '.join(allowed)} (the networks of this theorem)")
-    return info.abbrev, ("T" if info.nucleus == "T" else "IS")
+#: the hosts of the word tables: the star graph (identity embedding), IS (Theorems 2, 7) and the four
+#: super Cayley graphs of Theorems 1, 3 and 6
+_WORD_HOSTS = ("star", "IS", "MS", "complete-RS", "MIS", "complete-RIS")
 
 
 def star_emulation_words(family: str, *, k: int | None = None, l: int | None = None,
@@ -104,17 +103,10 @@ def star_emulation_words(family: str, *, k: int | None = None, l: int | None = N
     >>> word_names(w[6]), word_names(w[7])
     ('R^1 I_2 R^2', 'R^1 I_3 I_2^-1 R^2')
     """
-    info = family_info(family)
-    if info.abbrev in ("IS", "star"):
-        if k is None or l is not None or n is not None:
-            raise ValueError(f"{info.name} takes k only (got k={k}, l={l}, n={n})")
-        k = check_k(k)
-        kind = "IS" if info.abbrev == "IS" else "T"
+    info, k = family_k(family, k=k, l=l, n=n, allowed=_WORD_HOSTS)
+    kind = info.nucleus
+    if info.params == ("k",):
         return {j: _nucleus_word(kind, k, j) for j in range(2, k + 1)}
-    abbrev, kind = _level_family(family, ("MS", "complete-RS", "MIS", "complete-RIS"))
-    if l is None or n is None:
-        raise ValueError(f"{info.name} takes l and n (got l={l}, n={n})")
-    k = check_ln(l, n)
     words: dict[int, Word] = {}
     for j in range(2, k + 1):
         j0, j1 = (j - 2) % n, (j - 2) // n
@@ -122,7 +114,7 @@ def star_emulation_words(family: str, *, k: int | None = None, l: int | None = N
         if j1 == 0:
             words[j] = core
         else:
-            b, binv = _box_moves(abbrev, k, l, n, j1 + 1, "corrected")
+            b, binv = _box_moves(info.abbrev, k, l, n, j1 + 1, "corrected")
             words[j] = [b, *core, binv]
     return words
 
@@ -138,8 +130,9 @@ def tn_word_case(i: int, j: int, n: int) -> int:
     >>> [tn_word_case(i, j, 2) for i, j in [(1, 3), (1, 4), (2, 3), (2, 5), (4, 5), (4, 6)]]
     [1, 2, 3, 4, 5, 6]
     """
-    if not 1 <= i < j:
-        raise ValueError(f"i={i}, j={j}: need 1 <= i < j")
+    i = check_int(i, "i", 1, rule="1 <= i < j")
+    j = check_int(j, "j", i + 1, rule=f"1 <= i = {i} < j")
+    n = check_int(n, "n", 1, rule="an integer n >= 1 (balls per box)")
     j1 = (j - 2) // n
     if i == 1:
         return 1 if j1 == 0 else 2
@@ -187,31 +180,23 @@ def tn_embedding_words(family: str, *, k: int | None = None, l: int | None = Non
     >>> len(tn_embedding_words("IS", k=5)[(3, 4)])   # Theorem 7: dilation 6
     6
     """
-    if variant not in ("corrected", "fixed-B", "printed"):
-        raise ValueError(f"variant={variant!r} is not one of 'corrected', 'fixed-B', 'printed'")
-    info = family_info(family)
-    if info.abbrev in ("IS", "star"):
-        if k is None or l is not None or n is not None:
-            raise ValueError(f"{info.name} takes k only (got k={k}, l={l}, n={n})")
-        k = check_k(k)
-        kind = "IS" if info.abbrev == "IS" else "T"
+    check_choice(variant, "variant", ("corrected", "fixed-B", "printed"))
+    info, k = family_k(family, k=k, l=l, n=n, allowed=_WORD_HOSTS)
+    kind = info.nucleus
+    if info.params == ("k",):
         out: dict[tuple[int, int], Word] = {}
         for i in range(1, k):
             for j in range(i + 1, k + 1):
                 wj = _nucleus_word(kind, k, j)
                 out[(i, j)] = wj if i == 1 else [*_nucleus_word(kind, k, i), *wj, *_nucleus_word(kind, k, i)]
         return out
-    abbrev, kind = _level_family(family, ("MS", "complete-RS", "MIS", "complete-RIS"))
-    if l is None or n is None:
-        raise ValueError(f"{info.name} takes l and n (got l={l}, n={n})")
-    k = check_ln(l, n)
     rot = info.boxes == "Rall"
 
     def t(m: int) -> Word:
         return _nucleus_word(kind, k, m)
 
     def b(box: int) -> tuple[Generator, Generator]:
-        return _box_moves(abbrev, k, l, n, box, variant)
+        return _box_moves(info.abbrev, k, l, n, box, variant)
 
     out = {}
     for i in range(1, k):
@@ -332,8 +317,7 @@ def link_ids(host: Sequence[Generator], coincident: str = "merge") -> tuple[dict
     >>> link_ids(generator_set("IS", k=3))[1]
     ['I_2=I_2^-1', 'I_3', 'I_3^-1']
     """
-    if coincident not in ("merge", "parallel"):
-        raise ValueError(f"coincident={coincident!r} is not one of 'merge', 'parallel'")
+    check_choice(coincident, "coincident", ("merge", "parallel"))
     ids: dict[str, int] = {}
     names: list[str] = []
     by_map: dict[tuple[int, ...], int] = {}

@@ -35,11 +35,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graphs import ArrayGraph, canonical_edges
+from ..validation import check_choice
 from .generators import Generator, insertion, rotation, selection, swap, transposition
-from .permutations import MAX_K, PermutationSpace, identity, inverse
+from .permutations import PermutationSpace, check_k, check_ln, identity, inverse
 
 __all__ = [
-    "FAMILIES", "FamilyInfo", "family_info", "check_ln", "check_k", "generator_set", "distinct_generators",
+    "FAMILIES", "FamilyInfo", "family_info", "family_k", "check_ln", "check_k", "generator_set", "distinct_generators",
     "is_inverse_closed", "degree", "cayley_graph", "cayley_distances", "cayley_diameter",
     "star_graph", "bubble_sort_graph", "transposition_network", "insertion_selection",
     "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
@@ -54,14 +55,14 @@ class FamilyInfo:
 
     name: str
     abbrev: str
-    nucleus: str   # "T" transpositions T_2..T_(n+1); "I" insertions; "IS" insertions and selections;
-    #                "star", "bubble", "TN": the whole-k families
-    boxes: str     # "S" swaps, "R" R and R^-1, "R+" R only, "Rall" R^1..R^(l-1), "" none
+    nucleus: str   # a key of _NUCLEUS: "T" transpositions T_2..T_m, "I" insertions I_2..I_m, "IS" insertions
+    #                and selections, with m = n + 1 (m = k for star and IS); "bubble", "TN": the whole-k families
+    boxes: str     # a key of _SUPER: "S" swaps, "R" R and R^-1, "R+" R only, "Rall" R^1..R^(l-1), "" none
     params: tuple[str, ...]
 
 
 FAMILIES: dict[str, FamilyInfo] = {f.name: f for f in [
-    FamilyInfo("star", "star", "star", "", ("k",)),
+    FamilyInfo("star", "star", "T", "", ("k",)),
     FamilyInfo("bubble-sort", "BS", "bubble", "", ("k",)),
     FamilyInfo("transposition", "TN", "TN", "", ("k",)),
     FamilyInfo("insertion-selection", "IS", "IS", "", ("k",)),
@@ -78,12 +79,14 @@ FAMILIES: dict[str, FamilyInfo] = {f.name: f for f in [
 _BY_ABBREV = {f.abbrev: f for f in FAMILIES.values()}
 
 
-def family_info(family: str) -> FamilyInfo:
+def family_info(family: str, allowed: Sequence[str] | None = None) -> FamilyInfo:
     """Look up a family by command-line name (``"macro-star"``) or abbreviation (``"MS"``).
 
     Parameters
     ----------
     family : str
+    allowed : sequence of str, optional
+        Abbreviations of the families a caller accepts (those a theorem is about).
 
     Returns
     -------
@@ -92,126 +95,90 @@ def family_info(family: str) -> FamilyInfo:
     Raises
     ------
     ValueError
-        For an unknown name, listing the known ones.
+        For an unknown name, listing the known ones, or a family outside ``allowed``, listing those.
 
     Examples
     --------
     >>> family_info("MS").name
     'macro-star'
+    >>> family_info("rotation-star", allowed=("MS", "complete-RS"))
+    Traceback (most recent call last):
+    ...
+    ValueError: family='rotation-star' is not one of 'MS', 'complete-RS'
     """
-    if family in FAMILIES:
-        return FAMILIES[family]
-    if family in _BY_ABBREV:
-        return _BY_ABBREV[family]
-    known = ", ".join(f"{f.name} ({f.abbrev})" for f in FAMILIES.values())
-    raise ValueError(f"family={family!r} is not a known Cayley family (known: {known})")
+    info = FAMILIES.get(family) or _BY_ABBREV.get(family)
+    if info is None:
+        known = ", ".join(f"{f.name} ({f.abbrev})" for f in FAMILIES.values())
+        raise ValueError(f"family={family!r} is not a known Cayley family (known: {known})")
+    if allowed is not None and info.abbrev not in allowed:
+        check_choice(family, "family", tuple(allowed))     # raises: ``family`` names a family outside ``allowed``
+    return info
 
 
-def _int(value: object, name: str) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name}={value!r} is not an integer")
-    return int(value)
+def family_k(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None,
+             build: bool = False, allowed: Sequence[str] | None = None) -> tuple[FamilyInfo, int]:
+    """A family's record and its number of symbols ``k``, after checking that it got the parameters it takes.
 
-
-def check_k(k: int, *, build: bool = False, minimum: int = 2) -> int:
-    """Validate the number of symbols ``k`` (``k >= minimum``; ``k <= MAX_K`` if a graph is built).
+    Whole-``k`` families (star, BS, TN, IS) take ``k`` only; the ``l``-level families take ``l`` and ``n``
+    (and ``k`` only if it equals ``n*l + 1``).
 
     Parameters
     ----------
-    k : int
+    family : str
+    k, l, n : int, optional
     build : bool
-        True when ``k!`` nodes will be materialised.
-    minimum : int
+        The graph will be built (``k <= MAX_K``).
+    allowed : sequence of str, optional
+        As in :func:`family_info`.
 
     Returns
     -------
-    int
+    tuple
+        ``(FamilyInfo, k)``.
 
     Raises
     ------
     ValueError
-        Naming ``k`` and the rule.
+        For a parameter the family does not take or is missing, or a value against the rules of
+        :func:`check_k` / :func:`check_ln`.
 
     Examples
     --------
-    >>> check_k(11, build=True)
+    >>> info, k = family_k("MS", l=3, n=2)
+    >>> info.name, k
+    ('macro-star', 7)
+    >>> family_k("star", l=3, n=2)
     Traceback (most recent call last):
     ...
-    ValueError: k=11 is too large: graphs are built only for k <= 10 (k! = 39916800 nodes)
+    ValueError: star takes k only (got k=None, l=3, n=2)
     """
-    k = _int(k, "k")
-    if k < minimum:
-        raise ValueError(f"k={k} is too small: need an integer k >= {minimum}")
-    if build and k > MAX_K:
-        raise ValueError(f"k={k} is too large: graphs are built only for k <= {MAX_K} (k! = {math.factorial(k)} nodes)")
-    return k
+    info = family_info(family, allowed)
+    if info.params == ("k",):
+        if k is None or l is not None or n is not None:
+            raise ValueError(f"{info.name} takes k only (got k={k}, l={l}, n={n})")
+        return info, check_k(k, build=build)
+    if l is None or n is None or (k is not None and k != n * l + 1):
+        raise ValueError(f"{info.name} takes l and n (k = n*l + 1; got k={k}, l={l}, n={n})")
+    return info, check_ln(l, n, build=build)
 
 
-def check_ln(l: int, n: int, *, build: bool = False) -> int:
-    """Validate the box parameters and return ``k = n*l + 1``.
+#: nucleus generators of each kind on ``k`` positions, acting on positions ``1..m``
+_NUCLEUS = {
+    "T": lambda k, m: [transposition(k, i) for i in range(2, m + 1)],
+    "I": lambda k, m: [insertion(k, i) for i in range(2, m + 1)],
+    "IS": lambda k, m: [insertion(k, i) for i in range(2, m + 1)] + [selection(k, i) for i in range(2, m + 1)],
+    "bubble": lambda k, m: [transposition(k, i, i + 1) for i in range(1, k)],
+    "TN": lambda k, m: [transposition(k, i, j) for i in range(1, k) for j in range(i + 1, k + 1)],
+}
 
-    Rules: ``l >= 2`` boxes, ``n >= 1`` balls per box, ``k = n*l + 1`` symbols, and ``k <= MAX_K``
-    when the graph itself is built.
-
-    Parameters
-    ----------
-    l, n : int
-    build : bool
-        True when ``k!`` nodes will be materialised.
-
-    Returns
-    -------
-    int
-        ``k``.
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, its value and the rule.
-
-    Examples
-    --------
-    >>> check_ln(3, 2)
-    7
-    >>> check_ln(1, 4)
-    Traceback (most recent call last):
-    ...
-    ValueError: l=1 is too small: need an integer l >= 2 (number of boxes; k = n*l + 1)
-    """
-    l = _int(l, "l")
-    n = _int(n, "n")
-    if l < 2:
-        raise ValueError(f"l={l} is too small: need an integer l >= 2 (number of boxes; k = n*l + 1)")
-    if n < 1:
-        raise ValueError(f"n={n} is too small: need an integer n >= 1 (balls per box; k = n*l + 1)")
-    k = n * l + 1
-    if build and k > MAX_K:
-        raise ValueError(f"l={l}, n={n} give k = n*l + 1 = {k}: graphs are built only for k <= {MAX_K} "
-                         f"(k! = {math.factorial(k)} nodes)")
-    return k
-
-
-def _nucleus(kind: str, k: int, n: int) -> list[Generator]:
-    m = n + 1
-    if kind == "T":
-        return [transposition(k, i) for i in range(2, m + 1)]
-    if kind == "I":
-        return [insertion(k, i) for i in range(2, m + 1)]
-    if kind == "IS":
-        return [insertion(k, i) for i in range(2, m + 1)] + [selection(k, i) for i in range(2, m + 1)]
-    raise AssertionError(kind)
-
-
-def _super(kind: str, k: int, l: int, n: int) -> list[Generator]:
-    if kind == "S":
-        return [swap(k, n, i) for i in range(2, l + 1)]
-    if kind == "R":
-        return [rotation(k, n, 1, signed_name=True), rotation(k, n, -1, signed_name=True)]
-    if kind == "R+":
-        return [rotation(k, n, 1)]
-    if kind == "Rall":
-        return [rotation(k, n, i) for i in range(1, l)]
-    raise AssertionError(kind)
+#: super generators of each kind for ``l`` boxes of ``n`` balls
+_SUPER = {
+    "S": lambda k, l, n: [swap(k, n, i) for i in range(2, l + 1)],
+    "R": lambda k, l, n: [rotation(k, n, 1, signed_name=True), rotation(k, n, -1, signed_name=True)],
+    "R+": lambda k, l, n: [rotation(k, n, 1)],
+    "Rall": lambda k, l, n: [rotation(k, n, i) for i in range(1, l)],
+    "": lambda k, l, n: [],
+}
 
 
 def generator_set(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None) -> list[Generator]:
@@ -243,22 +210,10 @@ def generator_set(family: str, *, k: int | None = None, l: int | None = None, n:
     >>> [g.name for g in generator_set("RS", l=2, n=1)]
     ['T_2', 'R^1', 'R^-1']
     """
-    info = family_info(family)
+    info, k = family_k(family, k=k, l=l, n=n)
     if info.params == ("k",):
-        if k is None or l is not None or n is not None:
-            raise ValueError(f"{info.name} takes k only (got k={k}, l={l}, n={n})")
-        k = check_k(k)
-        if info.nucleus == "star":
-            return [transposition(k, i) for i in range(2, k + 1)]
-        if info.nucleus == "bubble":
-            return [transposition(k, i, i + 1) for i in range(1, k)]
-        if info.nucleus == "TN":
-            return [transposition(k, i, j) for i in range(1, k) for j in range(i + 1, k + 1)]
-        return _nucleus("IS", k, k - 1)
-    if l is None or n is None or (k is not None and k != n * l + 1):
-        raise ValueError(f"{info.name} takes l and n (k = n*l + 1; got k={k}, l={l}, n={n})")
-    k = check_ln(l, n)
-    return _nucleus(info.nucleus, k, n) + _super(info.boxes, k, l, n)
+        return _NUCLEUS[info.nucleus](k, k)
+    return _NUCLEUS[info.nucleus](k, n + 1) + _SUPER[info.boxes](k, l, n)
 
 
 def distinct_generators(gens: Sequence[Generator]) -> list[Generator]:
@@ -315,11 +270,8 @@ def degree(gens: Sequence[Generator], coincident: str = "merge") -> int:
     >>> degree(gens), degree(gens, "parallel")
     (7, 8)
     """
-    if coincident == "merge":
-        return len(distinct_generators(gens))
-    if coincident == "parallel":
-        return len(gens)
-    raise ValueError(f"coincident={coincident!r} is not one of 'merge', 'parallel'")
+    check_choice(coincident, "coincident", ("merge", "parallel"))
+    return len(distinct_generators(gens)) if coincident == "merge" else len(gens)
 
 
 def cayley_graph(k: int, gens: Sequence[Generator], *, name: str = "", params: dict | None = None,
@@ -434,10 +386,15 @@ def cayley_diameter(k: int, gens: Sequence[Generator], *, space: PermutationSpac
     >>> cayley_diameter(5, generator_set("bubble-sort", k=5))   # k(k-1)/2
     10
     """
+    return int(_connected_distances(k, gens, space).max())
+
+
+def _connected_distances(k: int, gens: Sequence[Generator], space: PermutationSpace | None) -> np.ndarray:
+    """:func:`cayley_distances`, or a ``ValueError`` if some node is unreachable."""
     dist = cayley_distances(k, gens, space=space)
     if (dist < 0).any():
         raise ValueError(f"gens: {', '.join(g.name for g in gens)} do not generate S_{k}: the graph is disconnected")
-    return int(dist.max())
+    return dist
 
 
 def family_instances(k_max: int, k_min: int = 3) -> list[tuple[str, dict[str, int]]]:
@@ -486,13 +443,9 @@ def network_invariants(family: str, *, k: int | None = None, l: int | None = Non
     >>> r["network"], r["nodes"], r["degree"], r["diameter"]
     ('MS(2,2)', 120, 3, 8)
     """
-    info = family_info(family)
+    info, kk = family_k(family, k=k, l=l, n=n, build=True)
     gens = generator_set(info.abbrev, k=k, l=l, n=n)
-    kk = gens[0].k
-    check_k(kk, build=True)
-    dist = cayley_distances(kk, gens, space=space)
-    if (dist < 0).any():
-        raise ValueError(f"{info.abbrev}: generators do not generate S_{kk}")
+    dist = _connected_distances(kk, gens, space)
     name = f"{info.abbrev}({l},{n})" if k is None else f"{info.abbrev}({kk})"
     return {"network": name, "family": info.abbrev, "l": l, "n": n, "k": kk, "nodes": math.factorial(kk),
             "degree": degree(gens, "merge"), "degree_parallel": degree(gens, "parallel"),
@@ -530,17 +483,9 @@ def build_family(family: str, *, k: int | None = None, l: int | None = None, n: 
     >>> build_family("RR", l=3, n=2).directed
     True
     """
-    info = family_info(family)
-    if info.params == ("k",):
-        kk = check_k(k, build=True) if k is not None else None
-        gens = generator_set(info.name, k=kk, l=l, n=n)
-        params = {"k": kk}
-    else:
-        if l is None or n is None:
-            raise ValueError(f"{info.name} takes l and n (k = n*l + 1; got l={l}, n={n})")
-        kk = check_ln(l, n, build=True)
-        gens = generator_set(info.name, l=l, n=n)
-        params = {"l": int(l), "n": int(n)}
+    info, kk = family_k(family, k=k, l=l, n=n, build=True)
+    params = {"k": kk} if info.params == ("k",) else {"l": int(l), "n": int(n)}
+    gens = generator_set(info.name, **params)
     g = cayley_graph(kk, gens, name=info.name, params=params, space=space)
     g.meta["family"] = info.abbrev
     return g

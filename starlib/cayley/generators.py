@@ -26,9 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from .permutations import compose, identity, inverse
+from ..validation import check_int
+from .permutations import check_k, compose, identity, inverse
 
 __all__ = ["Generator", "transposition", "swap", "rotation", "insertion", "selection", "word_map", "word_names"]
 
@@ -75,19 +74,6 @@ class Generator:
         return compose(self.perm, self.perm) == identity(self.k)
 
 
-def _check_position(value: int, name: str, lo: int, hi: int, rule: str) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name}={value!r} is not an integer")
-    v = int(value)
-    if not lo <= v <= hi:
-        raise ValueError(f"{name}={v} is out of range: need {rule}")
-    return v
-
-
-def _check_k(k: int, minimum: int = 2) -> int:
-    return _check_position(k, "k", minimum, 10**6, f"an integer k >= {minimum}")
-
-
 def transposition(k: int, i: int, j: int | None = None) -> Generator:
     """Transposition ``T_i`` (positions 1 and ``i``) or ``T_{i,j}`` (positions ``i`` and ``j``).
 
@@ -115,13 +101,13 @@ def transposition(k: int, i: int, j: int | None = None) -> Generator:
     >>> transposition(4, 2).perm, transposition(4, 2, 4).name
     ((1, 0, 2, 3), 'T_{2,4}')
     """
-    k = _check_k(k)
+    k = check_k(k)
     if j is None:
-        i = _check_position(i, "i", 2, k, f"2 <= i <= k = {k} (T_i exchanges positions 1 and i)")
+        i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} (T_i exchanges positions 1 and i)")
         a, b, name = 1, i, f"T_{i}"
     else:
-        i = _check_position(i, "i", 1, k - 1, f"1 <= i < j <= k = {k}")
-        j = _check_position(j, "j", i + 1, k, f"i = {i} < j <= k = {k}")
+        i = check_int(i, "i", 1, k - 1, rule=f"1 <= i < j <= k = {k}")
+        j = check_int(j, "j", i + 1, k, rule=f"i = {i} < j <= k = {k}")
         a, b = i, j
         name = f"T_{j}" if i == 1 else f"T_{{{i},{j}}}"
     p = list(range(k))
@@ -130,8 +116,8 @@ def transposition(k: int, i: int, j: int | None = None) -> Generator:
 
 
 def _check_boxes(k: int, n: int) -> tuple[int, int]:
-    k = _check_k(k, 3)
-    n = _check_position(n, "n", 1, k - 1, f"1 <= n <= k - 1 = {k - 1}")
+    k = check_k(k, minimum=3)
+    n = check_int(n, "n", 1, k - 1, rule=f"1 <= n <= k - 1 = {k - 1}")
     if (k - 1) % n:
         raise ValueError(f"n={n} does not divide k - 1 = {k - 1}: need k = n*l + 1 (l boxes of n balls)")
     return k, n
@@ -166,7 +152,7 @@ def swap(k: int, n: int, i: int) -> Generator:
     """
     k, n = _check_boxes(k, n)
     boxes = (k - 1) // n
-    i = _check_position(i, "i", 2, boxes, f"2 <= i <= l = {boxes} (S_{{n,i}} swaps box 1 with box i)")
+    i = check_int(i, "i", 2, boxes, rule=f"2 <= i <= l = {boxes} (S_{{n,i}} swaps box 1 with box i)")
     p = list(range(k))
     for t in range(n):
         a, b = 1 + t, 1 + (i - 1) * n + t
@@ -211,9 +197,7 @@ def rotation(k: int, n: int, i: int, *, signed_name: bool = False) -> Generator:
     """
     k, n = _check_boxes(k, n)
     boxes = (k - 1) // n
-    if isinstance(i, bool | np.bool_) or not isinstance(i, int | np.integer):
-        raise ValueError(f"i={i!r} is not an integer")
-    i = int(i)
+    i = check_int(i, "i")
     if i % boxes == 0:
         raise ValueError(f"i={i} is a multiple of l = {boxes}: R^i would be the identity")
     shift = (n * i) % (k - 1)
@@ -247,8 +231,8 @@ def insertion(k: int, i: int) -> Generator:
     >>> insertion(4, 4).apply((1, 2, 3, 4))
     (2, 3, 4, 1)
     """
-    k = _check_k(k)
-    i = _check_position(i, "i", 2, k, f"2 <= i <= k = {k} (I_i shifts positions 1..i)")
+    k = check_k(k)
+    i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} (I_i shifts positions 1..i)")
     p = list(range(1, i)) + [0] + list(range(i, k))
     return Generator(f"I_{i}", tuple(p), "nucleus")
 
@@ -278,8 +262,8 @@ def selection(k: int, i: int) -> Generator:
     >>> selection(4, 4).apply((1, 2, 3, 4))
     (4, 1, 2, 3)
     """
-    k = _check_k(k)
-    i = _check_position(i, "i", 2, k, f"2 <= i <= k = {k} (I_i^-1 shifts positions 1..i)")
+    k = check_k(k)
+    i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} (I_i^-1 shifts positions 1..i)")
     p = [i - 1] + list(range(0, i - 1)) + list(range(i, k))
     return Generator(f"I_{i}^-1", tuple(p), "nucleus")
 

@@ -25,10 +25,89 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["MAX_K", "all_permutations", "lehmer_rank", "compose", "inverse", "identity", "PermutationSpace"]
+from ..validation import check_int, check_permutation
+
+__all__ = ["MAX_K", "check_k", "check_ln", "all_permutations", "lehmer_rank", "compose", "inverse", "identity",
+           "PermutationSpace"]
 
 #: largest k for which whole graphs (k! nodes) are built; 10! = 3,628,800 nodes
 MAX_K = 10
+
+_BUILD_RULE = f"k <= {MAX_K} to build a graph (k! nodes; {MAX_K}! = {math.factorial(MAX_K):,})"
+
+
+def check_k(k: int, *, build: bool = False, minimum: int = 2) -> int:
+    """Validate the number of symbols ``k``: an integer ``k >= minimum``, and ``k <= MAX_K`` if a graph is built.
+
+    Parameters
+    ----------
+    k : int
+        Number of symbols (positions of a label).
+    build : bool
+        True when all ``k!`` nodes will be materialised.
+    minimum : int
+        Smallest admissible ``k``.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer, is below ``minimum``, or exceeds ``MAX_K`` while ``build``.
+
+    Examples
+    --------
+    >>> check_k(11)
+    11
+    >>> check_k(11, build=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=11 is too large: need k <= 10 to build a graph (k! nodes; 10! = 3,628,800)
+    """
+    k = check_int(k, "k", minimum)
+    return check_int(k, "k", maximum=MAX_K, rule=_BUILD_RULE) if build else k
+
+
+def check_ln(l: int, n: int, *, build: bool = False) -> int:
+    """Validate the box parameters of a super Cayley graph and return ``k = n*l + 1`` (Section 2.1).
+
+    Rules: ``l >= 2`` boxes, ``n >= 1`` balls per box, ``k = n*l + 1`` symbols, and ``k <= MAX_K``
+    when the graph itself is built.
+
+    Parameters
+    ----------
+    l, n : int
+        Number of boxes and balls per box.
+    build : bool
+        True when all ``k!`` nodes will be materialised.
+
+    Returns
+    -------
+    int
+        ``k``.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, its value and the rule.
+
+    Examples
+    --------
+    >>> check_ln(3, 2)
+    7
+    >>> check_ln(1, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: l=1 is too small: need an integer l >= 2 (number of boxes; k = n*l + 1)
+    """
+    l = check_int(l, "l", 2, rule="an integer l >= 2 (number of boxes; k = n*l + 1)")
+    n = check_int(n, "n", 1, rule="an integer n >= 1 (balls per box; k = n*l + 1)")
+    k = n * l + 1
+    if build and k > MAX_K:
+        raise ValueError(f"l={l}, n={n} give k = n*l + 1 = {k}, too large: need {_BUILD_RULE}")
+    return k
 
 
 def identity(k: int) -> tuple[int, ...]:
@@ -135,9 +214,7 @@ def all_permutations(k: int) -> np.ndarray:
     >>> all_permutations(3).tolist()
     [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
     """
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= int(k) <= MAX_K:
-        raise ValueError(f"k={k!r} is out of range: need an integer 1 <= k <= {MAX_K} (the graph has k! nodes)")
-    k = int(k)
+    k = check_k(k, build=True, minimum=1)
     n = math.factorial(k)
     flat = np.fromiter(itertools.chain.from_iterable(itertools.permutations(range(k))), dtype=np.int8, count=n * k)
     return flat.reshape(n, k)
@@ -204,9 +281,7 @@ class PermutationSpace:
 
     def neighbors(self, g: Sequence[int]) -> np.ndarray:
         """Rank of ``U[g]`` for every node ``U`` (int64 array of length ``k!``), cached per map."""
-        key = tuple(int(x) for x in g)
-        if len(key) != self.k or sorted(key) != list(range(self.k)):
-            raise ValueError(f"g={key} is not a position map on {self.k} positions")
+        key = tuple(check_permutation(g, self.k, "g").tolist())
         if key not in self._cache:
             self._cache[key] = lehmer_rank(self.perms[:, list(key)])
         return self._cache[key]

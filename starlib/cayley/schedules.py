@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..validation import check_choice
 from .emulation import _box_moves, _nucleus_word, link_ids, star_emulation_words, target_map
-from .families import check_ln, family_info, generator_set
+from .families import family_info, family_k, generator_set
 from .generators import Generator, transposition, word_map
 from .permutations import PermutationSpace
 
@@ -114,13 +115,6 @@ class Schedule:
         return Schedule(ab, self.l, self.n, jobs, self.method)
 
 
-def _check_family(family: str, allowed: tuple[str, ...]) -> str:
-    ab = family_info(family).abbrev
-    if ab not in allowed:
-        raise ValueError(f"family={family!r} is not one of {', '.join(allowed)}")
-    return ab
-
-
 def paper_allport_schedule(family: str, l: int, n: int) -> Schedule:
     """The schedule written out in the proof of Theorem 4, formula by formula.
 
@@ -153,8 +147,8 @@ def paper_allport_schedule(family: str, l: int, n: int) -> Schedule:
     >>> [(t, g.name) for t, g in s.jobs[9]]          # dimension 9: box 3, offset 1
     [(1, 'S_3'), (2, 'T_3'), (4, 'S_3')]
     """
-    ab = _check_family(family, _THEOREM4)
-    k = check_ln(l, n)
+    info, k = family_k(family, l=l, n=n, allowed=_THEOREM4)
+    ab = info.abbrev
     if (l - 1) % n != 0 and l > n:
         raise ValueError(f"l={l}, n={n}: the proof's explicit schedule needs l = r*n + 1 or l <= n "
                          f"(its extension to l = r*n - w is given in words only; use allport_schedule)")
@@ -204,9 +198,9 @@ def allport_schedule(family: str, l: int, n: int) -> Schedule:
     >>> [allport_schedule(f, 5, 3).length for f in ("MS", "complete-RS", "MIS", "complete-RIS")]
     [6, 6, 7, 7]
     """
-    ab = _check_family(family, _ALLPORT)
-    k = check_ln(l, n)
-    kind = "T" if family_info(ab).nucleus == "T" else "IS"
+    info, k = family_k(family, l=l, n=n, allowed=_ALLPORT)
+    ab = info.abbrev
+    kind = info.nucleus
     m = max(n, l - 1)
     jobs: dict[int, list[tuple[int, Generator]]] = {}
     for j in range(2, n + 2):
@@ -380,8 +374,7 @@ def optimal_schedule_length(family: str, l: int, n: int, coincident: str = "para
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
-    ab = _check_family(family, _ALLPORT)
-    check_ln(l, n)
+    ab = family_k(family, l=l, n=n, allowed=_ALLPORT)[0].abbrev
     words = star_emulation_words(ab, l=l, n=n)
     host = generator_set(ab, l=l, n=n)
     ids, names = link_ids(host, coincident)
@@ -509,8 +502,7 @@ def figure_table(schedule: Schedule, notation: str = "host") -> pd.DataFrame:
     >>> figure_table(paper_allport_schedule("MS", 2, 2)).iloc[:, :5].values.tolist()
     [[1, 'T_2', 'T_3', 'S_2', '—'], [2, '', '', 'T_2', 'S_2'], [3, '', '', 'S_2', 'T_3'], [4, '', '', '', 'S_2']]
     """
-    if notation not in ("host", "figure"):
-        raise ValueError(f"notation={notation!r} is not one of 'host', 'figure'")
+    check_choice(notation, "notation", ("host", "figure"))
     rows = _cells(schedule, notation)
     cols = [str(j) for j in range(2, schedule.k + 1)]
     df = pd.DataFrame(rows, columns=cols)
@@ -614,8 +606,8 @@ def decode_printed_rows(printed_rows: Sequence[Sequence[str]], family: str, l: i
     >>> [d for d, _ in sols], sols[0][1].jobs == paper_allport_schedule("MS", 4, 3).jobs
     ([2], True)
     """
-    ab = _check_family(family, _THEOREM4)
-    k = check_ln(l, n)
+    info, k = family_k(family, l=l, n=n, allowed=_THEOREM4)
+    ab = info.abbrev
     labels = FIGURE1_LABELS if labels is None else labels
     rows = [[labels.get(c, c) for c in r if c] for r in printed_rows]
     steps = len(rows)
