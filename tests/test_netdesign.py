@@ -376,7 +376,7 @@ def test_bisection_errors():
     db = nd.random_network(20, 1, 6, 6, seed=0)
     with pytest.raises(ValueError, match=r"picks: N=20 has 92378 bisections"):
         nd.bisection_width(db)
-    with pytest.raises(ValueError, match=r"confidence=1\.2 violates the rule 0 < confidence < 1"):
+    with pytest.raises(ValueError, match=r"confidence=1\.2 .*need 0 < confidence < 1"):
         nd.bisection_width(db, method="sampled", confidence=1.2)
     with pytest.raises(ValueError, match=r"method='fast'"):
         nd.bisection_width(db, method="fast")
@@ -398,7 +398,7 @@ def test_random_network_is_valid_and_seeded():
 
 
 def test_random_network_errors():
-    with pytest.raises(ValueError, match=r"n=3 violates the rule n <= M = 2"):
+    with pytest.raises(ValueError, match=r"n=3 .*n <= M = 2"):
         nd.random_network(4, 3, 2, 8)
     with pytest.raises(ValueError, match=r"rule N n \+ 2\(M-1\) <= sum of m"):
         nd.random_network(10, 1, 3, 4)
@@ -497,7 +497,7 @@ def test_evolution_improves_and_is_seeded():
     assert len(r.moves) == len(r.accepted) == 60 and set(r.moves) <= set(nd.MOVES)
     again = nd.evolve(db, steps=60, seed=2, weights=(0, 1, 0.5))
     assert np.array_equal(again.best, r.best) and np.array_equal(again.scores, r.scores)
-    with pytest.raises(ValueError, match=r"moves: 'flip'"):
+    with pytest.raises(ValueError, match=r"moves\[0\]='flip' is not one of"):
         nd.evolve(db, steps=1, moves=("flip",))
 
 
@@ -561,7 +561,7 @@ def test_cut_width_against_brute_force(seed):
         half = comp[:r]
         want = _cut_brute_force(db, set(half))
         assert nd.cut_width(db, half) == nd.cut_width(db, half, inner="flow") == want
-    with pytest.raises(ValueError, match=r"half: 7 is not a compute node"):
+    with pytest.raises(ValueError, match=r"half\[0\]=7 is not a compute node"):
         nd.cut_width(db, [7])
     with pytest.raises(ValueError, match=r"non-empty proper subset"):
         nd.cut_width(db, comp)
