@@ -1,4 +1,7 @@
-"""What edge-disjoint spanning trees buy: a pipelined allreduce model over ``k`` trees, and link-failure resilience.
+"""A pipelined allreduce over ``k`` edge-disjoint trees: what the number of trees and their depth cost in time.
+
+This quantifies the trade-off of section VI of the star-product paper (Isham et al., "Edge-Disjoint Spanning
+Trees on Star Products"): more trees give more bandwidth, deeper trees more latency.
 
 **Cost model** (Hockney's latency-bandwidth model [1]; pipelined tree collectives as in [2, 3]; several
 edge-disjoint trees as in the PolarFly in-network allreduce [4]):
@@ -22,11 +25,6 @@ Small messages cost about ``2 D_max alpha`` (latency grows with depth); large on
 (bandwidth grows with the number of trees). Two tree sets ``(k_a, D_a)`` and ``(k_b > k_a, D_b > D_a)`` cross
 at ``S = (alpha/beta) ((sqrt(2D_b - 1) - sqrt(2D_a - 1)) / (1/sqrt(k_a) - 1/sqrt(k_b)))^2``
 (:func:`crossover_closed_form`, continuous chunks, equal split).
-
-**Resilience.** Each link fails with probability ``f`` independently. A tree of ``n - 1`` links survives with
-probability ``(1 - f)^(n - 1)``; edge-disjoint trees fail independently, so ``E[intact] = k (1 - f)^(n-1)`` and
-``P(some tree intact) = 1 - (1 - (1 - f)^(n - 1))^k``. With exactly ``F`` failed links chosen uniformly,
-``E[intact] = k C(m - n + 1, F) / C(m, F)``. :func:`simulate_failures` checks these by Monte Carlo.
 
 References
 ----------
@@ -53,27 +51,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
-from scipy.special import gammaln
 
-from .validation import check_int
+from .._kernels import bfs, csr
+from ..validation import check_choice, check_int, check_real
 
-__all__ = ["pipelined_time", "best_chunks", "tree_time", "allreduce_time", "balanced_split",
-           "crossover_size", "crossover_closed_form", "simulate_pipeline_steps", "tree_height",
-           "intact_expected", "intact_expected_fixed", "intact_std", "intact_std_fixed", "any_intact_probability",
-           "tree_owner",
-           "failure_patterns", "intact_counts", "simulate_failures"]
+__all__ = ["pipelined_time", "best_chunks", "tree_time", "allreduce_time", "balanced_split", "crossover_size",
+           "crossover_closed_form", "tree_height", "simulate_pipeline_steps"]
 
 _SPLITS = ("equal", "balanced")
 _CHUNKS = ("integer", "continuous")
 
 
-def _positive(value: Any, name: str) -> float:
-    v = float(value)
-    if not np.isfinite(v) or v <= 0:
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return v
+def _rates(alpha: Any, beta: Any) -> tuple[float, float]:
+    """``alpha`` and ``beta`` checked: finite and positive."""
+    return check_real(alpha, "alpha", 0, strict=True), check_real(beta, "beta", 0, strict=True)
 
 
 def _sizes(size: Any) -> np.ndarray:
@@ -88,6 +79,16 @@ def _depths(depths: Any) -> np.ndarray:
     if d.size and (not np.issubdtype(d.dtype, np.integer) or (d < 1).any()):
         raise ValueError(f"depths={list(np.asarray(depths).reshape(-1))!r}: every tree depth must be an integer >= 1")
     return d.astype(np.int64)
+
+
+def _steps_time(depth: int, m: Any, a: float, b: float, s: Any) -> Any:
+    """``T(D, M, s) = (2D + s - 1)(alpha + beta M / s)`` without checks."""
+    return (2 * depth + s - 1) * (a + b * m / s)
+
+
+def _best_real_chunks(depth: int, m: Any, a: float, b: float) -> Any:
+    """``s* = sqrt((2D - 1) M beta / alpha)``, the real chunk count minimising ``T``."""
+    return np.sqrt((2 * depth - 1) * m * b / a)
 
 
 def pipelined_time(depth: int, size: Any, alpha: float, beta: float, chunks: Any) -> Any:
@@ -119,11 +120,11 @@ def pipelined_time(depth: int, size: Any, alpha: float, beta: float, chunks: Any
     42.0
     """
     depth = check_int(depth, "depth", minimum=1)
-    a, b = _positive(alpha, "alpha"), _positive(beta, "beta")
+    a, b = _rates(alpha, beta)
     s = np.asarray(chunks)
     if not np.issubdtype(s.dtype, np.integer) or (s < 1).any():
         raise ValueError(f"chunks={chunks!r} must be an integer >= 1")
-    t = (2 * depth + s - 1) * (a + b * _sizes(size) / s)
+    t = _steps_time(depth, _sizes(size), a, b, s)
     return float(t) if np.ndim(t) == 0 else t
 
 
@@ -138,14 +139,12 @@ def best_chunks(depth: int, size: Any, alpha: float, beta: float) -> Any:
     (4, 7)
     """
     depth = check_int(depth, "depth", minimum=1)
-    a, b = _positive(alpha, "alpha"), _positive(beta, "beta")
+    a, b = _rates(alpha, beta)
     m = _sizes(size)
-    star = np.sqrt((2 * depth - 1) * m * b / a)
+    star = _best_real_chunks(depth, m, a, b)
     lo = np.maximum(np.floor(star), 1).astype(np.int64)
     hi = np.maximum(np.ceil(star), 1).astype(np.int64)
-    t_lo = (2 * depth + lo - 1) * (a + b * m / lo)
-    t_hi = (2 * depth + hi - 1) * (a + b * m / hi)
-    s = np.where(t_hi < t_lo, hi, lo)
+    s = np.where(_steps_time(depth, m, a, b, hi) < _steps_time(depth, m, a, b, lo), hi, lo)
     return s if np.ndim(s) else np.int64(s)
 
 
@@ -163,15 +162,14 @@ def tree_time(depth: int, size: Any, alpha: float, beta: float, chunks: str = "i
     >>> tree_time(1, 16.0, 1.0, 1.0), tree_time(2, 0.0, 1.0, 1.0)
     (25.0, 4.0)
     """
-    if chunks not in _CHUNKS:
-        raise ValueError(f"chunks={chunks!r} is not one of {', '.join(_CHUNKS)}")
+    check_choice(chunks, "chunks", _CHUNKS)
     depth = check_int(depth, "depth", minimum=1)
-    a, b = _positive(alpha, "alpha"), _positive(beta, "beta")
+    a, b = _rates(alpha, beta)
     m = _sizes(size)
     if chunks == "integer":
         t = pipelined_time(depth, m, a, b, best_chunks(depth, m, a, b))
     else:
-        star = np.sqrt((2 * depth - 1) * m * b / a)
+        star = _best_real_chunks(depth, m, a, b)
         t = np.where(star >= 1, (np.sqrt((2 * depth - 1) * a) + np.sqrt(m * b)) ** 2, 2 * depth * (a + b * m))
     return float(t) if np.ndim(t) == 0 else np.asarray(t, dtype=np.float64)
 
@@ -215,9 +213,8 @@ def balanced_split(depths: Sequence[int], size: Any, alpha: float, beta: float,
     d = _depths(depths)
     if not d.size:
         raise ValueError("depths=[]: the split needs at least one tree")
-    if chunks not in _CHUNKS:
-        raise ValueError(f"chunks={chunks!r} is not one of {', '.join(_CHUNKS)}")
-    a, b = _positive(alpha, "alpha"), _positive(beta, "beta")
+    check_choice(chunks, "chunks", _CHUNKS)
+    a, b = _rates(alpha, beta)
     sz = _sizes(size)
     flat = np.atleast_1d(sz).astype(np.float64)
     lo = np.full(flat.shape, 2.0 * d.min() * a)
@@ -264,13 +261,11 @@ def allreduce_time(depths: Sequence[int], size: Any, alpha: float, beta: float, 
     >>> allreduce_time([], 8.0, 1.0, 1.0)
     inf
     """
-    if split not in _SPLITS:
-        raise ValueError(f"split={split!r} is not one of {', '.join(_SPLITS)}")
+    check_choice(split, "split", _SPLITS)
     d = _depths(depths)
     sz = _sizes(size)
     if not d.size:
-        _positive(alpha, "alpha")
-        _positive(beta, "beta")
+        _rates(alpha, beta)
         return float("inf") if np.ndim(sz) == 0 else np.full(sz.shape, np.inf)
     if split == "equal":
         return tree_time(int(d.max()), sz / d.size, alpha, beta, chunks)
@@ -288,7 +283,7 @@ def crossover_size(depths_a: Sequence[int], depths_b: Sequence[int], alpha: floa
     >>> round(crossover_size([1], [2, 2], 1.0, 1.0, chunks="continuous"), 6)
     6.246889
     """
-    lo, hi = _positive(lo, "lo"), _positive(hi, "hi")
+    lo, hi = check_real(lo, "lo", 0, strict=True), check_real(hi, "hi", 0, strict=True)
 
     def gap(x: float) -> float:
         return allreduce_time(depths_a, x, alpha, beta, split, chunks) - allreduce_time(depths_b, x, alpha, beta,
@@ -330,10 +325,26 @@ def crossover_closed_form(k_a: int, depth_a: int, k_b: int, depth_b: int, alpha:
     k_b = check_int(k_b, "k_b", minimum=k_a + 1)
     depth_a = check_int(depth_a, "depth_a", minimum=1)
     depth_b = check_int(depth_b, "depth_b", minimum=depth_a)
-    a, b = _positive(alpha, "alpha"), _positive(beta, "beta")
+    a, b = _rates(alpha, beta)
     num = np.sqrt(2 * depth_b - 1) - np.sqrt(2 * depth_a - 1)
     den = 1 / np.sqrt(k_a) - 1 / np.sqrt(k_b)
     return float(a / b * (num / den) ** 2)
+
+
+def _tree_search(n: Any, edges: Any, root: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Breadth-first search ``(dist, parent, order)`` of a spanning tree from ``root``, after checking that
+    ``edges`` are ``n - 1`` pairs of vertices ``0..n-1`` connecting all ``n`` (hence a spanning tree)."""
+    n = check_int(n, "n", minimum=1)
+    root = check_int(root, "root", minimum=0, maximum=n - 1)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if e.shape[0] != n - 1:
+        raise ValueError(f"edges: {e.shape[0]} edges, a spanning tree on n={n} vertices has {n - 1}")
+    if e.size and (e.min() < 0 or e.max() >= n):
+        raise ValueError(f"edges: vertex {int(e.min()) if e.min() < 0 else int(e.max())} is not in 0..{n - 1}")
+    dist, parent, order = bfs(*csr(n, e), root)
+    if order.shape[0] != n:
+        raise ValueError(f"edges: not connected (reach {order.shape[0]} of n={n} vertices from root={root})")
+    return dist, parent, order
 
 
 def tree_height(n: int, edges: np.ndarray, root: int) -> int:
@@ -349,17 +360,7 @@ def tree_height(n: int, edges: np.ndarray, root: int) -> int:
     >>> tree_height(4, np.array([[0, 1], [1, 2], [2, 3]]), 0)
     3
     """
-    n = check_int(n, "n", minimum=1)
-    root = check_int(root, "root", minimum=0, maximum=n - 1)
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if e.shape[0] != n - 1:
-        raise ValueError(f"edges: {e.shape[0]} edges, a spanning tree on n={n} vertices has {n - 1}")
-    a = sp.csr_matrix((np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(n, n))
-    order = csgraph.breadth_first_order(a, root, directed=False, return_predecessors=False)
-    if order.shape[0] != n:
-        raise ValueError(f"edges: not connected (reach {order.shape[0]} of n={n} vertices from root={root})")
-    dist = csgraph.shortest_path(a, unweighted=True, directed=False, indices=root)
-    return int(dist.max())
+    return int(_tree_search(n, edges, root)[0].max())
 
 
 def simulate_pipeline_steps(n: int, edges: np.ndarray, root: int, chunks: int) -> int:
@@ -377,10 +378,8 @@ def simulate_pipeline_steps(n: int, edges: np.ndarray, root: int, chunks: int) -
     """
     n = check_int(n, "n", minimum=2)
     chunks = check_int(chunks, "chunks", minimum=1)
-    tree_height(n, edges, root)  # validates
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    a = sp.csr_matrix((np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(n, n))
-    order, parent = csgraph.breadth_first_order(a, int(root), directed=False, return_predecessors=True)
+    _, parent, order = _tree_search(n, edges, root)
+    root = int(order[0])
     up = np.zeros((n, chunks), dtype=np.int64)      # step at which v's partial sum of chunk j reaches parent
     ready = np.zeros((n, chunks), dtype=np.int64)   # step at which v holds the partial sum of chunk j
     for v in order[::-1]:  # leaves first
@@ -399,225 +398,3 @@ def simulate_pipeline_steps(n: int, edges: np.ndarray, root: int, chunks: int) -
             last = max(have[p, j], last) + 1
             have[v, j] = last
     return int(have.max())
-
-
-def _fraction(f: Any) -> np.ndarray:
-    x = np.asarray(f, dtype=np.float64)
-    if not np.isfinite(x).all() or (x < 0).any() or (x > 1).any():
-        raise ValueError(f"f={f!r} must lie in [0, 1] (a fraction of links)")
-    return x
-
-
-def intact_expected(k: int, n: int, f: Any) -> Any:
-    """Expected number of intact trees when every link fails independently with probability ``f``.
-
-    ``k (1 - f)^(n - 1)``: linearity of expectation over the ``k`` trees of ``n - 1`` links each.
-
-    Example
-    -------
-    >>> intact_expected(2, 4, 0.5)
-    0.25
-    """
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    r = k * (1 - _fraction(f)) ** (n - 1)
-    return float(r) if np.ndim(r) == 0 else r
-
-
-def intact_expected_fixed(k: int, n: int, m: int, failed: int) -> float:
-    """Expected number of intact trees when exactly ``failed`` of the ``m`` links fail, uniformly at random.
-
-    ``k C(m - n + 1, F) / C(m, F)``: a tree survives iff all ``F`` failures miss its ``n - 1`` links.
-
-    Example
-    -------
-    >>> round(intact_expected_fixed(2, 4, 6, 2), 12)      # K4, two trees: 2 * C(3,2)/C(6,2)
-    0.4
-    """
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    m = check_int(m, "m", minimum=max(n - 1, 0))
-    failed = check_int(failed, "failed", minimum=0, maximum=m)
-    return float(k * np.exp(_log_survive(m, n - 1, failed)))
-
-
-def intact_std(k: int, n: int, f: Any) -> Any:
-    """Standard deviation of the number of intact trees under independent link failures.
-
-    The ``k`` trees are edge-disjoint, so they fail independently: the count is Binomial
-    ``(k, p)`` with ``p = (1 - f)^(n - 1)`` and standard deviation ``sqrt(k p (1 - p))``.
-
-    Example
-    -------
-    >>> intact_std(4, 2, 0.5)
-    1.0
-    """
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    p = (1 - _fraction(f)) ** (n - 1)
-    r = np.sqrt(k * p * (1 - p))
-    return float(r) if np.ndim(r) == 0 else r
-
-
-def _log_survive(m: int, used: int, failed: int) -> float:
-    """log of C(m - used, F) / C(m, F); ``-inf`` if ``F > m - used``."""
-    free = m - used
-    if failed > free:
-        return float("-inf")
-    return float(gammaln(free + 1) - gammaln(free - failed + 1) - gammaln(m + 1) + gammaln(m - failed + 1))
-
-
-def intact_std_fixed(k: int, n: int, m: int, failed: int) -> float:
-    """Standard deviation of the number of intact trees when exactly ``failed`` uniform links fail.
-
-    With ``p_1 = C(m - n + 1, F)/C(m, F)`` (one tree intact) and ``p_2 = C(m - 2(n - 1), F)/C(m, F)`` (two given
-    trees intact), the variance is ``k p_1 (1 - p_1) + k (k - 1)(p_2 - p_1^2)``.
-
-    Example
-    -------
-    >>> round(intact_std_fixed(2, 4, 6, 2) ** 2, 12)     # K4, two trees, two failed links
-    0.24
-    """
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    m = check_int(m, "m", minimum=max(k * (n - 1), 0))
-    failed = check_int(failed, "failed", minimum=0, maximum=m)
-    p1 = np.exp(_log_survive(m, n - 1, failed))
-    p2 = np.exp(_log_survive(m, 2 * (n - 1), failed)) if k > 1 else 0.0
-    var = k * p1 * (1 - p1) + k * (k - 1) * (p2 - p1 * p1)
-    return float(np.sqrt(max(var, 0.0)))
-
-
-def any_intact_probability(k: int, n: int, f: Any) -> Any:
-    """Probability that at least one of ``k`` edge-disjoint trees survives independent link failures.
-
-    ``1 - (1 - (1 - f)^(n - 1))^k``: disjoint trees fail independently.
-
-    Example
-    -------
-    >>> any_intact_probability(2, 2, 0.5)
-    0.75
-    """
-    k = check_int(k, "k", minimum=0)
-    n = check_int(n, "n", minimum=1)
-    r = 1 - (1 - (1 - _fraction(f)) ** (n - 1)) ** k
-    return float(r) if np.ndim(r) == 0 else r
-
-
-def tree_owner(graph: Any, trees: Sequence[Any]) -> np.ndarray:
-    """For every link of ``graph`` (row of ``graph.edges``), the index of the tree using it, or ``-1``.
-
-    Raises
-    ------
-    ValueError
-        If a tree edge is not a link of the graph or two trees share a link.
-
-    Example
-    -------
-    >>> from starlib.graphs import ArrayGraph
-    >>> g = ArrayGraph.from_edges(range(3), np.array([[0, 1], [0, 2], [1, 2]]))
-    >>> tree_owner(g, [np.array([[1, 2], [0, 1]])]).tolist()
-    [0, -1, 0]
-    """
-    n = int(graph.n)
-    e = np.sort(np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2), axis=1)
-    keys = e[:, 0] * n + e[:, 1]
-    order = np.argsort(keys, kind="stable")
-    owner = np.full(e.shape[0], -1, dtype=np.int64)
-    for i, t in enumerate(trees):
-        te = np.sort(np.asarray(getattr(t, "edges", t), dtype=np.int64).reshape(-1, 2), axis=1)
-        tk = te[:, 0] * n + te[:, 1]
-        pos = np.searchsorted(keys, tk, sorter=order)
-        pos = np.minimum(pos, len(keys) - 1)
-        idx = order[pos]
-        if len(tk) and not (keys[idx] == tk).all():
-            raise ValueError(f"trees: tree {i} uses an edge that is not a link of the graph")
-        if (owner[idx] >= 0).any() or np.unique(idx).size != idx.size:
-            raise ValueError(f"trees: tree {i} shares a link with another tree")
-        owner[idx] = i
-    return owner
-
-
-def failure_patterns(m: int, f: float, trials: int, seed: int, model: str = "bernoulli") -> np.ndarray:
-    """Random link-failure patterns: a ``(trials, m)`` boolean array, ``True`` where a link failed.
-
-    Parameters
-    ----------
-    m : number of links.
-    f : failure probability (``"bernoulli"``) or failed fraction (``"fixed"``: exactly ``round(f m)`` links
-        fail in each pattern, chosen uniformly).
-    trials : number of patterns.
-    seed : seed of ``numpy.random.default_rng``.
-    model : ``"bernoulli"`` or ``"fixed"``.
-
-    Example
-    -------
-    >>> failure_patterns(10, 0.3, 4, seed=1, model="fixed").sum(axis=1).tolist()
-    [3, 3, 3, 3]
-    """
-    m = check_int(m, "m", minimum=0)
-    trials = check_int(trials, "trials", minimum=1)
-    seed = check_int(seed, "seed", minimum=0)
-    f = float(_fraction(f))
-    if model not in ("bernoulli", "fixed"):
-        raise ValueError(f"model={model!r} is not one of 'bernoulli', 'fixed'")
-    rng = np.random.default_rng(seed)
-    if model == "bernoulli":
-        return rng.random((trials, m)) < f
-    nf = int(round(f * m))
-    failed = np.zeros((trials, m), dtype=bool)
-    if nf:
-        pick = np.argpartition(rng.random((trials, m)), nf - 1, axis=1)[:, :nf]
-        np.put_along_axis(failed, pick, True, axis=1)
-    return failed
-
-
-def intact_counts(failed: np.ndarray, owner: np.ndarray, k: int) -> np.ndarray:
-    """Number of intact trees in each failure pattern (rows of ``failed``), given the links' owners.
-
-    Example
-    -------
-    >>> intact_counts(np.array([[True, False, False], [False, False, True]]), np.array([0, 0, 1]), 2).tolist()
-    [1, 1]
-    """
-    owner = np.asarray(owner, dtype=np.int64)
-    k = check_int(k, "k", minimum=0)
-    failed = np.asarray(failed, dtype=bool)
-    if failed.ndim != 2 or failed.shape[1] != owner.shape[0]:
-        raise ValueError(f"failed: shape {failed.shape} does not match {owner.shape[0]} links")
-    if owner.size and (owner.max() >= k or owner.min() < -1):
-        raise ValueError(f"owner: tree indices must lie in -1..k-1 with k={k}")
-    used = owner >= 0
-    onehot = np.zeros((int(used.sum()), k), dtype=np.float32)
-    onehot[np.arange(onehot.shape[0]), owner[used]] = 1.0
-    broken = failed[:, used].astype(np.float32) @ onehot
-    return (broken == 0).sum(axis=1).astype(np.int64)
-
-
-def simulate_failures(owner: np.ndarray, k: int, f: float, trials: int, seed: int,
-                      model: str = "bernoulli") -> np.ndarray:
-    """Monte Carlo: number of intact trees in each of ``trials`` random failure patterns.
-
-    :func:`failure_patterns` then :func:`intact_counts`; the same ``seed`` gives the same patterns for any tree
-    set on the same links (common random numbers).
-
-    Parameters
-    ----------
-    owner : :func:`tree_owner` of the links (length ``m``).
-    k : number of trees.
-    f, trials, seed, model : as in :func:`failure_patterns`.
-
-    Returns
-    -------
-    ndarray of ``trials`` integers in ``0..k``.
-
-    Example
-    -------
-    >>> simulate_failures(np.array([0, 0, 1, -1]), 2, 0.0, 3, seed=0).tolist()
-    [2, 2, 2]
-    """
-    owner = np.asarray(owner, dtype=np.int64)
-    k = check_int(k, "k", minimum=0)
-    if owner.size and (owner.max() >= k or owner.min() < -1):
-        raise ValueError(f"owner: tree indices must lie in -1..k-1 with k={k}")
-    return intact_counts(failure_patterns(owner.shape[0], f, trials, seed, model), owner, k)
