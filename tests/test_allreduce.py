@@ -240,3 +240,16 @@ def test_tree_owner_rejects_bad_trees():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match.replace("(", r"\(").replace("[", r"\[")):
         call()
+
+
+@pytest.mark.parametrize("edges, match", [
+    (np.array([[0, 1], [1, 2]]), r"2 edges, a spanning tree on n=4 vertices has 3"),
+    (np.array([[0, 1], [1, 2], [2, 0]]), r"not connected \(reach 3 of n=4"),  # a triangle and an isolated vertex
+    (np.array([[0, 1], [1, 2], [2, 4]]), r"vertex 4 is not in 0..3"),
+    (np.array([[0, 1], [-1, 2], [2, 3]]), r"vertex -1 is not in 0..3"),
+])
+def test_tree_height_rejects_what_is_not_a_spanning_tree(edges, match):
+    with pytest.raises(ValueError, match=match):
+        tree_height(4, edges, 0)
+    with pytest.raises(ValueError, match=match):
+        simulate_pipeline_steps(4, edges, 0, 2)
