@@ -144,6 +144,18 @@ def test_vertex_transitivity_spot_checks(fam, l, n):
     assert mapped == arcs
 
 
+def test_builders_are_the_table_and_carry_their_names():
+    import starlib.cayley as sc
+    from starlib.cayley.families import BUILDERS, FAMILIES
+
+    for name, info in FAMILIES.items():
+        f = getattr(sc, info.func)
+        assert f is BUILDERS[name] and f.__name__ == info.func and info.func in sc.__all__
+        assert f.__doc__.count("Parameters") == 1 and f"{info.func}(" in f.__doc__
+        kw = {"k": 4} if info.params == ("k",) else {"l": 2, "n": 2}
+        assert f(*kw.values()).meta["family"] == info.abbrev == build_family(name, **kw).meta["family"]
+
+
 def test_registered_on_the_command_line():
     fams = families()
     names = ["star", "bubble-sort", "transposition", "macro-star", "rotation-star", "complete-rotation-star",

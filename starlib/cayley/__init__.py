@@ -50,6 +50,7 @@ from .emulation import (
     tn_word_case,
 )
 from .families import (
+    BUILDERS,
     FAMILIES,
     bubble_sort_graph,
     build_family,
@@ -115,18 +116,9 @@ def _network_families() -> dict[str, Family]:
     k_param = {"k": Param(int, f"integer 2 <= k <= {MAX_K} (k! nodes)")}
     ln_params = {"l": Param(int, "integer l >= 2 (boxes)"),
                  "n": Param(int, f"integer n >= 1 (balls per box), k = n*l + 1 <= {MAX_K}")}
-    builders = {
-        "star": star_graph, "bubble-sort": bubble_sort_graph, "transposition": transposition_network,
-        "insertion-selection": insertion_selection, "macro-star": macro_star, "rotation-star": rotation_star,
-        "complete-rotation-star": complete_rotation_star, "macro-rotator": macro_rotator,
-        "rotation-rotator": rotation_rotator, "complete-rotation-rotator": complete_rotation_rotator,
-        "macro-insertion-selection": macro_insertion_selection,
-        "rotation-insertion-selection": rotation_insertion_selection,
-        "complete-rotation-insertion-selection": complete_rotation_insertion_selection,
-    }
-    return family_table(*(Family(name, builder, k_param if FAMILIES[name].params == ("k",) else ln_params,
-                                 (builder.__doc__ or "").strip().splitlines()[0], kind="cayley")
-                          for name, builder in builders.items()))
+    return family_table(*(Family(name, BUILDERS[name], k_param if info.params == ("k",) else ln_params,
+                                 (BUILDERS[name].__doc__ or "").strip().splitlines()[0], kind="cayley")
+                          for name, info in FAMILIES.items()))
 
 
 #: The super Cayley families as network families for the command line (``starlib.registry.Family`` records).

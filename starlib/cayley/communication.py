@@ -45,6 +45,7 @@ def allport_slowdown_claim(family: str, l: int | None = None, n: int | None = No
     Returns
     -------
     int
+        Steps of the emulation per step of the star graph.
 
     Raises
     ------
@@ -76,6 +77,7 @@ def mnb_lower_bound(num_nodes: int, degree: int) -> int:
     Returns
     -------
     int
+        A lower bound on the number of steps.
 
     Raises
     ------

@@ -95,7 +95,7 @@ def star_emulation_words(family: str, *, k: int | None = None, l: int | None = N
     Raises
     ------
     ValueError
-        For another family or bad parameters.
+        For a family without such words, or parameters the family does not take.
 
     Examples
     --------
@@ -309,7 +309,7 @@ def link_ids(host: Sequence[Generator], coincident: str = "merge") -> tuple[dict
     Raises
     ------
     ValueError
-        For another ``coincident``.
+        If ``coincident`` is neither ``"merge"`` nor ``"parallel"``.
 
     Examples
     --------

@@ -29,7 +29,8 @@ Example
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,36 +46,136 @@ __all__ = [
     "star_graph", "bubble_sort_graph", "transposition_network", "insertion_selection",
     "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
     "complete_rotation_rotator", "macro_insertion_selection", "rotation_insertion_selection",
-    "complete_rotation_insertion_selection", "build_family", "family_instances", "network_invariants",
+    "complete_rotation_insertion_selection", "build_family", "family_instances", "network_invariants", "BUILDERS",
 ]
 
 
 @dataclass(frozen=True)
 class FamilyInfo:
-    """A family: command-line name, the paper's abbreviation, nucleus and super generators, parameters."""
+    """A family: its names, generators and parameters, and what the docstring of its builder says about it.
+
+    Attributes
+    ----------
+    name : str
+        Command-line name (``"macro-star"``).
+    abbrev : str
+        The paper's abbreviation (``"MS"``).
+    nucleus : str
+        A key of ``_NUCLEUS``: ``"T"`` transpositions ``T_2..T_m``, ``"I"`` insertions ``I_2..I_m``, ``"IS"``
+        insertions and selections, with ``m = n + 1`` (``m = k`` for star and IS); ``"bubble"``, ``"TN"``.
+    boxes : str
+        A key of ``_SUPER``: ``"S"`` swaps, ``"R"`` ``R`` and ``R^-1``, ``"R+"`` ``R`` only, ``"Rall"``
+        ``R^1..R^(l-1)``, ``""`` none.
+    params : tuple of str
+        ``("k",)`` or ``("l", "n")``.
+    func : str
+        Name of the public builder (``"macro_star"``).
+    doc : str
+        The builder's docstring without the sections every builder shares: the text (generators, direction,
+        degree), then the example from the first ``>>>`` on. The ``l``-level families get the first line
+        ``The {abbrev}(l, n) network (command line: ``{name} l= n=``).`` put in front.
+    """
 
     name: str
     abbrev: str
-    nucleus: str   # a key of _NUCLEUS: "T" transpositions T_2..T_m, "I" insertions I_2..I_m, "IS" insertions
-    #                and selections, with m = n + 1 (m = k for star and IS); "bubble", "TN": the whole-k families
-    boxes: str     # a key of _SUPER: "S" swaps, "R" R and R^-1, "R+" R only, "Rall" R^1..R^(l-1), "" none
+    nucleus: str
+    boxes: str
     params: tuple[str, ...]
+    func: str
+    doc: str
 
 
 FAMILIES: dict[str, FamilyInfo] = {f.name: f for f in [
-    FamilyInfo("star", "star", "T", "", ("k",)),
-    FamilyInfo("bubble-sort", "BS", "bubble", "", ("k",)),
-    FamilyInfo("transposition", "TN", "TN", "", ("k",)),
-    FamilyInfo("insertion-selection", "IS", "IS", "", ("k",)),
-    FamilyInfo("macro-star", "MS", "T", "S", ("l", "n")),
-    FamilyInfo("rotation-star", "RS", "T", "R", ("l", "n")),
-    FamilyInfo("complete-rotation-star", "complete-RS", "T", "Rall", ("l", "n")),
-    FamilyInfo("macro-rotator", "MR", "I", "S", ("l", "n")),
-    FamilyInfo("rotation-rotator", "RR", "I", "R+", ("l", "n")),
-    FamilyInfo("complete-rotation-rotator", "complete-RR", "I", "Rall", ("l", "n")),
-    FamilyInfo("macro-insertion-selection", "MIS", "IS", "S", ("l", "n")),
-    FamilyInfo("rotation-insertion-selection", "RIS", "IS", "R", ("l", "n")),
-    FamilyInfo("complete-rotation-insertion-selection", "complete-RIS", "IS", "Rall", ("l", "n")),
+    FamilyInfo("star", "star", "T", "", ("k",), "star_graph", """
+        The k-dimensional star graph (generators ``T_2 .. T_k``; Akers and Krishnamurthy).
+
+        Undirected; degree ``k - 1``, diameter ``floor(3(k-1)/2)``.
+        >>> g = star_graph(4)
+        >>> g.n, g.degree_set(), g.diameter()
+        (24, [3], 4)
+        """),
+    FamilyInfo("bubble-sort", "BS", "bubble", "", ("k",), "bubble_sort_graph", """
+        The k-dimensional bubble-sort graph (adjacent transpositions ``T_{i,i+1}``).
+
+        Undirected; degree ``k - 1``, diameter ``k(k-1)/2``.
+        >>> bubble_sort_graph(4).diameter()
+        6
+        """),
+    FamilyInfo("transposition", "TN", "TN", "", ("k",), "transposition_network", """
+        The k-dimensional transposition network k-TN (all ``T_{i,j}``; Section 5).
+
+        Undirected; degree ``k(k-1)/2``, diameter ``k - 1``.
+        >>> g = transposition_network(4)
+        >>> g.degree_set(), g.diameter()
+        ([6], 3)
+        """),
+    FamilyInfo("insertion-selection", "IS", "IS", "", ("k",), "insertion_selection", """
+        The k-dimensional insertion-selection network IS (``I_2..I_k`` and their inverses; Section 2.2).
+
+        Undirected; ``I_2 = I_2^-1`` is one link, so the degree is ``2k - 3`` (``2k - 2`` with parallel links).
+        >>> g = insertion_selection(4)
+        >>> g.degree_set(), g.meta["degree_parallel"]
+        ([5], 6)
+        """),
+    FamilyInfo("macro-star", "MS", "T", "S", ("l", "n"), "macro_star", """
+        Generators: ``T_2 .. T_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-star, Yeh and Varvarigos [21]).
+        Undirected (every generator is an involution); degree ``n + l - 1``.
+        >>> g = macro_star(3, 2)
+        >>> g.n, g.degree_set()
+        (5040, [4])
+        """),
+    FamilyInfo("rotation-star", "RS", "T", "R", ("l", "n"), "rotation_star", """
+        Generators: ``T_2 .. T_(n+1)``, ``R`` and ``R^-1`` (rotation-star).
+        Undirected; degree ``n + 2`` (``n + 1`` when ``l = 2``, where ``R = R^-1`` is one link).
+        >>> rotation_star(2, 2).degree_set(), rotation_star(3, 1).degree_set()
+        ([3], [3])
+        """),
+    FamilyInfo("complete-rotation-star", "complete-RS", "T", "Rall", ("l", "n"), "complete_rotation_star", """
+        Generators: ``T_2 .. T_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-star).
+        Undirected; degree ``n + l - 1``.
+        >>> complete_rotation_star(3, 2).degree_set()
+        [4]
+        """),
+    FamilyInfo("macro-rotator", "MR", "I", "S", ("l", "n"), "macro_rotator", """
+        Generators: the insertions ``I_2 .. I_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-rotator).
+        Directed for ``n >= 2`` (``I_3`` has no inverse in the set); out-degree ``n + l - 1``.
+        >>> g = macro_rotator(2, 2)
+        >>> g.directed, g.degree_set()
+        (True, [3])
+        """),
+    FamilyInfo("rotation-rotator", "RR", "I", "R+", ("l", "n"), "rotation_rotator", """
+        Generators: the insertions ``I_2 .. I_(n+1)`` and the single rotation ``R`` (rotation-rotator).
+        Directed unless ``n = 1`` and ``l = 2``; out-degree ``n + 1``.
+        >>> g = rotation_rotator(3, 2)
+        >>> g.directed, g.degree_set()
+        (True, [3])
+        """),
+    FamilyInfo("complete-rotation-rotator", "complete-RR", "I", "Rall", ("l", "n"), "complete_rotation_rotator", """
+        Generators: the insertions ``I_2 .. I_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-rotator).
+        Directed for ``n >= 2``; out-degree ``n + l - 1``.
+        >>> complete_rotation_rotator(3, 2).degree_set()
+        [4]
+        """),
+    FamilyInfo("macro-insertion-selection", "MIS", "IS", "S", ("l", "n"), "macro_insertion_selection", """
+        Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and the swaps ``S_2 .. S_l`` (macro-IS).
+        Undirected; degree ``2n + l - 2`` (``2n + l - 1`` counting ``I_2`` and ``I_2^-1`` as parallel links).
+        >>> macro_insertion_selection(2, 3).degree_set()
+        [6]
+        """),
+    FamilyInfo("rotation-insertion-selection", "RIS", "IS", "R", ("l", "n"), "rotation_insertion_selection", """
+        Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1``, ``R`` and ``R^-1`` (rotation-IS).
+        Undirected; degree ``2n + 1`` (``2n`` when ``l = 2``) with coincident generators merged.
+        >>> rotation_insertion_selection(3, 2).degree_set()
+        [5]
+        """),
+    FamilyInfo("complete-rotation-insertion-selection", "complete-RIS", "IS", "Rall", ("l", "n"),
+               "complete_rotation_insertion_selection", """
+        Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and all rotations ``R^1 .. R^(l-1)``
+        (complete-rotation-IS).
+        Undirected; degree ``2n + l - 2`` with ``I_2 = I_2^-1`` merged.
+        >>> complete_rotation_insertion_selection(3, 2).degree_set()
+        [5]
+        """),
 ]}
 _BY_ABBREV = {f.abbrev: f for f in FAMILIES.values()}
 
@@ -201,7 +302,7 @@ def generator_set(family: str, *, k: int | None = None, l: int | None = None, n:
     Raises
     ------
     ValueError
-        For a bad family or parameters.
+        For an unknown family, or parameters it does not take (:func:`family_k`).
 
     Examples
     --------
@@ -258,6 +359,7 @@ def degree(gens: Sequence[Generator], coincident: str = "merge") -> int:
     Returns
     -------
     int
+        Links out of every node.
 
     Raises
     ------
@@ -472,11 +574,12 @@ def build_family(family: str, *, k: int | None = None, l: int | None = None, n: 
     Returns
     -------
     ArrayGraph
+        ``meta["family"]`` holds the abbreviation.
 
     Raises
     ------
     ValueError
-        For a bad family or parameters.
+        As :func:`family_k` with ``build=True`` (``k <= MAX_K``).
 
     Examples
     --------
@@ -491,392 +594,57 @@ def build_family(family: str, *, k: int | None = None, l: int | None = None, n: 
     return g
 
 
-def star_graph(k: int) -> ArrayGraph:
-    """The k-dimensional star graph (generators ``T_2 .. T_k``; Akers and Krishnamurthy).
+#: the docstring of a family builder, filled from the family's record
+_BUILDER_DOC = """{text}
 
     Parameters
     ----------
-    k : int
-        ``2 <= k <= MAX_K``.
+    {params}
 
     Returns
     -------
     ArrayGraph
-        Undirected, ``k!`` nodes, degree ``k - 1``, diameter ``floor(3(k-1)/2)``.
+        ``k!`` nodes labelled by permutation tuples of ``1..k``.
 
     Raises
     ------
     ValueError
-        For a bad ``k``.
+        For parameters against these rules.
 
     Examples
     --------
-    >>> g = star_graph(4)
-    >>> g.n, g.degree_set(), g.diameter()
-    (24, [3], 4)
+    {example}
     """
-    return build_family("star", k=k)
 
-
-def bubble_sort_graph(k: int) -> ArrayGraph:
-    """The k-dimensional bubble-sort graph (adjacent transpositions ``T_{i,i+1}``).
-
-    Parameters
-    ----------
-    k : int
-        ``2 <= k <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        Undirected, degree ``k - 1``, diameter ``k(k-1)/2``.
-
-    Raises
-    ------
-    ValueError
-        For a bad ``k``.
-
-    Examples
-    --------
-    >>> bubble_sort_graph(4).diameter()
-    6
-    """
-    return build_family("bubble-sort", k=k)
-
-
-def transposition_network(k: int) -> ArrayGraph:
-    """The k-dimensional transposition network k-TN (all ``T_{i,j}``; Section 5).
-
-    Parameters
-    ----------
-    k : int
-        ``2 <= k <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        Undirected, degree ``k(k-1)/2``, diameter ``k - 1``.
-
-    Raises
-    ------
-    ValueError
-        For a bad ``k``.
-
-    Examples
-    --------
-    >>> g = transposition_network(4)
-    >>> g.degree_set(), g.diameter()
-    ([6], 3)
-    """
-    return build_family("transposition", k=k)
-
-
-def insertion_selection(k: int) -> ArrayGraph:
-    """The k-dimensional insertion-selection network IS (``I_2..I_k`` and their inverses; Section 2.2).
-
-    Undirected; ``I_2 = I_2^-1`` is one link, so the degree is ``2k - 3`` (``2k - 2`` with parallel links).
-
-    Parameters
-    ----------
-    k : int
-        ``2 <= k <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-
-    Raises
-    ------
-    ValueError
-        For a bad ``k``.
-
-    Examples
-    --------
-    >>> g = insertion_selection(4)
-    >>> g.degree_set(), g.meta["degree_parallel"]
-    ([5], 6)
-    """
-    return build_family("insertion-selection", k=k)
-
-
-def macro_star(l: int, n: int) -> ArrayGraph:
-    """The MS(l, n) network (command line: ``macro-star l= n=``).
-
-    Generators: ``T_2 .. T_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-star, Yeh and Varvarigos [21]).
-    Undirected (every generator is an involution); degree ``n + l - 1``.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> g = macro_star(3, 2)
-    >>> g.n, g.degree_set()
-    (5040, [4])
-    """
-    return build_family("MS", l=l, n=n)
-
-
-def rotation_star(l: int, n: int) -> ArrayGraph:
-    """The RS(l, n) network (command line: ``rotation-star l= n=``).
-
-    Generators: ``T_2 .. T_(n+1)``, ``R`` and ``R^-1`` (rotation-star).
-    Undirected; degree ``n + 2`` (``n + 1`` when ``l = 2``, where ``R = R^-1`` is one link).
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> rotation_star(2, 2).degree_set(), rotation_star(3, 1).degree_set()
-    ([3], [3])
-    """
-    return build_family("RS", l=l, n=n)
-
-
-def complete_rotation_star(l: int, n: int) -> ArrayGraph:
-    """The complete-RS(l, n) network (command line: ``complete-rotation-star l= n=``).
-
-    Generators: ``T_2 .. T_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-star).
-    Undirected; degree ``n + l - 1``.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> complete_rotation_star(3, 2).degree_set()
-    [4]
-    """
-    return build_family("complete-RS", l=l, n=n)
-
-
-def macro_rotator(l: int, n: int) -> ArrayGraph:
-    """The MR(l, n) network (command line: ``macro-rotator l= n=``).
-
-    Generators: the insertions ``I_2 .. I_(n+1)`` and the swaps ``S_2 .. S_l`` (macro-rotator).
-    Directed for ``n >= 2`` (``I_3`` has no inverse in the set); out-degree ``n + l - 1``.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> g = macro_rotator(2, 2)
-    >>> g.directed, g.degree_set()
-    (True, [3])
-    """
-    return build_family("MR", l=l, n=n)
-
-
-def rotation_rotator(l: int, n: int) -> ArrayGraph:
-    """The RR(l, n) network (command line: ``rotation-rotator l= n=``).
-
-    Generators: the insertions ``I_2 .. I_(n+1)`` and the single rotation ``R`` (rotation-rotator).
-    Directed unless ``n = 1`` and ``l = 2``; out-degree ``n + 1``.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> g = rotation_rotator(3, 2)
-    >>> g.directed, g.degree_set()
-    (True, [3])
-    """
-    return build_family("RR", l=l, n=n)
-
-
-def complete_rotation_rotator(l: int, n: int) -> ArrayGraph:
-    """The complete-RR(l, n) network (command line: ``complete-rotation-rotator l= n=``).
-
-    Generators: the insertions ``I_2 .. I_(n+1)`` and all rotations ``R^1 .. R^(l-1)`` (complete-rotation-rotator).
-    Directed for ``n >= 2``; out-degree ``n + l - 1``.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> complete_rotation_rotator(3, 2).degree_set()
-    [4]
-    """
-    return build_family("complete-RR", l=l, n=n)
-
-
-def macro_insertion_selection(l: int, n: int) -> ArrayGraph:
-    """The MIS(l, n) network (command line: ``macro-insertion-selection l= n=``).
-
-    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and the swaps ``S_2 .. S_l`` (macro-IS).
-    Undirected; degree ``2n + l - 2`` (``2n + l - 1`` counting ``I_2`` and ``I_2^-1`` as parallel links).
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> macro_insertion_selection(2, 3).degree_set()
-    [6]
-    """
-    return build_family("MIS", l=l, n=n)
-
-
-def rotation_insertion_selection(l: int, n: int) -> ArrayGraph:
-    """The RIS(l, n) network (command line: ``rotation-insertion-selection l= n=``).
-
-    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1``, ``R`` and ``R^-1`` (rotation-IS).
-    Undirected; degree ``2n + 1`` (``2n`` when ``l = 2``) with coincident generators merged.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> rotation_insertion_selection(3, 2).degree_set()
-    [5]
-    """
-    return build_family("RIS", l=l, n=n)
-
-
-def complete_rotation_insertion_selection(l: int, n: int) -> ArrayGraph:
-    """The complete-RIS(l, n) network (command line: ``complete-rotation-insertion-selection l= n=``).
-
-    Generators: ``I_2 .. I_(n+1)``, ``I_2^-1 .. I_(n+1)^-1`` and all rotations ``R^1 .. R^(l-1)``
-    (complete-rotation-IS).
-    Undirected; degree ``2n + l - 2`` with ``I_2 = I_2^-1`` merged.
-
-    Parameters
-    ----------
-    l : int
-        Number of boxes, ``l >= 2``.
-    n : int
-        Balls per box, ``n >= 1``; ``k = n*l + 1 <= MAX_K``.
-
-    Returns
-    -------
-    ArrayGraph
-        ``k!`` nodes labelled by permutation tuples.
-
-    Raises
-    ------
-    ValueError
-        If ``l < 2``, ``n < 1`` or ``k = n*l + 1 > MAX_K``.
-
-    Examples
-    --------
-    >>> complete_rotation_insertion_selection(3, 2).degree_set()
-    [5]
-    """
-    return build_family("complete-RIS", l=l, n=n)
+_BUILDER_PARAMS = {
+    ("k",): "k : int\n        Number of symbols, ``2 <= k <= MAX_K``.",
+    ("l", "n"): "l : int\n        Number of boxes, ``l >= 2``.\n    n : int\n        Balls per box, ``n >= 1``; "
+                "``k = n*l + 1 <= MAX_K``.",
+}
+
+
+def _family_builder(info: FamilyInfo) -> Callable[..., ArrayGraph]:
+    """The public builder of one family: :func:`build_family` with the family fixed, documented from its record."""
+    if info.params == ("k",):
+        def build(k: int) -> ArrayGraph:
+            return build_family(info.name, k=k)
+    else:
+        def build(l: int, n: int) -> ArrayGraph:
+            return build_family(info.name, l=l, n=n)
+    text, example = textwrap.dedent(info.doc).strip().split("\n>>>", 1)
+    if info.params == ("l", "n"):
+        text = f"The {info.abbrev}(l, n) network (command line: ``{info.name} l= n=``).\n\n{text}"
+    build.__name__ = build.__qualname__ = info.func
+    build.__doc__ = _BUILDER_DOC.format(text=textwrap.indent(text, "    ").lstrip(),
+                                        params=_BUILDER_PARAMS[info.params],
+                                        example=textwrap.indent(">>>" + example, "    ").lstrip())
+    return build
+
+
+#: the builder of every family, by command-line name, in table order
+BUILDERS: dict[str, Callable[..., ArrayGraph]] = {name: _family_builder(info) for name, info in FAMILIES.items()}
+
+# the builders by their own names (``FamilyInfo.func``, checked in the tests)
+(star_graph, bubble_sort_graph, transposition_network, insertion_selection, macro_star, rotation_star,
+ complete_rotation_star, macro_rotator, rotation_rotator, complete_rotation_rotator, macro_insertion_selection,
+ rotation_insertion_selection, complete_rotation_insertion_selection) = BUILDERS.values()

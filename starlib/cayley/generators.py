@@ -115,12 +115,13 @@ def transposition(k: int, i: int, j: int | None = None) -> Generator:
     return Generator(name, tuple(p), "nucleus")
 
 
-def _check_boxes(k: int, n: int) -> tuple[int, int]:
+def _boxes(k: int, n: int) -> tuple[int, int, int]:
+    """Checked ``k`` and ``n`` and the number of boxes ``l``, where ``k = n*l + 1``."""
     k = check_k(k, minimum=3)
     n = check_int(n, "n", 1, k - 1, rule=f"1 <= n <= k - 1 = {k - 1}")
     if (k - 1) % n:
         raise ValueError(f"n={n} does not divide k - 1 = {k - 1}: need k = n*l + 1 (l boxes of n balls)")
-    return k, n
+    return k, n, (k - 1) // n
 
 
 def swap(k: int, n: int, i: int) -> Generator:
@@ -150,8 +151,7 @@ def swap(k: int, n: int, i: int) -> Generator:
     >>> swap(7, 2, 3).apply((1, 2, 3, 4, 5, 6, 7))
     (1, 6, 7, 4, 5, 2, 3)
     """
-    k, n = _check_boxes(k, n)
-    boxes = (k - 1) // n
+    k, n, boxes = _boxes(k, n)
     i = check_int(i, "i", 2, boxes, rule=f"2 <= i <= l = {boxes} (S_{{n,i}} swaps box 1 with box i)")
     p = list(range(k))
     for t in range(n):
@@ -170,10 +170,8 @@ def rotation(k: int, n: int, i: int, *, signed_name: bool = False) -> Generator:
 
     Parameters
     ----------
-    k : int
-        Number of positions, ``k = n*l + 1``.
-    n : int
-        Balls per box.
+    k, n : int
+        Number of positions ``k = n*l + 1`` for ``l`` boxes of ``n`` balls.
     i : int
         Exponent, not a multiple of ``l`` (that is the identity).
     signed_name : bool
@@ -195,8 +193,7 @@ def rotation(k: int, n: int, i: int, *, signed_name: bool = False) -> Generator:
     >>> r.name, r.apply((1, 2, 3, 4, 5, 6, 7))
     ('R^2', (1, 4, 5, 6, 7, 2, 3))
     """
-    k, n = _check_boxes(k, n)
-    boxes = (k - 1) // n
+    k, n, boxes = _boxes(k, n)
     i = check_int(i, "i")
     if i % boxes == 0:
         raise ValueError(f"i={i} is a multiple of l = {boxes}: R^i would be the identity")
@@ -204,6 +201,13 @@ def rotation(k: int, n: int, i: int, *, signed_name: bool = False) -> Generator:
     p = [0] + [1 + ((q - 1 - shift) % (k - 1)) for q in range(1, k)]
     name = f"R^{i}" if signed_name else f"R^{i % boxes}"
     return Generator(name, tuple(p), "super")
+
+
+def _insertion_map(k: int, i: int, name: str) -> tuple[int, int, list[int]]:
+    """Checked ``k``, ``i`` and the position map of ``I_i``: the cyclic left shift of positions ``1..i``."""
+    k = check_k(k)
+    i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} ({name} shifts positions 1..i)")
+    return k, i, list(range(1, i)) + [0] + list(range(i, k))
 
 
 def insertion(k: int, i: int) -> Generator:
@@ -214,26 +218,24 @@ def insertion(k: int, i: int) -> Generator:
     k : int
         Number of positions.
     i : int
-        ``2 <= i <= k``.
+        Where the outside ball is inserted, ``2 <= i <= k``.
 
     Returns
     -------
     Generator
-        Named ``I_i``.
+        Named ``I_i``; ``I_2`` is the transposition ``T_2``.
 
     Raises
     ------
     ValueError
-        If ``i`` is out of range.
+        If ``i`` is not a position ``2..k`` to insert at.
 
     Examples
     --------
     >>> insertion(4, 4).apply((1, 2, 3, 4))
     (2, 3, 4, 1)
     """
-    k = check_k(k)
-    i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} (I_i shifts positions 1..i)")
-    p = list(range(1, i)) + [0] + list(range(i, k))
+    k, i, p = _insertion_map(k, i, "I_i")
     return Generator(f"I_{i}", tuple(p), "nucleus")
 
 
@@ -242,30 +244,27 @@ def selection(k: int, i: int) -> Generator:
 
     Parameters
     ----------
-    k : int
-        Number of positions.
-    i : int
-        ``2 <= i <= k``.
+    k, i : int
+        Number of positions and the position ``2 <= i <= k`` whose ball moves to the front.
 
     Returns
     -------
     Generator
-        Named ``I_i^-1``; ``I_2^-1`` has the same map as ``I_2``.
+        Named ``I_i^-1``, the inverse of ``I_i``; ``I_2^-1`` has the same map as ``I_2``.
 
     Raises
     ------
     ValueError
-        If ``i`` is out of range.
+        As :func:`insertion`: ``i`` must be one of the positions ``2..k``.
 
     Examples
     --------
-    >>> selection(4, 4).apply((1, 2, 3, 4))
-    (4, 1, 2, 3)
+    >>> s = selection(4, 4)
+    >>> s.apply((1, 2, 3, 4)), s.perm == inverse(insertion(4, 4).perm)
+    ((4, 1, 2, 3), True)
     """
-    k = check_k(k)
-    i = check_int(i, "i", 2, k, rule=f"2 <= i <= k = {k} (I_i^-1 shifts positions 1..i)")
-    p = [i - 1] + list(range(0, i - 1)) + list(range(i, k))
-    return Generator(f"I_{i}^-1", tuple(p), "nucleus")
+    k, i, p = _insertion_map(k, i, "I_i^-1")
+    return Generator(f"I_{i}^-1", inverse(p), "nucleus")
 
 
 def word_map(word: Sequence[Generator]) -> tuple[int, ...]:

@@ -51,6 +51,7 @@ def check_k(k: int, *, build: bool = False, minimum: int = 2) -> int:
     Returns
     -------
     int
+        ``k`` as a Python ``int``.
 
     Raises
     ------

@@ -135,6 +135,7 @@ def paper_allport_schedule(family: str, l: int, n: int) -> Schedule:
     Returns
     -------
     Schedule
+        Every dimension's hops with the steps the proof gives them.
 
     Raises
     ------
@@ -187,11 +188,12 @@ def allport_schedule(family: str, l: int, n: int) -> Schedule:
     Returns
     -------
     Schedule
+        Of ``max(2n, l+1)`` steps on MS and complete-RS, ``max(2n, l+2, n+3)`` on MIS and complete-RIS (``n >= 2``).
 
     Raises
     ------
     ValueError
-        For another family or bad parameters.
+        For a family other than these four, or ``l``, ``n`` against the rules of ``check_ln``.
 
     Examples
     --------
@@ -510,18 +512,29 @@ def figure_table(schedule: Schedule, notation: str = "host") -> pd.DataFrame:
     return df
 
 
+def _dash_step(state: dict[int, int], cell: str, printed: Sequence[str]) -> dict[int, int]:
+    """One regenerated cell of the match against a printed row (whose lost cells were dropped).
+
+    ``state`` maps the number of printed cells matched so far to the fewest '—' cells deleted to get there;
+    a '—' may match or be deleted, any other cell must match, an empty cell is not printed and changes nothing.
+    """
+    if not cell:
+        return state
+    nxt: dict[int, int] = {}
+    for p, d in state.items():
+        if p < len(printed) and printed[p] == cell:
+            nxt[p + 1] = min(nxt.get(p + 1, 1 << 30), d)
+        if cell == "—":
+            nxt[p] = min(nxt.get(p, 1 << 30), d + 1)
+    return nxt
+
+
 def _dash_match(printed: Sequence[str], full: Sequence[str]) -> int | None:
     """Fewest '—' cells to delete from ``full`` to obtain ``printed`` (None if impossible)."""
-    best: dict[int, int] = {0: 0}
+    state = {0: 0}
     for cell in full:
-        nxt: dict[int, int] = {}
-        for p, d in best.items():
-            if p < len(printed) and printed[p] == cell:
-                nxt[p + 1] = min(nxt.get(p + 1, 1 << 30), d)
-            if cell == "—":
-                nxt[p] = min(nxt.get(p, 1 << 30), d + 1)
-        best = nxt
-    return best.get(len(printed))
+        state = _dash_step(state, cell, printed)
+    return state.get(len(printed))
 
 
 def compare_printed(schedule: Schedule, printed_rows: Sequence[Sequence[str]],
@@ -613,22 +626,11 @@ def decode_printed_rows(printed_rows: Sequence[Sequence[str]], family: str, l: i
     steps = len(rows)
     triples = [(a, b, c) for a in range(1, steps + 1) for b in range(a + 1, steps + 1) for c in range(b + 1, steps + 1)]
 
-    def advance(state: dict[int, int], cell: str, row: list[str]) -> dict[int, int]:
-        if not cell:
-            return state
-        nxt: dict[int, int] = {}
-        for p, d in state.items():
-            if p < len(row) and row[p] == cell:
-                nxt[p + 1] = min(nxt.get(p + 1, 1 << 30), d)
-            if cell == "—":
-                nxt[p] = min(nxt.get(p, 1 << 30), d + 1)
-        return nxt
-
     init = []
     for t in range(steps):
         st = {0: 0}
         for j in range(2, n + 2):
-            st = advance(st, f"T_{j}" if t == 0 else "", rows[t])
+            st = _dash_step(st, f"T_{j}" if t == 0 else "", rows[t])
         init.append(st)
     solutions: list[tuple[int, list[tuple[int, int, int]]]] = []
 
@@ -644,7 +646,7 @@ def decode_printed_rows(printed_rows: Sequence[Sequence[str]], family: str, l: i
             new = []
             for t in range(1, steps + 1):
                 cell = box_label if t in (a, c) else t_label if t == b else ("—" if t < c else "")
-                st = advance(states[t - 1], cell, rows[t - 1])
+                st = _dash_step(states[t - 1], cell, rows[t - 1])
                 if not st:
                     break
                 new.append(st)
