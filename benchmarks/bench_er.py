@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_er.py [--q 128 256 512] [--methods hami
 memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) is its own. A run builds the family in Singer labels
 (``er_edsts(q, method, labels="singer")``, which includes the Singer model and, for ``low-depth``, the
 cluster layout with all ``m`` edges), verifies it with the streaming verifier
-``starlib.edst.er.verify_singer_edsts``, and, for ``q <= --cross-check-max``, again with the general verifier
+``starlib.edst.factor.er.verify_singer_edsts``, and, for ``q <= --cross-check-max``, again with the general verifier
 ``starlib.edst.verify.verify_edsts`` on the graph built by ``singer_graph(q)``. Results go to
 ``build/er_edsts_bench.{csv,md,tex}`` (timings are machine-dependent, so never to ``paper_tables/``) and to
 standard output. A run that exceeds ``--mem-limit-gb`` of address space fails with ``MemoryError`` (reported
@@ -28,8 +28,8 @@ import json, resource, sys, time
 import galois  # noqa: F401  (its import, ~1-2 s, is not construction time)
 limit = int(float(sys.argv[3]) * 2**30)
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from starlib.edst.er import er_edsts, er_edst_bound, verify_singer_edsts
-from starlib.edst.er_singer import singer_graph, singer_model
+from starlib.edst.factor.er import er_edsts, er_edst_bound, verify_singer_edsts
+from starlib.edst.factor.er_singer import singer_graph, singer_model
 q, method, cross = int(sys.argv[1]), sys.argv[2], int(sys.argv[4])
 out = {"q": q, "method": method}
 try:
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pandas as pd
 
-    from starlib.tables import write_table
+    from starlib.paper.tables import write_table
 
     rows = []
     for q in a.q:

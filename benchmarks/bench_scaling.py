@@ -5,7 +5,7 @@ the parameters grow until the product has well over 10^6 links; every instance r
 (so its peak resident memory ``ru_maxrss`` is its own) under an address-space limit (``--mem-limit-gb``,
 default 8). Phases, each timed with ``time.perf_counter`` as the best of ``--runs`` (default 5):
 
-``edges``   the edge-list floor: :func:`starlib.scaling.star_edge_list` writes every link of the product once
+``edges``   the edge-list floor: :func:`starlib.paper.scaling.star_edge_list` writes every link of the product once
             into one array, given the factors and bijections (no sort, labels or checks);
 ``build``   the starlib builder (``slimfly(q)``, ``bundlefly(q, q')``, ``polarstar(q, "paley", paley_q=q')``),
             factors included;
@@ -97,7 +97,7 @@ def child(family: str, params: tuple[int, ...], runs: int, mem_limit_gb: float) 
     from starlib.edst import METHODS, factor_edsts, verify_edsts
     from starlib.edst.trees import sort_edge_rows
     from starlib.networks import bundlefly, polarstar, slimfly
-    from starlib.scaling import star_edge_list
+    from starlib.paper.scaling import star_edge_list
 
     builders = {"slimfly": lambda: slimfly(*params), "bundlefly": lambda: bundlefly(*params),
                 "polarstar": lambda: polarstar(params[0], "paley", paley_q=params[1])}

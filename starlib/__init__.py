@@ -8,7 +8,7 @@ The package follows the paper "Edge-Disjoint Spanning Trees on Star Products" (I
 - :mod:`starlib.networks` Slim Fly, Bundlefly, PolarStar, Chimera, HyperX/torus;
 - :mod:`starlib.edst` EDST packings, the paper's constructions and the verifier; :mod:`starlib.bounds` the bounds;
 - :mod:`starlib.netdesign` the network-design notes; :mod:`starlib.cayley` super Cayley graphs;
-- :mod:`starlib.tables` and :mod:`starlib.figures` write ``paper_tables/``.
+- :mod:`starlib.paper.tables` and :mod:`starlib.paper.figures` write ``paper_tables/``.
 
 Submodules are imported on first use (``starlib.networks.slimfly(7)``), so ``import starlib`` stays cheap.
 """
@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 __all__ = ["ArrayGraph", "__version__"]
 
 def __getattr__(name: str) -> Any:
-    """Import a submodule on first attribute access (``starlib.networks``, ``starlib.table4``, ...)."""
+    """Import a submodule on first attribute access (``starlib.networks``, ``starlib.paper.table4``, ...)."""
     if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'starlib' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """Compiled graph kernels (numba): adjacency arrays, breadth-first search, union-find, the EDST certificate.
 
-These are the inner loops behind :mod:`starlib.edst.trees`, :mod:`starlib.edst.blocks` and
+These are the inner loops behind :mod:`starlib.edst.trees`, :mod:`starlib.edst.product.blocks` and
 :mod:`starlib.edst.verify`; they take and return plain int64 arrays and know nothing about labels, so
 the public functions keep their validation and error messages. Compiled code is cached on disk
 (``cache=True``), so only the first call in a fresh checkout pays the compilation.

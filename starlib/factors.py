@@ -32,6 +32,7 @@ Example
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -42,6 +43,9 @@ from .graphs import ArrayGraph
 from .validation import check_flag, check_int
 
 __all__ = [
+    "check_paley_order",
+    "check_mms_order",
+    "check_rstar_degree",
     "complete",
     "complete_bipartite",
     "cycle",
@@ -62,6 +66,67 @@ __all__ = [
     "bdf_graph",
     "chimera_graph",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# the parameter rules of the field-based and R* families (builders and the family records share them)
+# ---------------------------------------------------------------------------------------------
+def check_paley_order(value: Any, name: str = "q") -> int:
+    """Return ``value`` if it is the order of a Paley graph: a prime power ``= 1 (mod 4)``.
+
+    Examples
+    --------
+    >>> check_paley_order(13)
+    13
+    >>> check_paley_order(7, "paley_q")
+    Traceback (most recent call last):
+    ...
+    ValueError: paley_q=7 is not 1 mod 4: the Paley graph QR(paley_q) needs a prime power paley_q = 1 (mod 4)
+    """
+    q = check_prime_power(value, name)
+    if q % 4 != 1:
+        raise ValueError(f"{name}={q} is not 1 mod 4: the Paley graph QR({name}) needs a prime power "
+                         f"{name} = 1 (mod 4)")
+    return q
+
+
+def check_mms_order(value: Any, name: str = "q") -> int:
+    """Return ``value`` if it is the order of an MMS graph: a prime power ``q = 4w + delta >= 3``.
+
+    Examples
+    --------
+    >>> check_mms_order(2)
+    Traceback (most recent call last):
+    ...
+    ValueError: q=2 is too small: MMS(q) needs a prime power q = 4w + delta >= 3, delta in {-1, 0, 1}
+    """
+    q = check_prime_power(value, name)
+    if q == 2:
+        raise ValueError(f"{name}=2 is too small: MMS(q) needs a prime power q = 4w + delta >= 3, "
+                         "delta in {-1, 0, 1}")
+    return q
+
+
+def check_rstar_degree(value: Any, name: str = "d") -> int:
+    """Return ``value`` if it is the degree of an R* supernode (IQ, BDF): ``d >= 3``, ``d = 0 or 3 (mod 4)``.
+
+    Examples
+    --------
+    >>> check_rstar_degree(7)
+    7
+    >>> check_rstar_degree(5)
+    Traceback (most recent call last):
+    ...
+    ValueError: d=5 is not 0 or 3 mod 4: an R* supernode of order 2d+2 exists only for d = 0, 3 (mod 4)
+    """
+    d = check_int(value, name)
+    if d % 4 not in (0, 3):
+        raise ValueError(f"{name}={d} is not 0 or 3 mod 4: an R* supernode of order 2d+2 exists only for "
+                         f"d = 0, 3 (mod 4)")
+    if d < 3:
+        raise ValueError(f"{name}={d} is too small: need d >= 3 with d = 0 or 3 (mod 4) (IQ(0) is two isolated "
+                         f"vertices)")
+    return d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,9 +272,7 @@ def paley(q: int) -> ArrayGraph:
     ----------
     Spec §9.1; Table V row QR(q'); PolarStar (arXiv:2302.07217) supernode with property R1.
     """
-    q = check_prime_power(q)
-    if q % 4 != 1:
-        raise ValueError(f"q={q} is not 1 mod 4: the Paley graph QR(q) needs a prime power q = 1 (mod 4)")
+    q = check_paley_order(q)
     T = tables(q)
     squares = T.squares()
     meta = {
@@ -256,9 +319,7 @@ def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     ----------
     McKay–Miller–Širáň (1998); Hafner (2004); Besta–Hoefler, Slim Fly (SC'14).
     """
-    q = check_prime_power(q)
-    if q == 2:
-        raise ValueError("q=2 is too small: MMS(q) needs a prime power q = 4w + delta >= 3, delta in {-1, 0, 1}")
+    q = check_mms_order(q)
     delta = {1: 1, 3: -1, 0: 0}[q % 4]
     w = (q - delta) // 4
     if delta == 1:
@@ -304,7 +365,7 @@ def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
     ----------
     Spec §9.2; Table V row C(X) or C(X').
     """
-    q = check_prime_power(q)
+    q = check_mms_order(q)
     prime = check_flag(prime, "prime")
     delta, X, Xp = mms_generators(q)
     T = tables(q)
@@ -456,15 +517,6 @@ _QUAD_INTEL = np.array([[0, 7], [4, 7], [0, 1], [4, 1], [0, 2], [4, 2],
                         [1, 6], [5, 6], [5, 3], [5, 7], [2, 3], [6, 3]], dtype=np.int64)
 
 
-def _check_rstar_degree(d: int) -> int:
-    d = check_int(d, "d")
-    if d % 4 not in (0, 3):
-        raise ValueError(f"d={d} is not 0 or 3 mod 4: an R* supernode of order 2d+2 exists only for d = 0, 3 (mod 4)")
-    if d < 3:
-        raise ValueError(f"d={d} is too small: need d >= 3 with d = 0 or 3 (mod 4) (IQ(0) is two isolated vertices)")
-    return d
-
-
 def _inductive(d: int, gadget: np.ndarray, base4: bool, name: str) -> ArrayGraph:
     """Shared induction: start from a base of degree 0/3 (or 4), add gadgets of degree +4."""
     e_list: list[np.ndarray] = []
@@ -533,7 +585,7 @@ def inductive_quad(d: int) -> ArrayGraph:
     ----------
     Spec §9.4 and er_polarfly.md §2.3 (SST merlin ``class IQ``); PolarStar (arXiv:2302.07217).
     """
-    d = _check_rstar_degree(d)
+    d = check_rstar_degree(d)
     return _inductive(d, _QUAD_SST, base4=False, name="inductive-quad")
 
 
@@ -583,7 +635,7 @@ def bdf(d: int) -> ArrayGraph:
     Bermond, Delorme, Farhi, "Large graphs with given degree and diameter III" (1982); Table V
     row "BDF graph" (values stripped in the source).
     """
-    d = _check_rstar_degree(d)
+    d = check_rstar_degree(d)
     return _inductive(d, _QUAD_INTEL, base4=True, name="bdf")
 
 

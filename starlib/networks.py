@@ -24,13 +24,16 @@ Example
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 
-from ._edges import graph_from_edges
+from ._edges import canonical, graph_from_edges
 from .factors import (
     bdf,
+    check_mms_order,
+    check_paley_order,
     complete,
     complete_bipartite,
     cycle,
@@ -43,7 +46,7 @@ from .factors import (
 from .factors import chimera as chimera_graph_array
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph
-from .products import StarProduct, cartesian_product, star_product
+from .products import RelabelledProduct, StarProduct, cartesian_product, star_product
 from .validation import check_choice, check_flag, check_int
 
 __all__ = [
@@ -60,7 +63,7 @@ __all__ = [
 ]
 
 
-def slimfly_hafner(q: int) -> ArrayGraph:
+def slimfly_hafner(q: int) -> RelabelledProduct:
     """MMS(q) in Hafner's form: vertices ``(0, x, y)`` and ``(1, m, c)`` over GF(q).
 
     ``(0,x,y) ~ (0,x,y')`` iff ``y - y'`` in X; ``(1,m,c) ~ (1,m,c')`` iff ``c - c'`` in X';
@@ -73,9 +76,12 @@ def slimfly_hafner(q: int) -> ArrayGraph:
 
     Returns
     -------
-    ArrayGraph
+    RelabelledProduct
         ``2q^2`` vertices (``(0,x,y)`` at index ``x q + y``, ``(1,m,c)`` at ``q^2 + m q + c``),
-        ``(3q - delta)/2``-regular, ``q^2 (3q - delta)/2`` edges, diameter 2.
+        ``(3q - delta)/2``-regular, ``q^2 (3q - delta)/2`` edges, diameter 2. It carries its star-product form:
+        ``.product`` is :func:`slimfly` ``(q)`` and ``.index`` maps its vertices here
+        (``((0, x), y) -> (0, x, y)``, ``((1, m), c') -> (1, m, xi c')``), the one place where the two
+        labellings meet.
 
     Raises
     ------
@@ -92,7 +98,7 @@ def slimfly_hafner(q: int) -> ArrayGraph:
     ----------
     Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); spec §9.2.
     """
-    q = check_prime_power(q)
+    q = check_mms_order(q)
     delta, X, Xp = mms_generators(q)
     T = tables(q)
     e = T.elements()
@@ -112,8 +118,12 @@ def slimfly_hafner(q: int) -> ArrayGraph:
     edges = np.concatenate([np.stack([a.ravel(), b.ravel()], axis=1)
                             for a, b in ((s0, d0), (s1, d1), (s2, d2))])
     labels = [(0, a, b) for a in range(q) for b in range(q)] + [(1, a, b) for a in range(q) for b in range(q)]
-    return graph_from_edges(labels, edges, name="slimfly-hafner", params={"q": q},
-                                 meta={"delta": delta, "xi": T.xi})
+    # star-product vertex ((0, x), y) = x q + y is (0, x, y); ((1, m), c') = (q + m) q + c' is (1, m, xi c')
+    g = np.arange(2 * q, dtype=np.int64)[:, None]
+    h = e[None, :]
+    index = np.where(g < q, g * q + h, g * q + T.mul(T.xi, h)).ravel()
+    return RelabelledProduct(labels, canonical(edges, 2 * qq), name="slimfly-hafner", params={"q": q},
+                             meta={"delta": delta, "xi": T.xi}, index=index, make_product=functools.partial(slimfly, q))
 
 
 def slimfly(q: int) -> StarProduct:
@@ -149,7 +159,7 @@ def slimfly(q: int) -> StarProduct:
     ----------
     SEED Appendix B-B3 / B-C1 ("MMS(q) = K_{q,q} * C(X)"); spec §9.2 (explicit bijections).
     """
-    q = check_prime_power(q)
+    q = check_mms_order(q)
     G = complete_bipartite(q)
     H = mms_supernode(q)
     T = tables(q)
@@ -196,10 +206,8 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
     ----------
     SEED Appendix B-C2; Lei et al., Bundlefly (ICS'20); spec §9.6.
     """
-    q = check_prime_power(q)
-    paley_q = check_prime_power(paley_q, name="paley_q")
-    if paley_q % 4 != 1:
-        raise ValueError(f"paley_q={paley_q} is not 1 mod 4: the Paley supernode QR(q') needs q' = 1 (mod 4)")
+    q = check_mms_order(q)
+    paley_q = check_paley_order(paley_q, "paley_q")
     G = slimfly_hafner(q)
     H = paley(paley_q)
     return star_product(G, H, H.meta["bijection"], name="bundlefly", params={"q": q, "paley_q": paley_q})
@@ -292,9 +300,7 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
             raise ValueError("paley_q=None: supernode='paley' needs paley_q, a prime power = 1 (mod 4)")
         if d is not None:
             raise ValueError(f"d={d}: d is the degree of an IQ/bdf supernode; supernode='paley' takes paley_q")
-        paley_q = check_prime_power(paley_q, name="paley_q")
-        if paley_q % 4 != 1:
-            raise ValueError(f"paley_q={paley_q} is not 1 mod 4: the Paley supernode QR(q') needs q' = 1 (mod 4)")
+        paley_q = check_paley_order(paley_q, "paley_q")
         H = paley(paley_q)
         params = {"q": q, "supernode": supernode, "paley_q": paley_q}
     else:

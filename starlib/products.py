@@ -35,6 +35,8 @@ from .validation import check_permutation
 
 __all__ = [
     "StarProduct",
+    "RelabelledProduct",
+    "star_form",
     "star_product",
     "cartesian_product",
     "transfer_map",
@@ -133,6 +135,51 @@ class StarProduct(ArrayGraph):
         """Boolean mask over ``edges``: True for edges inside a supernode (copies of H)."""
         nH = self.supernode.n
         return (self.edges[:, 0] // nH) == (self.edges[:, 1] // nH)
+
+
+@dataclass(repr=False, eq=False)
+class RelabelledProduct(ArrayGraph):
+    """A graph that is a star product with its vertices numbered differently, and says so.
+
+    A builder that knows its graph is a star product in another vertex order (Slim Fly in Hafner's form is
+    ``K_{q,q} * C(X)``) returns one of these, so that the EDST constructions use the product structure
+    without recognising the graph or comparing edge sets.
+
+    Attributes
+    ----------
+    index : ndarray
+        Product vertex ``v`` is vertex ``index[v]`` of this graph (a permutation of ``0..n-1``).
+    make_product : callable
+        Builds the :class:`StarProduct` (once, on first use of :attr:`product`).
+    """
+
+    index: np.ndarray | None = None
+    make_product: Callable[[], StarProduct] | None = None
+    _product: StarProduct | None = field(default=None, init=False)
+
+    @property
+    def product(self) -> StarProduct:
+        """The star product this graph relabels (built on first use)."""
+        if self._product is None:
+            self._product = self.make_product()
+        return self._product
+
+
+def star_form(graph: Any) -> tuple[StarProduct, np.ndarray | None] | None:
+    """The star product a graph is, and the vertex map to the graph (None: the identity); None if not known.
+
+    Examples
+    --------
+    >>> from starlib.factors import complete
+    >>> P = cartesian_product(complete(2), complete(3))
+    >>> star_form(P)[0] is P, star_form(P)[1], star_form(complete(3))
+    (True, None, None)
+    """
+    if isinstance(graph, StarProduct):
+        return graph, None
+    if isinstance(graph, RelabelledProduct):
+        return graph.product, graph.index
+    return None
 
 
 def _bijection_array(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec) -> np.ndarray:

@@ -24,6 +24,7 @@ Example
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 from . import factors, networks
 from .graphs import ArrayGraph
 from .products import StarProduct, cartesian_product
+from .validation import check_int, check_prime_power
 
 __all__ = ["Param", "Family", "family_table", "NETWORK_FAMILIES", "get_family", "parse_params", "build_spec",
            "cartesian"]
@@ -38,12 +40,17 @@ __all__ = ["Param", "Family", "family_table", "NETWORK_FAMILIES", "get_family", 
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a family: its type (int or str), the rule in words, and a default."""
+    """One parameter of a family: its type (int or str), the rule in words, a default, and the rule as a check.
+
+    ``check(value, name)`` returns the value or raises the ``ValueError`` the builder raises (it is the
+    validator the builder itself calls), so a parameter can be tested without building the graph.
+    """
 
     type: type = int
     rule: str = ""
     default: Any = None
     required: bool = True
+    check: Callable[[Any, str], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,24 @@ class Family:
             raise ValueError(f"{unknown[0]} is not a parameter of {self.name} "
                              f"(parameters: {', '.join(self.params) or 'none'})")
         return self.builder(**self.preset, **params)
+
+    def admits(self, **params: Any) -> bool:
+        """True if every given parameter passes its rule (parameters without a check pass; nothing is built).
+
+        >>> fam = NETWORK_FAMILIES["paley"]
+        >>> fam.admits(q=13), fam.admits(q=7), fam.admits(q=15)
+        (True, False, False)
+        """
+        for name, value in params.items():
+            p = self.params.get(name)
+            if p is None:
+                return False
+            if p.check is not None:
+                try:
+                    p.check(value, name)
+                except ValueError:
+                    return False
+        return True
 
 
 def family_table(*records: Family) -> dict[str, Family]:
@@ -194,22 +219,28 @@ def cartesian(G: str, H: str) -> StarProduct:
     return cartesian_product(build_spec(G, "G"), build_spec(H, "H"), name="cartesian", params={"G": G, "H": H})
 
 
-_PQ = Param(int, "prime power q >= 2")
-_MMS_Q = Param(int, "prime power q >= 3, q != 2 (mod 4)")
-_PALEY_Q = Param(int, "prime power q' = 1 (mod 4)")
-_RSTAR_D = Param(int, "integer d >= 3, d = 0 or 3 (mod 4)")
+def _at_least(minimum: int) -> Callable[[Any, str], int]:
+    """The check ``(value, name) -> int`` of an integer ``>= minimum``."""
+    return functools.partial(check_int, minimum=minimum)
+
+
+_PQ = Param(int, "prime power q >= 2", check=check_prime_power)
+_MMS_Q = Param(int, "prime power q >= 3, q != 2 (mod 4)", check=factors.check_mms_order)
+_PALEY_Q = Param(int, "prime power q' = 1 (mod 4)", check=factors.check_paley_order)
+_RSTAR_D = Param(int, "integer d >= 3, d = 0 or 3 (mod 4)", check=factors.check_rstar_degree)
 _LOOPS = Param(int, "0/1: add the absolute-point loop edges (network version)", default=0, required=False)
 _TORIC = Param(int, "0/1: wrap-around couplers", default=0, required=False)
 
 #: Every family of the core library, factors first, in display order.
 NETWORK_FAMILIES: dict[str, Family] = family_table(
     # factor graphs (starlib.factors)
-    Family("complete", factors.complete, {"n": Param(int, "integer n >= 2")}, "complete graph K_n",
+    Family("complete", factors.complete, {"n": Param(int, "integer n >= 2", check=_at_least(2))}, "complete graph K_n",
            kind="factor", symbol="K_n", reference="App. B-B4"),
-    Family("complete-bipartite", factors.complete_bipartite, {"n": Param(int, "integer n >= 1")},
+    Family("complete-bipartite", factors.complete_bipartite, {"n": Param(int, "integer n >= 1", check=_at_least(1))},
            "complete bipartite graph K_{n,n}", kind="factor", symbol="K_{q,q}", reference="App. B-B2"),
-    Family("cycle", factors.cycle, {"n": Param(int, "integer n >= 3")}, "cycle C_n", kind="factor"),
-    Family("paley", factors.paley, {"q": Param(int, "prime power q = 1 (mod 4)")}, "Paley graph QR(q)",
+    Family("cycle", factors.cycle, {"n": Param(int, "integer n >= 3", check=_at_least(3))}, "cycle C_n", kind="factor"),
+    Family("paley", factors.paley, {"q": Param(int, "prime power q = 1 (mod 4)", check=factors.check_paley_order)},
+           "Paley graph QR(q)",
            kind="factor", symbol="QR(q')", reference="App. B-B1", diameter=2),
     Family("mms-supernode", factors.mms_supernode,
            {"q": _MMS_Q, "prime": Param(int, "0: C(X), 1: C(X')", default=0, required=False)},
@@ -251,7 +282,8 @@ NETWORK_FAMILIES: dict[str, Family] = family_table(
            "PolarStar ER_q * IQ(d) (polarstar with supernode=iq)", kind="product", preset={"supernode": "iq"},
            symbol="ER_q * IQ(d')", reference="App. B-C3", diameter=3),
     Family("complete-paley", networks.complete_paley,
-           {"n": Param(int, "integer n >= 2"), "q": Param(int, "prime power q = 1 (mod 4)")},
+           {"n": Param(int, "integer n >= 2", check=_at_least(2)),
+            "q": Param(int, "prime power q = 1 (mod 4)", check=factors.check_paley_order)},
            "K_n * QR(q) (K_2 * QR(5) = Petersen)", kind="product", symbol="K_n * QR(q)", diameter=2),
     Family("cartesian", cartesian,
            {"G": Param(str, "family spec name:key=value,... e.g. complete:n=4"),

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from starlib.edst import verify_edsts
-from starlib.edst.abelian import abelian_graph_paths, abelian_order, abelian_paths, additive_connection_set
-from starlib.edst.factor_trees import factor_edsts
+from starlib.edst.factor import factor_edsts
+from starlib.edst.factor.abelian import abelian_graph_paths, abelian_order, abelian_paths, additive_connection_set
 from starlib.factors import complete_bipartite, cycle, mms_generators, mms_supernode, paley, polarfly
 from starlib.fields import prime_power_parts, tables
 from starlib.graphs import ArrayGraph

@@ -7,9 +7,9 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from starlib import bound_checks as bc
 from starlib.edst import max_edsts
 from starlib.graphs import ArrayGraph
+from starlib.paper import bound_checks as bc
 
 
 def test_set_partitions_are_bell_and_distinct():

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from starlib import chimera_view as cv  # noqa: E402
+from starlib.paper import chimera_view as cv  # noqa: E402
 
 
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 4), (2, 6), (4, 4), (4, 6), (6, 6), (4, 8), (2, 8)])

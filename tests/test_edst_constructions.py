@@ -17,6 +17,7 @@ from starlib.bounds import product_upper_bound, table_i_count, upper_bound
 from starlib.edst import (
     METHODS,
     auto_trees,
+    default_factor_trees,
     factor_edsts,
     generic_trees,
     has_property_vd1,
@@ -27,7 +28,7 @@ from starlib.edst import (
     universal_trees,
     verify_edsts,
 )
-from starlib.edst.property_vd1 import bijection_orbits
+from starlib.edst.product.property_vd1 import bijection_orbits
 from starlib.factors import complete, complete_bipartite, cycle, inductive_quad, paley
 from starlib.graphs import ArrayGraph
 from starlib.networks import bundlefly, polarstar, slimfly
@@ -47,7 +48,7 @@ def tr(graph) -> tuple[int, int]:
 def tree_stats(graph) -> tuple[int, int]:
     """(max radius, max diameter) over the factor's EDST set, by networkx."""
     rad, dia = 0, 0
-    for t in factor_edsts(graph):
+    for t in default_factor_trees(graph):
         g = nx.Graph(list(map(tuple, t.edges.tolist())))
         ecc = nx.eccentricity(g)
         rad, dia = max(rad, min(ecc.values())), max(dia, max(ecc.values()))

@@ -6,15 +6,15 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from starlib.edst import factor_data, factor_edsts, lemma_vc1, max_edsts, verify_edsts
-from starlib.edst.factor_trees import (
+from starlib.edst import default_factor_trees, factor_data, factor_edsts, lemma_vc1, max_edsts, verify_edsts
+from starlib.edst.factor import (
     bipartite_paths,
     circulant_connection_set,
     circulant_paths,
     complete_bipartite_sides,
     walecki_paths,
 )
-from starlib.edst.nontree import nontree_edges
+from starlib.edst.product.factor_data import nontree_edges
 from starlib.factors import complete, complete_bipartite, cycle, inductive_quad, mms_supernode, paley, polarfly
 from starlib.graphs import ArrayGraph
 from starlib.networks import slimfly_hafner
@@ -114,7 +114,7 @@ def test_polarfly(q):
 @pytest.mark.parametrize("q", [3, 4, 5, 7])
 def test_slimfly_hafner_uses_the_star_product(q):
     g = slimfly_hafner(q)
-    trees = factor_edsts(g)
+    trees = default_factor_trees(g)
     delta = {1: 1, 3: -1, 0: 0}[q % 4]
     assert len(trees) == (3 * q - delta) // 4 == max_edsts(g).count
     assert verify_edsts(g, trees).valid
@@ -154,7 +154,7 @@ def lemma_check(data, lem, size):
 @pytest.mark.parametrize("graph", [complete(5), complete(7), complete_bipartite(5), complete_bipartite(6),
                                    paley(13), mms_supernode(8), inductive_quad(7)])
 def test_lemma_vc1_on_factors(graph):
-    d = factor_data(graph)
+    d = factor_data(graph, factor_edsts(graph))
     assert d.r >= d.t
     lem = lemma_vc1(d, d.t, rank=d.ecc(-1))
     lemma_check(d, lem, d.t)
@@ -176,7 +176,7 @@ def test_lemma_vc1_augments_when_the_nontree_edges_close_cycles():
 
 
 def test_lemma_vc1_errors():
-    d = factor_data(complete(6))  # r = 0
+    d = factor_data(complete(6), factor_edsts(complete(6)))  # r = 0
     with pytest.raises(ValueError, match="forest rank 0 < 3"):
         lemma_vc1(d, 3)
     assert len(lemma_vc1(d, 0).X) == 0

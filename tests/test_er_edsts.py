@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from starlib.edst.er import (
+from starlib.edst.factor.er import (
     er_edst_bound,
     er_edsts,
     hamiltonian_path_orders,
@@ -24,8 +24,8 @@ from starlib.edst.er import (
     singer_pairing,
     verify_singer_edsts,
 )
-from starlib.edst.er_clusters import INTERNAL, MATCHING, STAR, W_EDGE, cluster_layout
-from starlib.edst.er_singer import singer_graph, singer_model
+from starlib.edst.factor.er_clusters import INTERNAL, MATCHING, STAR, W_EDGE, cluster_layout
+from starlib.edst.factor.er_singer import singer_graph, singer_model
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 from starlib.fields import is_prime_power

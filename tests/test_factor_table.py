@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from starlib import factor_table as ft
+from starlib.paper import table5 as ft
 
 
 def test_twenty_cases_all_proved():

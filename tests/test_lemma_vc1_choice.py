@@ -1,4 +1,4 @@
-"""Lemma V-C.1's choice of X: the compiled/vectorised :func:`starlib.edst.nontree._choose_x` against the
+"""Lemma V-C.1's choice of X: the compiled/vectorised :func:`starlib.edst.product.factor_data._choose_x` against the
 plain-Python dictionary implementation it replaced (kept here as the reference), on many forests."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from starlib.edst.nontree import _choose_x, _max_forest, factor_data, lemma_vc1
+from starlib.edst import factor_edsts
+from starlib.edst.product.factor_data import _choose_x, _max_forest, factor_data, lemma_vc1
 from starlib.factors import complete, complete_bipartite, mms_supernode, paley, polarfly
 
 
@@ -105,7 +106,7 @@ def test_choice_equals_reference_on_random_forests(n, seed, ranked):
 @pytest.mark.parametrize("graph", [complete(9), complete_bipartite(7), paley(13), paley(29), mms_supernode(13),
                                    mms_supernode(25), polarfly(7)], ids=lambda g: f"{g.name}{g.params}")
 def test_lemma_on_factor_graphs_equals_reference(graph):
-    d = factor_data(graph)
+    d = factor_data(graph, factor_edsts(graph))
     if d.r < 1:
         pytest.skip("no non-tree edges")
     _, forest = _max_forest(d)

@@ -1,13 +1,12 @@
-"""Tests for starlib.random_products: random factors with known t and r, random and invariant star products."""
+"""Tests for starlib.paper.random_products: random factors with known t and r, random and invariant star products."""
 
 import numpy as np
 import pytest
 
 from starlib.bounds import t_and_r
-from starlib.edst import max_edsts, property_vd1_trees, verify_edsts
-from starlib.edst.property_vd1 import has_property_vd1
+from starlib.edst import has_property_vd1, max_edsts, property_vd1_trees, verify_edsts
 from starlib.factors import complete
-from starlib.random_products import random_factor, random_star_product, vd1_classes
+from starlib.paper.random_products import random_factor, random_star_product, vd1_classes
 
 
 @pytest.mark.parametrize(("n", "t", "r", "seed"), [(6, 3, 0, 0), (7, 3, 0, 1), (8, 2, 5, 2), (9, 4, 3, 3),

@@ -1,4 +1,4 @@
-"""Tests for starlib.scaling: exact recovery of power laws, grouped fits, and the star-product edge-list floor."""
+"""Tests for starlib.paper.scaling: exact recovery of power laws, grouped fits, and the star-product edge-list floor."""
 
 import math
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from starlib.factors import complete, cycle, paley
 from starlib.graphs import canonical_edges
 from starlib.networks import bundlefly, polarstar, slimfly
+from starlib.paper.scaling import fit_exponent, fit_exponents, star_edge_list
 from starlib.products import star_product
-from starlib.scaling import fit_exponent, fit_exponents, star_edge_list
 
 
 # ------------------------------------------------------------------------------------------- fit_exponent

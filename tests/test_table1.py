@@ -1,4 +1,5 @@
-"""Tests for starlib.table1 (Table I rows, the instance checker, the table writers) and starlib.tree_figures."""
+"""Tests for starlib.paper.table1 (Table I rows, the instance checker, the table writers) and
+starlib.paper.tree_figures."""
 
 import itertools
 
@@ -10,14 +11,14 @@ import sympy
 
 matplotlib.use("Agg")
 
-from starlib import table1  # noqa: E402
 from starlib.bounds import prop_iv3, table_i_count  # noqa: E402
 from starlib.edst import auto_trees  # noqa: E402
 from starlib.factors import complete_bipartite  # noqa: E402
 from starlib.networks import hyperx, torus  # noqa: E402
+from starlib.paper import table1  # noqa: E402
+from starlib.paper.tables import write_table  # noqa: E402
+from starlib.paper.tree_figures import draw_tree_panels, product_positions  # noqa: E402
 from starlib.products import cartesian_product  # noqa: E402
-from starlib.tables import write_table  # noqa: E402
-from starlib.tree_figures import draw_tree_panels, product_positions  # noqa: E402
 
 
 def test_formula_parsing_and_evaluation():

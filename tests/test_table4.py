@@ -1,12 +1,12 @@
-"""Tests for starlib.table4: Table IV formulas, proofs, built instances, the Maybe row, and the table writers."""
+"""Tests for starlib.paper.table4: Table IV formulas, proofs, built instances, the Maybe row, and the table writers."""
 
 import pandas as pd
 import pytest
 
-from starlib import table4
 from starlib.bounds import eq1_bound
-from starlib.formulas import counts
-from starlib.tables import write_table
+from starlib.paper import table4
+from starlib.paper.formulas import counts
+from starlib.paper.tables import write_table
 
 
 def test_parse_and_evaluate():
@@ -44,7 +44,7 @@ def test_row_for_rejects_other_families():
 @pytest.mark.parametrize("row", table4.TABLE_IV, ids=lambda r: f"{r.family}:{r.case}")
 def test_rows_proved_and_match_closed_counts(row):
     """The symbolic proof holds, and at concrete parameters the bound equals eq. (1) on the closed-form counts of
-    starlib.formulas (an independent source of n and m)."""
+    starlib.paper.formulas (an independent source of n and m)."""
     p = table4.prove_row(row)
     assert p["integral"] and p["floor"] and p["degree"]
     assert str(p["gap"]) == ("1" if row.max_word == "Maybe" else "0")

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from starlib.tables import format_cell, render_latex, render_markdown, write_table
+from starlib.paper.tables import format_cell, render_latex, render_markdown, write_table
 
 
 def test_integers_stay_integers_in_mixed_frames(tmp_path):

@@ -1,4 +1,4 @@
-"""Tests for starlib.tree_depths: depth formulas by hand, independent depth measurement, counts vs Table I."""
+"""Tests for starlib.paper.tree_depths: depth formulas by hand, independent depth measurement, counts vs Table I."""
 
 import networkx as nx
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 
 from starlib.edst import verify_edsts
 from starlib.networks import polarstar, slimfly
-from starlib.tree_depths import (
+from starlib.paper.tree_depths import (
     build_trees,
     depth_bound,
     depth_instances,

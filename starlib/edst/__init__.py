@@ -1,20 +1,20 @@
 """Edge-disjoint spanning trees: factor packings, the paper's star-product constructions, and the verifier.
 
-===========================  ==========================================================================
-module                       contents
-===========================  ==========================================================================
-:mod:`.trees`                :class:`Tree`, :class:`EDSTSet`, BFS helpers (depth, centers)
-:mod:`.verify`               :func:`verify_edsts` / :func:`check_edsts` (vectorised)
-:mod:`.packing`              :func:`max_edsts` / :func:`generic_packing`: exact packing + certificate
-:mod:`.factor_trees`         :func:`factor_edsts`: Walecki, ``K_{q,q}``, circulant/Paley, ER_q, products
-:mod:`.nontree`              factor data, the non-tree subgraph ``N``, Lemma V-C.1
-:mod:`.blocks`               Intra / Copies / child-anchored edges / twisted copies (spec §4.0)
-:mod:`.universal`            Section V-B: :func:`universal_trees`, :func:`low_depth_trees`
-:mod:`.maximum`              Section V-C: :func:`maximum_trees`
-:mod:`.property_vd1`         Section V-D: :func:`has_property_vd1`, :func:`property_vd1_trees`
-:mod:`.auto`                 Table I: :func:`auto_trees`; :func:`generic_trees`; :data:`METHODS`
-:mod:`.er`, :mod:`.er_singer`  ER_q (PolarFly): :func:`er_edsts` at floor((q+1)/2) via Singer difference sets
-===========================  ==========================================================================
+Three floors; each uses only the floors below it:
+
+=====================  ===========================================================================================
+floor                  modules
+=====================  ===========================================================================================
+primitives             :mod:`.trees` (:class:`Tree`, :class:`EDSTSet`, BFS helpers), :mod:`.verify`
+                       (:func:`verify_edsts`), :mod:`.packing` (:func:`max_edsts`: exact packing + certificate)
+factor packings        :mod:`.factor`: Walecki, ``K_{q,q}``, circulant/Paley, abelian Cayley graphs, ER_q by
+                       Singer difference sets; :func:`factor_edsts` picks the one that reaches the bound
+product constructions  :mod:`.product`: Sections V-B (:func:`universal_trees`, :func:`low_depth_trees`), V-C
+                       (:func:`maximum_trees`), V-D (:func:`property_vd1_trees`), Table I (:func:`auto_trees`),
+                       the default factor trees, and :data:`METHODS`, the one dispatch from a method name
+=====================  ===========================================================================================
+
+Everything public is re-exported here: ``from starlib.edst import auto_trees, verify_edsts``.
 
 Documented choices where the source is UNKNOWN (spec §11)
 ---------------------------------------------------------
@@ -44,20 +44,61 @@ Example
 (3, True)
 """
 
-from .auto import METHODS, auto_trees, generic_trees, table_i_case
-from .er import er_edst_bound, er_edsts, verify_singer_edsts
-from .er_singer import singer_graph, singer_model
-from .factor_trees import factor_edsts
-from .maximum import maximum_trees
-from .nontree import FactorData, LemmaVC1, factor_data, lemma_vc1
+from .factor import (
+    FACTOR_METHODS,
+    SingerModel,
+    er_edst_bound,
+    er_edsts,
+    factor_edsts,
+    generic_edsts,
+    singer_graph,
+    singer_model,
+    structured_edsts,
+    verify_singer_edsts,
+)
 from .packing import Packing, generic_packing, max_edsts
-from .property_vd1 import PropertyVD1, has_property_vd1, property_vd1_trees
-from .trees import EDSTSet, Tree
-from .universal import low_depth_trees, universal_trees
+from .product import (
+    METHODS,
+    FactorData,
+    LemmaVC1,
+    Method,
+    ProductContext,
+    PropertyVD1,
+    auto_trees,
+    default_factor_trees,
+    edsts,
+    factor_data,
+    generic_trees,
+    has_property_vd1,
+    lemma_vc1,
+    low_depth_trees,
+    maximum_trees,
+    product_context,
+    property_vd1_trees,
+    table_i_case,
+    universal_trees,
+)
+from .trees import (
+    EDSTSet,
+    OrientedTree,
+    Tree,
+    bfs_distances,
+    bfs_tree,
+    centred_trees,
+    is_connected,
+    orient,
+    relabel_trees,
+    sort_edge_rows,
+    tree_center,
+    tree_eccentricities,
+)
 from .verify import VerifyReport, check_edsts, verify_edsts
 
-__all__ = ["EDSTSet", "FactorData", "LemmaVC1", "METHODS", "Packing", "PropertyVD1", "Tree", "VerifyReport",
-           "auto_trees", "check_edsts", "er_edst_bound", "er_edsts", "factor_data", "factor_edsts",
-           "generic_packing", "generic_trees",
-           "has_property_vd1", "lemma_vc1", "low_depth_trees", "max_edsts", "maximum_trees", "property_vd1_trees",
-           "singer_graph", "singer_model", "table_i_case", "universal_trees", "verify_edsts", "verify_singer_edsts"]
+__all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_edsts", "default_factor_trees",
+           "edsts", "EDSTSet", "er_edst_bound", "er_edsts", "factor_data", "factor_edsts", "FACTOR_METHODS",
+           "FactorData", "generic_edsts", "generic_packing", "generic_trees", "has_property_vd1", "is_connected",
+           "lemma_vc1", "LemmaVC1", "low_depth_trees", "max_edsts", "maximum_trees", "Method", "METHODS", "orient",
+           "OrientedTree", "Packing", "product_context", "ProductContext", "property_vd1_trees", "PropertyVD1",
+           "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
+           "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
+           "verify_singer_edsts", "VerifyReport"]

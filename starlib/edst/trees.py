@@ -16,15 +16,16 @@ Example
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._kernels import bfs, count_components, csr, sorted_rows
+from .._kernels import bfs, count_components, csr, sorted_rows, trees_eccentricities
 from .._kernels import tree_eccentricities as _tree_eccentricities
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
-           "sort_edge_rows", "jsonable"]
+           "centred_trees", "relabel_trees", "OrientedTree", "orient", "sort_edge_rows", "jsonable"]
 
 
 def sort_edge_rows(edges: np.ndarray) -> np.ndarray:
@@ -142,6 +143,114 @@ def tree_center(n: int, edges: np.ndarray) -> tuple[int, int]:
     return c, int(ecc[c])
 
 
+def centred_trees(n: int, arrays: Sequence[Any], tag: str | Sequence[str]) -> EDSTSet:
+    """Spanning trees given as edge arrays, with sorted rows, each rooted at its center.
+
+    The center is the smallest-index vertex of least eccentricity; all eccentricities come from one compiled
+    call. ``tag`` is one construction tag for all trees or one per tree.
+
+    Raises
+    ------
+    ValueError
+        If an array does not have ``n - 1`` edges or does not connect the ``n`` vertices.
+
+    Example
+    -------
+    >>> s = centred_trees(4, [np.array([[0, 1], [1, 2], [2, 3]])], "path")
+    >>> s[0].root, s[0].depth, s.constructions()
+    (1, 2, ['path'])
+    """
+    out = EDSTSet()
+    tags = [tag] * len(arrays) if isinstance(tag, str) else list(tag)
+    arrs = [np.asarray(a, dtype=np.int64).reshape(-1, 2) for a in arrays]
+    if not arrs:
+        return out
+    if any(a.shape[0] != n - 1 for a in arrs):
+        raise ValueError(f"trees: every tree of a graph on n={n} vertices needs {n - 1} edges")
+    st = np.stack([sort_edge_rows(a) for a in arrs])
+    eccs = trees_eccentricities(n, st)
+    if (eccs < 0).any():
+        raise ValueError(f"trees: not spanning trees of n={n} vertices (disconnected)")
+    for e, ecc, tg in zip(st, eccs, tags, strict=True):
+        c = int(np.argmin(ecc))
+        out.append(Tree(e, c, tg, n=n, meta={"ecc": ecc}, _depth=int(ecc[c]), canonical=True))
+    return out
+
+
+def relabel_trees(trees: Iterable[Tree], index: np.ndarray) -> EDSTSet:
+    """The same trees with vertex ``v`` renamed ``index[v]`` (the vertex map of a relabelled graph).
+
+    Tags, roots (renamed), metadata and the set's ``theorem`` are kept.
+
+    Example
+    -------
+    >>> s = relabel_trees([Tree(np.array([[0, 1], [1, 2]]), 0, "p")], np.array([2, 0, 1]))
+    >>> s[0].edges.tolist(), s[0].root
+    ([[0, 1], [0, 2]], 2)
+    """
+    index = np.asarray(index, dtype=np.int64)
+    out = EDSTSet(Tree(index[t.rows], int(index[t.root]), t.construction, n=index.shape[0], meta=t.meta)
+                  for t in trees)
+    out.theorem = getattr(trees, "theorem", "")
+    out.factors = getattr(trees, "factors", None)
+    return out
+
+
+@dataclass
+class OrientedTree:
+    """A spanning tree of ``G`` directed away from ``root``.
+
+    Attributes
+    ----------
+    root : the root vertex.
+    parent : ``parent[c]`` for every vertex (``-1`` at the root).
+    order : vertices in BFS order from the root.
+    depth : ``depth[c]`` = distance from the root.
+    """
+
+    root: int
+    parent: np.ndarray
+    order: np.ndarray
+    depth: np.ndarray
+
+    @property
+    def children(self) -> np.ndarray:
+        """Every non-root vertex, in BFS order (the heads of the arcs)."""
+        return self.order[1:]
+
+    @property
+    def height(self) -> int:
+        """Eccentricity of the root in the tree (``D_G`` of the spec)."""
+        return int(self.depth.max())
+
+
+def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
+    """Orient a spanning tree of ``n`` vertices away from ``root`` (BFS).
+
+    Raises
+    ------
+    ValueError
+        If the edges do not form a spanning tree.
+
+    Example
+    -------
+    >>> o = orient(3, np.array([[0, 1], [1, 2]]), 1)
+    >>> o.parent.tolist(), o.depth.tolist()
+    ([1, -1, 1], [1, 0, 1])
+    """
+    e = np.asarray(tree_edges, dtype=np.int64).reshape(-1, 2)
+    if e.shape[0] != n - 1:
+        raise ValueError(f"tree_edges: {e.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+    # vertex order as before the compiled BFS: by depth then index up to _SMALL vertices, else BFS order
+    # over sorted neighbour lists (it decides the edge order the constructions hand to bfs_tree)
+    depth, parent, order = bfs(*_adjacency_arrays(n, e), int(root))
+    if order.shape[0] != n:
+        raise ValueError(f"tree_edges: not a spanning tree (reaches {order.shape[0]} of {n} vertices)")
+    if n <= _SMALL:
+        order = np.argsort(depth, kind="stable").astype(np.int64)
+    return OrientedTree(int(root), parent, order, depth)
+
+
 class Tree:
     """A spanning tree of a host graph on ``n`` vertices.
 
@@ -222,6 +331,9 @@ class EDSTSet(list):
     """
 
     theorem: str = ""
+    #: The factor packings a star-product construction used (``FactorData`` of G and H, after the swaps of
+    #: Lemma V-C.1), None for other sets.
+    factors: Any = None
 
     def depths(self) -> list[int]:
         """Depth of every tree, in order."""

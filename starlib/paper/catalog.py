@@ -3,7 +3,7 @@
 :func:`paper_grid` lists (family, parameters) pairs for the families of Table IV and their
 factors; :func:`build` builds one; :func:`invariants_table` builds every instance, measures
 n, m, the degree set and the diameter (BFS), and sets them beside the closed forms of
-:mod:`starlib.formulas`. ``notebooks/01-star-products.ipynb`` writes the result to
+:mod:`starlib.paper.formulas`. ``notebooks/01-star-products.ipynb`` writes the result to
 ``paper_tables/networks.*``.
 
 Example
@@ -20,31 +20,13 @@ from typing import Any
 
 import pandas as pd
 
-from . import factors, networks
-from .fields import is_prime_power
+from .. import networks
+from ..fields import is_prime_power
+from ..graphs import ArrayGraph
+from ..registry import get_family
 from .formulas import counts
-from .graphs import ArrayGraph
 
 __all__ = ["paper_grid", "build", "invariants_row", "invariants_table", "format_params", "hafner_to_star_labels"]
-
-_BUILDERS = {
-    "complete": lambda p: factors.complete(p["n"]),
-    "complete-bipartite": lambda p: factors.complete_bipartite(p["n"]),
-    "paley": lambda p: factors.paley(p["q"]),
-    "mms-supernode": lambda p: factors.mms_supernode(p["q"]),
-    "polarfly": lambda p: factors.polarfly(p["q"]),
-    "inductive-quad": lambda p: factors.inductive_quad(p["d"]),
-    "slimfly": lambda p: networks.slimfly(p["q"]),
-    "bundlefly": lambda p: networks.bundlefly(p["q"], p["paley_q"]),
-    "polarstar-paley": lambda p: networks.polarstar(p["q"], supernode="paley", paley_q=p["paley_q"]),
-    "polarstar-iq": lambda p: networks.polarstar(p["q"], supernode="iq", d=p["d"]),
-    "complete-paley": lambda p: networks.complete_paley(p["n"], p["q"]),
-}
-
-# diameter claims of the paper / spec (§9): 2 for the factor-like families, 3 for the products
-EXPECTED_DIAMETER = {"slimfly": 2, "polarfly": 2, "paley": 2, "complete-paley": 2,
-                     "bundlefly": 3, "polarstar-paley": 3, "polarstar-iq": 3}
-
 
 def format_params(params: dict[str, Any]) -> str:
     """``{"q": 3, "d": 7}`` -> ``"q=3;d=7"`` (the parameters column of every table)."""
@@ -52,10 +34,12 @@ def format_params(params: dict[str, Any]) -> str:
 
 
 def build(family: str, params: dict[str, Any]) -> ArrayGraph:
-    """Build one instance of a catalogued family."""
-    if family not in _BUILDERS:
-        raise ValueError(f"family={family!r} is not catalogued (known: {', '.join(_BUILDERS)})")
-    return _BUILDERS[family](params)
+    """Build one instance of a family of :data:`starlib.registry.NETWORK_FAMILIES` (``"polarstar-iq"``, ...).
+
+    >>> build("polarstar-iq", {"q": 3, "d": 3}).n
+    104
+    """
+    return get_family(family).build(**params)
 
 
 def _prime_powers(lo: int, hi: int, residues: Iterable[int] | None = None, mod: int = 4) -> list[int]:
@@ -93,7 +77,7 @@ def invariants_row(family: str, params: dict[str, Any]) -> dict[str, Any]:
     form = counts(family, **params)
     degs = g.degree_set()
     diam = g.diameter()
-    want = EXPECTED_DIAMETER.get(family)
+    want = get_family(family).diameter
     agree = (g.n == form["n"] and g.m == form["m"] and degs == form["degrees"]
              and (want is None or diam == want))
     return {"network": family, "parameters": format_params(params), "vertices": g.n, "edges": g.m,
@@ -111,10 +95,11 @@ def invariants_table(grid: Iterable[tuple]) -> pd.DataFrame:
 
 
 def hafner_to_star_labels(q: int) -> dict:
-    """The relabelling that maps Hafner's MMS(q) onto :func:`~starlib.networks.slimfly` (spec §9.2).
+    """The relabelling that maps Hafner's MMS(q) onto :func:`~starlib.networks.slimfly`, as a dict of labels.
 
-    ``(0, x, y) -> ((0, x), y)`` and ``(1, m, c) -> ((1, m), xi^{-1} c)``; returned as a dict
-    over all ``2 q^2`` Hafner labels.
+    ``(0, x, y) -> ((0, x), y)`` and ``(1, m, c) -> ((1, m), xi^{-1} c)``, read off the vertex map that
+    :func:`~starlib.networks.slimfly_hafner` carries (``.index``), so the check below tests that map against an
+    independent construction of each side.
 
     >>> from starlib.networks import slimfly, slimfly_hafner
     >>> mp = hafner_to_star_labels(7)
@@ -122,14 +107,6 @@ def hafner_to_star_labels(q: int) -> dict:
     ...     map(frozenset, slimfly(7).edge_labels()))
     True
     """
-    from .fields import tables
-
-    T = tables(q)
-    xi_inv = int(T.inv(T.xi))
-    scaled = T.mul(xi_inv, T.elements()).tolist()
-    mp: dict = {}
-    for a in range(q):
-        for b in range(q):
-            mp[(0, a, b)] = ((0, a), b)
-            mp[(1, a, b)] = ((1, a), scaled[b])
-    return mp
+    H = networks.slimfly_hafner(q)
+    P = H.product
+    return {H.labels[i]: P.labels[v] for v, i in enumerate(H.index.tolist())}

@@ -29,12 +29,12 @@ import numpy as np
 from matplotlib.collections import LineCollection
 from scipy.sparse import csgraph
 
-from . import bounds
-from .factors import chimera as chimera_graph
-from .graphs import ArrayGraph
-from .networks import chimera as chimera_product
-from .networks import chimera_colour
-from .validation import check_choice, check_flag, check_int
+from .. import bounds
+from ..factors import chimera as chimera_graph
+from ..graphs import ArrayGraph
+from ..networks import chimera as chimera_product
+from ..networks import chimera_colour
+from ..validation import check_choice, check_flag, check_int
 
 __all__ = ["ChimeraColouring", "colour_classes", "component_types", "supernodes_isomorphic", "star_product_rule",
            "chimera_closed_form", "product_matches_chimera", "chimera_row", "draw_chimera", "BLUE", "RED"]
@@ -258,7 +258,7 @@ def chimera_row(rows: int, cols: int, toric: bool = False, pack: bool = True) ->
     ----------
     Appendix C (C-A1, Cases 1 and 2) of Isham et al. (2025); Proposition IV-.1.
     """
-    from .edst import max_edsts, verify_edsts
+    from ..edst import max_edsts, verify_edsts
 
     cc = colour_classes(rows, cols, toric)
     C = cc.graph

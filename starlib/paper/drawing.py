@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 
-from .graphs import ArrayGraph
+from ..graphs import ArrayGraph
 
 __all__ = ["supernode_layout", "draw_star_product", "draw_graph"]
 

@@ -27,9 +27,10 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from .graphs import ArrayGraph
-from .products import StarProduct, star_product
-from .validation import check_int
+from ..edst import default_factor_trees, orient, tree_center
+from ..graphs import ArrayGraph
+from ..products import StarProduct, star_product
+from ..validation import check_int
 
 __all__ = ["random_factor", "random_star_product", "vd1_classes"]
 
@@ -180,7 +181,7 @@ def random_star_product(G: ArrayGraph, H: ArrayGraph, seed: int = 0,
 def vd1_classes(H: ArrayGraph, trees: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """Vertex classes ``[V(E_1) \\ V(E_2), I, V(E_2) \\ V(E_1)]`` of a balanced top/bottom split of a tree of ``H``.
 
-    The tree is the last one of ``trees`` (default: :func:`~starlib.edst.factor_trees.factor_edsts` of ``H``),
+    The tree is the last one of ``trees`` (default: :func:`~starlib.edst.default_factor_trees` of ``H``),
     oriented from its center. ``V(E_1)`` is the shortest prefix of the BFS order holding at least half of
     the vertices and satisfying the size condition ``|V(E_1) \\ V(E_2)|, |V(E_2) \\ V(E_1)| >= t_H - 1`` of
     Property V-D.1; ``I`` holds the vertices of the prefix with a child outside it.
@@ -212,14 +213,10 @@ def vd1_classes(H: ArrayGraph, trees: Sequence[np.ndarray] | None = None) -> lis
     ----------
     Property V-D.1 of Isham et al. (2025) (spec §4.5).
     """
-    from .edst.blocks import orient
-    from .edst.factor_trees import factor_edsts
-    from .edst.trees import tree_center
-
     n = int(H.n)
     if n < 3:
         raise ValueError(f"H: n={n}; a split of a spanning tree into two non-empty edge sets needs n >= 3")
-    packing = list(factor_edsts(H)) if trees is None else list(trees)
+    packing = list(default_factor_trees(H)) if trees is None else list(trees)
     arrays = [np.asarray(getattr(t, "edges", t), dtype=np.int64).reshape(-1, 2) for t in packing]
     need = len(arrays) - 1
     T = arrays[-1]

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .graphs import ArrayGraph
+from ..graphs import ArrayGraph
 
 __all__ = ["PowerLawFit", "fit_exponent", "fit_exponents", "star_edge_list"]
 

@@ -30,13 +30,14 @@ import numpy as np
 import pandas as pd
 import sympy
 
-from . import factors, networks
-from .bounds import upper_bound
+from .. import factors, networks
+from ..bounds import upper_bound
+from ..edst import METHODS, has_property_vd1, max_edsts, verify_edsts
+from ..products import StarProduct, cartesian_product
 from .catalog import format_params
-from .products import StarProduct, cartesian_product
 from .random_products import random_factor, random_star_product, vd1_classes
 
-__all__ = ["SYMBOLS", "formula", "evaluate", "TableIRow", "TABLE_I", "METHODS", "Built", "build_trees",
+__all__ = ["SYMBOLS", "formula", "evaluate", "TableIRow", "TABLE_I", "TABLE_I_METHODS", "Built", "build_trees",
            "Instance", "named_instances", "random_instances", "instance_pool", "check_instance",
            "instances_frame", "table_i_frame", "formula_frame"]
 
@@ -111,7 +112,7 @@ class TableIRow:
     min_depth : depth bound of the ``# min-depth`` low-depth trees (formula).
     n_min_depth : how many trees have the minimum depth bound (formula).
     depth_thms : the depth theorems.
-    methods : the constructions run for the row (keys of :data:`METHODS`).
+    methods : the constructions run for the row (keys of :data:`starlib.edst.METHODS`).
     low_depth_max : for the Universal row, the depth bound with the low-depth variant V-B.5(2).
     """
 
@@ -159,13 +160,8 @@ TABLE_I: tuple[TableIRow, ...] = (
 )
 """The six rows of Table I (spec §5), formulas as sympy-parsable strings."""
 
-#: construction key -> (tag of its low-depth trees, description)
-METHODS: dict[str, tuple[str, str]] = {
-    "maximum": ("V-C.4", "Constructions V-C.4 to V-C.7 (Theorem V-C.3, Corollaries V-C.10, V-C.11)"),
-    "property": ("V-D.3", "Constructions V-D.3 to V-D.5 (Theorem V-D.2)"),
-    "universal": ("V-B.2", "Constructions V-B.2 and V-B.3 (Theorem V-B.1)"),
-    "low-depth": ("V-B.2", "Construction V-B.2 and the twisted copies of Theorem V-B.5(2)"),
-}
+#: the constructions Table I's rows run (keys of :data:`starlib.edst.METHODS`), in order of first use
+TABLE_I_METHODS: tuple[str, ...] = tuple(dict.fromkeys(m for row in TABLE_I for m in row.methods))
 
 
 @dataclass
@@ -174,7 +170,7 @@ class Built:
 
     Attributes
     ----------
-    method : key of :data:`METHODS`.
+    method : one of :data:`TABLE_I_METHODS`.
     trees : the :class:`~starlib.edst.trees.EDSTSet` (``.theorem`` names the result).
     values : ``t_G, r_G, t_H, r_H, d_G, d_H, D_G`` and ``D_T`` (``None`` outside V-D) of the factor packings
         the construction actually used (after the swaps of Lemma V-C.1).
@@ -215,21 +211,10 @@ def build_trees(P: StarProduct, method: str) -> Built:
     ----------
     Sections V-B, V-C, V-D of Isham et al. (2025).
     """
-    from .edst.context import product_context
-    from .edst.maximum import maximum_from_context
-    from .edst.property_vd1 import property_from_context
-    from .edst.universal import universal_from_context
-
-    if method not in METHODS:
-        raise ValueError(f"method={method!r} is not one of {', '.join(METHODS)}")
-    ctx = product_context(P, method=method)
-    if method == "maximum":
-        trees = maximum_from_context(ctx)
-    elif method == "property":
-        trees = property_from_context(ctx)
-    else:
-        trees = universal_from_context(ctx, low_depth=(method == "low-depth"))
-    G, H = ctx.G, ctx.H  # the packings used (Lemma V-C.1 may have swapped edges)
+    if method not in TABLE_I_METHODS:
+        raise ValueError(f"method={method!r} is not one of {', '.join(TABLE_I_METHODS)}")
+    trees = METHODS[method](P)
+    G, H = trees.factors  # the packings used (Lemma V-C.1 may have swapped edges)
     root = None
     for t in trees:
         root = t.meta.get("g_0", t.meta.get("g_star", root))
@@ -304,11 +289,11 @@ def _draw_factor(rng: np.random.Generator, n_lo: int, n_hi: int, small_r: bool) 
 
 
 def random_instances(seed: int = 0, count: int = 6, invariant: bool = False) -> list[Instance]:
-    """Seeded random star products of two :func:`~starlib.random_products.random_factor` graphs.
+    """Seeded random star products of two :func:`~starlib.paper.random_products.random_factor` graphs.
 
     ``G`` has 4 to 7 vertices and ``H`` 5 to 9, each with a random ``t`` (at most ``(n-1)/2``) and ``r``
     (at most ``n - 2``). With ``invariant=False`` every arc gets a uniformly random bijection; with
-    ``invariant=True`` the bijections preserve the classes of :func:`~starlib.random_products.vd1_classes`,
+    ``invariant=True`` the bijections preserve the classes of :func:`~starlib.paper.random_products.vd1_classes`,
     so the product has Property V-D.1 and is not Cartesian, and every other instance has ``r < t`` on both
     sides (row 4 of Table I).
 
@@ -352,7 +337,7 @@ def instance_pool(seed: int = 0, n_random: int = 6, n_invariant: int = 6) -> lis
 def _depth_values(built: Built) -> tuple[int | None, int | None, bool]:
     """(deepest tree, deepest low-depth tree, every tree within its own theorem's bound)."""
     depths = built.trees.depths()
-    tag = METHODS[built.method][0]
+    tag = METHODS[built.method].families[0]
     low = [t.depth for t in built.trees if t.construction == tag]
     own = all(t.depth <= t.meta["bound"] for t in built.trees)
     return (max(depths) if depths else None), (max(low) if low else None), own
@@ -380,10 +365,6 @@ def check_instance(inst: Instance, exact_max_edges: int = 1500) -> list[dict[str
     >>> sorted({r["row"] for r in rows}), {r["agree"] for r in rows}
     ([1, 2, 5, 6], {True})
     """
-    from .edst.packing import max_edsts
-    from .edst.property_vd1 import has_property_vd1
-    from .edst.verify import verify_edsts
-
     P = inst.build()
     bound = upper_bound(P)
     exact = None

@@ -6,7 +6,7 @@ the number of trees constructed as formula strings in ``q``, ``q'`` (Paley) and 
 * :func:`prove_row` checks a row for *all* its parameters: it writes the parameters as ``q = a k + c``,
   ``q' = 4 j + 1``, ``d' = 4 i + c'`` and verifies with sympy that the bound ``B`` is integer-valued and that
   ``R = m - B(n-1)`` satisfies ``0 <= R <= n - 2`` (so ``B = floor(m/(n-1))``, with ``n`` and ``m`` the closed
-  forms of :data:`starlib.formulas.FORMULAS`), and it computes ``bound - constructed`` symbolically.
+  forms of :data:`starlib.paper.formulas.FORMULAS`), and it computes ``bound - constructed`` symbolically.
 * :func:`instance_row` builds one network, measures its degree and bound, runs the construction Table I
   prescribes (:func:`starlib.edst.auto_trees`), verifies the trees and compares everything with the row's
   formulas.
@@ -27,14 +27,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import sympy
 
-from . import formulas, networks
-from .bounds import eq1_bound, prop_iv1
+from .. import networks
+from ..bounds import eq1_bound, prop_iv1
+from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify_edsts
+from ..fields import is_prime_power
+from . import formulas
 from .catalog import format_params
-from .fields import is_prime_power
 from .formulas import mms_delta
 
 __all__ = ["Table4Row", "TABLE_IV", "INSTANCE_COLUMNS", "parse", "evaluate", "row_for", "prove_row",
@@ -52,7 +53,7 @@ INSTANCE_COLUMNS = ("network", "parameters", "vertices", "edges", "degree", "upp
 
 def parse(text: str) -> sympy.Expr:
     """A Table IV formula (in ``q``, ``q'``, ``d'``) as a sympy expression in the symbols of
-    :data:`starlib.formulas.SYMBOLS`.
+    :data:`starlib.paper.formulas.SYMBOLS`.
 
     Raises
     ------
@@ -100,7 +101,7 @@ class Table4Row:
     Attributes
     ----------
     network : the network as the paper names it.
-    family : the :mod:`starlib.catalog` family that builds it.
+    family : the :mod:`starlib.paper.catalog` family that builds it.
     case : the parameter case, in words.
     applies : ``params -> bool``, whether a parameter choice falls in this case.
     degree : the degree formula, or ``None`` when the network is not regular.
@@ -220,7 +221,7 @@ def _nonnegative(expr: sympy.Expr, gens: list[sympy.Symbol]) -> bool:
 def prove_row(row: Table4Row) -> dict[str, Any]:
     """Check a Table IV row for every parameter choice of its case, symbolically.
 
-    With ``n, m`` the closed forms of the network (:data:`starlib.formulas.FORMULAS`, ``delta`` fixed by the
+    With ``n, m`` the closed forms of the network (:data:`starlib.paper.formulas.FORMULAS`, ``delta`` fixed by the
     case) and the parameters written as ``a k + c`` (``k >= k_min``, shifted to ``k = k_min + j``, ``j >= 0``):
 
     * ``integral``: the bound and the constructed count are integer-valued;
@@ -357,8 +358,6 @@ def instance_row(family: str, params: dict[str, int]) -> dict[str, Any]:
     >>> r["degree"], r["upper_bound"], r["theorem"], r["constructed"], r["maximum"], r["agree"]
     ('7', 3, 'V-C.10', 3, True, True)
     """
-    from .edst import auto_trees, verify_edsts
-
     row = row_for(family, params)
     P = _build(family, params)
     n, m = int(P.n), int(P.m)
@@ -424,8 +423,6 @@ def maybe_row(q: int, d: int) -> dict[str, Any]:
     ----------
     Table IV (last row) of Isham et al. (2025); Edmonds (1965), Roskind and Tarjan (1985).
     """
-    from .edst import auto_trees, max_edsts, verify_edsts
-
     params = {"q": q, "d": d}
     if not (isinstance(q, int) and isinstance(d, int)) or q % 2 == 0 or d % 4 != 3:
         raise ValueError(f"q={q}, d={d}: the 'Maybe' row of Table IV needs q odd and d' = 3 mod 4")
@@ -532,9 +529,9 @@ def nested_counts(q: int, paley_q: int) -> dict[str, Any]:
     Universal construction applied at both levels (the example of the paper's Discussion, Section VI).
 
     The structure graph MMS(q) (Hafner's form in :func:`~starlib.networks.bundlefly`) is the star product
-    ``K_{q,q} * C(X)`` (:func:`~starlib.networks.slimfly`, relabelled by
-    :func:`~starlib.catalog.hafner_to_star_labels`); its EDSTs are built by the same construction (Maximum,
-    resp. Universal) and then used as ``T_G`` for the Bundlefly construction.
+    ``K_{q,q} * C(X)`` relabelled (:func:`~starlib.networks.slimfly_hafner` carries that form); its EDSTs are
+    built by the same construction (Maximum, resp. Universal) and then used as ``T_G`` for the Bundlefly
+    construction.
 
     Returns
     -------
@@ -556,19 +553,10 @@ def nested_counts(q: int, paley_q: int) -> dict[str, Any]:
     ----------
     Section VI (Discussion) and Theorems V-B.1, V-C.3, Corollary V-C.10 of Isham et al. (2025).
     """
-    from .catalog import hafner_to_star_labels
-    from .edst import auto_trees, maximum_trees, universal_trees, verify_edsts
-
     P = networks.bundlefly(q, paley_q)
-    mms = P.structure  # MMS(q) in Hafner's labelling
-    S = networks.slimfly(q)  # the same graph as the star product K_{q,q} * C(X)
-    relabel = hafner_to_star_labels(q)
-    index = S.index()
-    to_star = np.array([index[relabel[lab]] for lab in mms.labels], dtype=np.int64)
-    to_hafner = np.empty_like(to_star)
-    to_hafner[to_star] = np.arange(to_star.shape[0])
-    g_max = [to_hafner[t.edges] for t in maximum_trees(S)]
-    g_uni = [to_hafner[t.edges] for t in universal_trees(S)]
+    mms = P.structure  # MMS(q) in Hafner's labelling, which carries its form K_{q,q} * C(X)
+    g_max = maximum_trees(mms)
+    g_uni = universal_trees(mms)
     if len(g_uni) == 0:
         raise ValueError(f"q={q}: the Universal construction builds no tree of MMS({q}); need q >= 4")
     ok = verify_edsts(mms, g_max).valid and verify_edsts(mms, g_uni).valid
@@ -581,7 +569,7 @@ def nested_counts(q: int, paley_q: int) -> dict[str, Any]:
 
 
 def parse_params(text: str) -> dict[str, int]:
-    """Inverse of :func:`~starlib.catalog.format_params` for integer parameters.
+    """Inverse of :func:`~starlib.paper.catalog.format_params` for integer parameters.
 
     Example
     -------

@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,10 +36,9 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from . import factors, networks
-from .fields import is_prime_power
-from .graphs import ArrayGraph
-from .validation import check_int
+from ..graphs import ArrayGraph
+from ..registry import get_family
+from ..validation import check_int
 
 __all__ = ["FAMILIES", "FactorCase", "CaseProof", "table_v_cases", "case_for", "evaluate", "piecewise", "prove_case",
            "nonnegative_certificate", "integer_valued", "expr_str", "closed_form_table", "build_factor",
@@ -51,36 +50,49 @@ _j = sp.Symbol("j", integer=True, nonnegative=True)
 
 @dataclass(frozen=True)
 class _Family:
-    graph: str
+    """A Table V family: its record in :data:`starlib.registry.NETWORK_FAMILIES` (``name``), the parameter symbol
+    as Table V writes it, and Table V's wording of the parameter rule."""
+
+    name: str
     symbol: sp.Symbol
-    builder: Callable[[int], ArrayGraph]
-    admissible: Callable[[int], bool]
     rule: str
-    source: str
+
+    @property
+    def graph(self) -> str:
+        """The paper's notation (``"QR(q')"``)."""
+        return get_family(self.name).symbol
+
+    @property
+    def source(self) -> str:
+        """The appendix section that defines it."""
+        return get_family(self.name).reference
+
+    def build(self, value: int) -> ArrayGraph:
+        """The member with parameter ``value``."""
+        fam = get_family(self.name)
+        return fam.build(**{next(iter(fam.params)): value})
+
+    def admissible(self, value: int) -> bool:
+        """True if ``value`` passes the family's parameter rule (checked without building) and lies in a case of
+        Table V."""
+        fam = get_family(self.name)
+        return fam.admits(**{next(iter(fam.params)): value}) and any(
+            c.family == self.name and c.contains(value) for c in _CASES)
 
 
-def _pp(lo: int, residues: tuple[int, ...] | None = None) -> Callable[[int], bool]:
-    return lambda v: v >= lo and is_prime_power(v) and (residues is None or v % 4 in residues)
-
-
-FAMILIES: dict[str, _Family] = {
-    "paley": _Family("QR(q')", qp, factors.paley, _pp(5, (1,)), "a prime power q' = 1 mod 4", "App. B-B1"),
-    "mms-supernode": _Family("C(X)", q, factors.mms_supernode, _pp(3, (0, 1, 3)),
-                             "a prime power q >= 3, q != 2 mod 4", "App. B-B1"),
-    "mms-supernode-prime": _Family("C(X')", q, lambda v: factors.mms_supernode(v, prime=True),
-                                   _pp(3, (0, 1, 3)), "a prime power q >= 3, q != 2 mod 4", "App. B-B1"),
-    "complete-bipartite": _Family("K_{q,q}", q, factors.complete_bipartite, lambda v: v >= 2,
-                                  "an integer q >= 2", "App. B-B2"),
-    "slimfly": _Family("MMS(q)", q, networks.slimfly, _pp(3, (0, 1, 3)),
-                       "a prime power q >= 3, q != 2 mod 4", "App. B-B3"),
-    "complete": _Family("K_n", n_, factors.complete, lambda v: v >= 2, "an integer n >= 2", "App. B-B4"),
-    "bdf": _Family("BDF(d')", d, factors.bdf, lambda v: v >= 3 and v % 4 in (0, 3),
-                   "an integer d' >= 3, d' = 0 or 3 mod 4", "App. B-B5"),
-    "inductive-quad": _Family("IQ(d')", d, factors.inductive_quad, lambda v: v >= 3 and v % 4 in (0, 3),
-                              "an integer d' >= 3, d' = 0 or 3 mod 4", "App. B-B6"),
-    "polarfly": _Family("ER_q", q, factors.polarfly, _pp(2), "a prime power q >= 2", "App. B-B7"),
-}
-"""family key -> display name, parameter symbol, builder, admissibility rule and the appendix section."""
+_PP_RULE = "a prime power q >= 3, q != 2 mod 4"
+FAMILIES: dict[str, _Family] = {f.name: f for f in (
+    _Family("paley", qp, "a prime power q' = 1 mod 4"),
+    _Family("mms-supernode", q, _PP_RULE),
+    _Family("mms-supernode-prime", q, _PP_RULE),
+    _Family("complete-bipartite", q, "an integer q >= 2"),
+    _Family("slimfly", q, _PP_RULE),
+    _Family("complete", n_, "an integer n >= 2"),
+    _Family("bdf", d, "an integer d' >= 3, d' = 0 or 3 mod 4"),
+    _Family("inductive-quad", d, "an integer d' >= 3, d' = 0 or 3 mod 4"),
+    _Family("polarfly", q, "a prime power q >= 2"),
+)}
+"""Table V's families, in its row order: the registry name, the parameter symbol and Table V's rule wording."""
 
 
 @dataclass(frozen=True)
@@ -447,7 +459,7 @@ def build_factor(family: str, value: int) -> ArrayGraph:
     14
     """
     case_for(family, value)
-    return FAMILIES[family].builder(value)
+    return FAMILIES[family].build(value)
 
 
 def measure_factor(family: str, value: int, pack: bool = True) -> dict[str, Any]:
@@ -482,11 +494,11 @@ def measure_factor(family: str, value: int, pack: bool = True) -> dict[str, Any]
     ----------
     Table V / Appendix B-B of Isham et al. (2025).
     """
-    from .edst import max_edsts, verify_edsts
+    from ..edst import max_edsts, verify_edsts
 
     case = case_for(family, value)
     cf = evaluate(case, value)
-    g = FAMILIES[family].builder(value)
+    g = FAMILIES[family].build(value)
     deg, cnt = np.unique(g.degrees(), return_counts=True)
     degrees = sorted(zip(deg.tolist(), cnt.tolist(), strict=True))
     t_eq1 = g.m // (g.n - 1)

@@ -21,7 +21,7 @@ matters (spec §12). ``factor_trees="paths"`` uses Hamiltonian-path packings whe
 ``n/2``): Walecki's paths of ``K_n``, the paths of ``K_{q,q}``, the ``x -> x + s`` paths of Paley / ``C(X)``
 of prime order, and Construction A of ER_q; the exact packer for IQ and prime-power orders; the paper's own
 constructions for the Bundlefly structure graph MMS(q). ``"shallow"`` uses the ER_q lifted-cluster trees of
-depth at most 5 (:func:`starlib.edst.er.er_edsts`, ``"low-depth"``) for the structure graph ER_q and the
+depth at most 5 (:func:`starlib.edst.factor.er.er_edsts`, ``"low-depth"``) for the structure graph ER_q and the
 exact packer's trees for every other factor (they are not built for depth, but are measured to be shallow).
 (:func:`starlib.edst.factor_edsts` itself now defaults to the low-depth ER_q trees.)
 
@@ -43,21 +43,21 @@ import pandas as pd
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from .bounds import t_and_r, table_i_count, upper_bound
-from .catalog import build, format_params
-from .edst import (
+from ..bounds import t_and_r, table_i_count, upper_bound
+from ..edst import (
+    METHODS,
     EDSTSet,
-    Tree,
+    auto_trees,
+    centred_trees,
+    er_edsts,
     factor_edsts,
     generic_packing,
-    generic_trees,
-    maximum_trees,
-    universal_trees,
     verify_edsts,
 )
-from .edst.trees import tree_center
-from .fields import is_prime_power
-from .validation import check_int
+from ..fields import is_prime_power
+from ..products import star_form
+from ..validation import check_int
+from .catalog import build, format_params
 
 __all__ = ["DEPTH_METHODS", "FACTOR_TREES", "depth_bound", "measured_depth", "graph_radius",
            "depth_instances", "factor_tree_sets", "build_trees", "shuffled_generic_trees", "expected_count",
@@ -175,7 +175,7 @@ def depth_instances(q_max: int, paley_orders: Sequence[int] = (5,), iq_degrees: 
 
     Returns
     -------
-    list of ``(family, params)`` in the names of :func:`starlib.catalog.build`.
+    list of ``(family, params)`` in the names of :func:`starlib.paper.catalog.build`.
 
     Raises
     ------
@@ -213,17 +213,17 @@ def _is_er(G: Any) -> bool:
 def _path_trees(G: Any) -> EDSTSet:
     """Hamiltonian-path packings where they reach ``t`` (ER_q: Construction A), else star / exact packer."""
     if _is_er(G):
-        from .edst.er import er_edsts
-
         return er_edsts(int(G.params["q"]), "hamiltonian", graph=G)
     t = t_and_r(G)[0]
-    for method in ("walecki", "bipartite", "circulant", "star"):
+    for method in ("walecki", "bipartite", "circulant"):
         try:
             trees = factor_edsts(G, method)
         except ValueError:
             continue
         if len(trees) == t:
             return trees
+    if star_form(G) is not None and len(trees := auto_trees(G)) == t:  # the Bundlefly structure graph MMS(q)
+        return trees
     return factor_edsts(G, "generic")
 
 
@@ -258,8 +258,6 @@ def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDST
         g, h = _path_trees(G), _path_trees(H)
     else:
         if _is_er(G):
-            from .edst.er import er_edsts
-
             g = er_edsts(int(G.params["q"]), "low-depth", graph=G)
         else:
             g = factor_edsts(G, "generic")
@@ -269,15 +267,6 @@ def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDST
             raise ValueError(f"factor_trees={factor_trees!r}: {len(s)} trees for the {role} {X.name}, "
                              f"below its bound {t_and_r(X)[0]}")
     return g, h
-
-
-def _centered(n: int, edges_list: Iterable[np.ndarray], tag: str) -> EDSTSet:
-    out = EDSTSet()
-    for e in edges_list:
-        c, _ = tree_center(n, e)
-        out.append(Tree(e, c, tag, n=n))
-    out.theorem = tag
-    return out
 
 
 def shuffled_generic_trees(graph: Any, seed: int) -> EDSTSet:
@@ -297,7 +286,9 @@ def shuffled_generic_trees(graph: Any, seed: int) -> EDSTSet:
     e = np.asarray(graph.edges, dtype=np.int64)
     shuffled = SimpleNamespace(n=int(graph.n), edges=e[rng.permutation(e.shape[0])])
     p = generic_packing(shuffled)
-    return _centered(int(graph.n), [t.edges for t in p.trees], "generic")
+    out = centred_trees(int(graph.n), [t.edges for t in p.trees], "generic")
+    out.theorem = "generic"
+    return out
 
 
 def build_trees(P: Any, method: str, factor_trees: str = "paths") -> EDSTSet:
@@ -327,11 +318,8 @@ def build_trees(P: Any, method: str, factor_trees: str = "paths") -> EDSTSet:
     if method not in DEPTH_METHODS:
         raise ValueError(f"method={method!r} is not one of {', '.join(DEPTH_METHODS)}")
     if method == "generic":
-        return generic_trees(P)
-    g, h = factor_tree_sets(P, factor_trees)
-    if method == "maximum":
-        return maximum_trees(P, g, h)
-    return universal_trees(P, g, h, low_depth=(method == "low-depth"))
+        return METHODS[method](P)
+    return METHODS[method](P, *factor_tree_sets(P, factor_trees))
 
 
 def expected_count(P: Any, method: str) -> int:
@@ -364,7 +352,7 @@ def tree_depth_rows(family: str, params: dict[str, Any], methods: Sequence[str] 
 
     Parameters
     ----------
-    family, params : a network of :func:`starlib.catalog.build` (a star product).
+    family, params : a network of :func:`starlib.paper.catalog.build` (a star product).
     methods : subset of :data:`DEPTH_METHODS`.
     factor_choices : subset of :data:`FACTOR_TREES` for the constructions (``generic`` runs once, tagged
         ``"-"``).

@@ -4,7 +4,7 @@ The prime-power Paley graphs ``QR(q)`` and the McKay-Miller-Siran supernodes ``C
 :func:`starlib.networks.slimfly`) are ``Cay(G, S)`` with ``G = (GF(q), +) = Z_p^k``: vertex ``x`` (the
 integer code ``sum_i x_i p^i``) is joined to ``x + s`` for ``s`` in the symmetric set ``S``, addition being
 digit-wise mod ``p``. The circulant packing does not apply (``G`` is not cyclic), so before this module
-:func:`~starlib.edst.factor_trees.factor_edsts` used the exact generic packer for them (1.7 s for the
+:func:`~starlib.edst.factor.factor_edsts` used the exact generic packer for them (1.7 s for the
 125-vertex supernode of ``slimfly(125)``). This packing reaches the bound in milliseconds.
 
 The bound
@@ -61,7 +61,7 @@ Any order it returns is checked again window by window, so the trees are correct
 ``None`` means no order was found (the tests find one for every ``C(X)``, ``q = 3 (mod 4)``, ``q <= 2187``,
 and for most random sets; it fails on some with few classes). ``c >= k`` and ``S`` spanning ``G`` are
 necessary; ``None`` also for sets such as ``{+-e_1, +-2 e_1, +-e_2}`` in ``Z_5^2`` where no order exists
-(then :func:`~starlib.edst.factor_trees.factor_edsts` uses the exact packer).
+(then :func:`~starlib.edst.factor.factor_edsts` uses the exact packer).
 
 Example
 -------
@@ -86,7 +86,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..fields import check_prime_power, prime_power_parts, tables
+from ...fields import check_prime_power, prime_power_parts, tables
 
 __all__ = ["additive_connection_set", "abelian_order", "abelian_paths", "abelian_graph_paths"]
 
@@ -457,7 +457,7 @@ def additive_connection_set(graph: Any, q: int) -> np.ndarray | None:
 
 def abelian_graph_paths(graph: Any) -> list[np.ndarray] | None:
     """:func:`abelian_paths` for a graph on ``n = p^k`` vertices (odd ``p``, ``k >= 2``) that is a Cayley graph
-    on ``(GF(n), +)``, else None (the hook of :func:`~starlib.edst.factor_trees.factor_edsts`).
+    on ``(GF(n), +)``, else None (the hook of :func:`~starlib.edst.factor.factor_edsts`).
 
     Parameters
     ----------

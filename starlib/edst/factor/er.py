@@ -5,7 +5,7 @@ of EDSTs has more than ``floor((q+1)/2)`` trees (for odd ``q`` such a family use
 literature conjectures the bound is always attained and reports it checked to ``q = 128``; the
 constructions here attain it for every prime power tried (see ``notebooks/12-er-edsts.ipynb``), each
 family verified by :func:`starlib.edst.verify.verify_edsts`. All work in the Singer model
-(:mod:`starlib.edst.er_singer`), where ``i ~ j`` iff ``i + j mod n`` lies in the difference set ``D``, and
+(:mod:`starlib.edst.factor.er_singer`), where ``i ~ j`` iff ``i + j mod n`` lies in the difference set ``D``, and
 the trees are mapped back to the dot-product labelling of :func:`starlib.factors.polarfly`.
 
 Methods (``er_edsts(q, method=...)``), with the construction tag stored on each tree:
@@ -15,7 +15,7 @@ Methods (``er_edsts(q, method=...)``), with the construction tag stored on each 
     ``gcd(a - b, n) = 1``; a maximum matching of ``D`` under that relation gives ``floor((q+1)/2)`` paths.
     Depth ``(n-1)/2`` from the middle vertex. ``O(n q)`` time.
 ``"low-depth"`` (tags ``ER-C``, ``ER-F``; spec §1.4-§1.6, variants described in
-:mod:`starlib.edst.er_clusters`)
+:mod:`starlib.edst.factor.er_clusters`)
     Even ``q``: ``q/2`` lifted-cluster trees rooted at an absolute point ``w``, depth at most 5 (4 in every
     case computed). Odd ``q >= 5``: ``(q-1)/2`` such trees on ``q-1`` clusters plus a last tree ``ER-F``
     rooted at the centre ``v_z``, chosen by a max-flow; depth at most 5 in every case computed. The
@@ -53,12 +53,12 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from ..fields import check_prime_power
+from ...fields import check_prime_power
+from ..trees import EDSTSet, Tree, tree_center
+from ..verify import RULES, VerifyReport
 from .er_clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees
 from .er_repair import complete_last_tree
 from .er_singer import SingerModel, singer_model
-from .trees import EDSTSet, Tree, tree_center
-from .verify import RULES, VerifyReport
 
 __all__ = ["METHODS", "er_edst_bound", "singer_pairing", "hamiltonian_path_orders", "er_edsts",
            "singer_labels_of", "verify_singer_edsts"]
@@ -223,7 +223,7 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
     ----------
     graph : ArrayGraph
         :func:`starlib.factors.polarfly` (labels: point triples) or
-        :func:`starlib.edst.er_singer.singer_graph` (labels ``0..n-1``), for this ``q``.
+        :func:`starlib.edst.factor.er_singer.singer_graph` (labels ``0..n-1``), for this ``q``.
     q : int
         A prime power.
 
@@ -307,7 +307,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
         at most 5) or ``"repair"`` (Construction C plus matroid repair); see the module docstring.
     graph : ArrayGraph, optional
         The host graph: :func:`starlib.factors.polarfly` ``(q)`` or
-        :func:`starlib.edst.er_singer.singer_graph` ``(q)``. Trees are returned in its vertex indices.
+        :func:`starlib.edst.factor.er_singer.singer_graph` ``(q)``. Trees are returned in its vertex indices.
     labels : str
         Without ``graph``: ``"standard"`` (vertex indices of ``polarfly(q)``, the default) or ``"singer"``
         (Singer labels; no relabelling, for the largest ``q``).
@@ -325,7 +325,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     Notes
     -----
     Time ``O(n q)`` = ``O(m)`` for ``"hamiltonian"`` (vectorised numpy) and about that for ``"low-depth"``
-    (compiled kernels of :mod:`starlib.edst.er_clusters`: per-cluster matchings and one max-flow on
+    (compiled kernels of :mod:`starlib.edst.factor.er_clusters`: per-cluster matchings and one max-flow on
     ``O(q^2)`` nodes; a few ms for ``q = 37``); ``"repair"`` runs Python loops of ``O(n q)`` steps and suits
     ``q`` up to a few dozen. The graph check of ``graph`` is one compiled pass over its edges.
 
@@ -351,7 +351,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     if graph is not None:
         sing = singer_labels_of(graph, q)
     elif labels == "standard":
-        from ..factors import polarfly_points
+        from ...factors import polarfly_points
 
         sing = S.index_of_points(polarfly_points(q))
     else:

@@ -14,7 +14,7 @@ matchings, which gives ``q`` disjoint *copies*; it joins the copies to the hub c
 from an unused star edge chosen by a bipartite matching so that it lands at depth 4. For even ``q`` this
 gives the maximum ``q/2`` EDSTs at depth at most 5 from ``w`` (4 whenever the matchings are perfect, which
 the tests record); for odd ``q`` it gives ``(q-1)/2`` trees and the leftover edges are handed to
-:mod:`starlib.edst.er_repair`.
+:mod:`starlib.edst.factor.er_repair`.
 
 Implementation: the layout, the per-cluster matchings, BFS depths and the max-flow run in small compiled
 kernels of this module (``O(q^3)`` work in all, a few dozen Python steps per call). The bipartite
@@ -24,7 +24,7 @@ so the trees are the same arrays (``tests/test_er_speed_equivalence.py`` compare
 
 Example
 -------
->>> from starlib.edst.er_singer import singer_model
+>>> from starlib.edst.factor.er_singer import singer_model
 >>> L = cluster_layout(singer_model(5))
 >>> L.q, int((L.cluster >= 0).sum()), np.bincount(L.cluster[L.cluster >= 0]).tolist()
 (5, 30, [6, 6, 6, 6, 6])
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .._kernels import count_components
+from ..._kernels import count_components
 from .er_singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
@@ -94,7 +94,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     Parameters
     ----------
     S : SingerModel
-        From :func:`starlib.edst.er_singer.singer_model`.
+        From :func:`starlib.edst.factor.er_singer.singer_model`.
 
     Returns
     -------
@@ -107,7 +107,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
 
     Example
     -------
-    >>> from starlib.edst.er_singer import singer_model
+    >>> from starlib.edst.factor.er_singer import singer_model
     >>> L = cluster_layout(singer_model(4))
     >>> np.bincount(L.kind).tolist()  # q w-edges, q^2 star, internal, q^2(q-1)/2 matching
     [4, 16, 6, 24]
@@ -1080,7 +1080,7 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
 
     Example
     -------
-    >>> from starlib.edst.er_singer import singer_model
+    >>> from starlib.edst.factor.er_singer import singer_model
     >>> L = cluster_layout(singer_model(4))
     >>> trees, used = lifted_cluster_trees(L)
     >>> [t.shape for t in trees], int(used.sum())
@@ -1225,7 +1225,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     -------
     (trees, used) or None
         ``(q+1)/2`` edge arrays (``F`` last) and the mask of used edges (all of them), or None if the
-        flow is not saturating or a free-star condition fails (then use :mod:`starlib.edst.er_repair`).
+        flow is not saturating or a free-star condition fails (then use :mod:`starlib.edst.factor.er_repair`).
 
     Raises
     ------
@@ -1240,7 +1240,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
 
     Example
     -------
-    >>> from starlib.edst.er_singer import singer_model
+    >>> from starlib.edst.factor.er_singer import singer_model
     >>> out = odd_cluster_trees(cluster_layout(singer_model(7)))
     >>> len(out[0]), bool(out[1].all())
     (4, True)

@@ -1,6 +1,6 @@
 """Complete a family of shallow spanning trees to one more tree by edge swaps (matroid-partition repair).
 
-For odd ``q`` the lifted-cluster trees of :mod:`starlib.edst.er_clusters` are one short of the bound
+For odd ``q`` the lifted-cluster trees of :mod:`starlib.edst.factor.er_clusters` are one short of the bound
 ``(q+1)/2`` and leave exactly ``n - 1`` edges unused, which do not form a tree (spec er_polarfly.md
 §1.6b). :func:`complete_last_tree` builds the last tree ``F`` from them: Kruskal's rule puts every
 leftover edge that joins two components of ``F`` into ``F``; each other leftover edge ``e = xy`` (it
@@ -17,8 +17,8 @@ repair is ``O(n k depth)`` Python steps plus one vectorised Kruskal pass.
 
 Example
 -------
->>> from starlib.edst.er_singer import singer_model
->>> from starlib.edst.er_clusters import cluster_layout, lifted_cluster_trees
+>>> from starlib.edst.factor.er_singer import singer_model
+>>> from starlib.edst.factor.er_clusters import cluster_layout, lifted_cluster_trees
 >>> L = cluster_layout(singer_model(5))
 >>> trees, used = lifted_cluster_trees(L)
 >>> out, stats = complete_last_tree(L.n, L.edges, trees, used, root=L.w)
@@ -39,7 +39,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .packing import ForestPartition
+from ..packing import ForestPartition
 
 __all__ = ["complete_last_tree"]
 

@@ -40,8 +40,8 @@ import numba
 import numpy as np
 import sympy
 
-from ..fields import GFTables, check_prime_power, tables
-from ..graphs import ArrayGraph
+from ...fields import GFTables, check_prime_power, tables
+from ...graphs import ArrayGraph
 
 __all__ = ["SingerModel", "singer_model", "singer_graph", "is_perfect_difference_set"]
 

@@ -1,4 +1,4 @@
-"""Choosing the construction (Table I), the generic packing of a whole product, and the CLI's methods.
+"""Table I's choice of construction (:func:`auto_trees`), and the default factor trees every construction uses.
 
 :func:`auto_trees` follows Table I of the paper:
 
@@ -11,10 +11,13 @@ Property V-D.1 found                        V-D.2                     ``t_G + t_
 otherwise                                   Universal (V-B.1)         ``t_G + t_H - 2``
 ==========================================  ========================  =====================
 
-``t`` and ``r`` are those of the factor EDST sets used (maximum ones by default, so ``t = floor(m/(n-1))``
-whenever the factor reaches that bound). For a graph that is not a star product, or whose supernode is
-disconnected (Chimera), ``auto`` returns the best packing :func:`~starlib.edst.factor_trees.factor_edsts`
-knows (the maximum).
+``t`` and ``r`` are those of the factor EDST sets used: :func:`default_factor_trees` unless given, maximum
+ones, so ``t = floor(m/(n-1))`` whenever the factor reaches that bound. A factor that is itself a star product
+(the structure graph MMS(q) of Bundlefly, which :func:`~starlib.networks.slimfly_hafner` builds as a relabelled
+``K_{q,q} * C(X)``) gets its trees from :func:`auto_trees` in turn: that recursion is why the default factor
+trees live on this floor and not on the factor floor below. For a graph that is not a star product, or whose
+supernode is disconnected (Chimera), ``auto`` returns :func:`~starlib.edst.factor.choose.factor_edsts` (a
+maximum packing).
 
 Example
 -------
@@ -29,16 +32,116 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..bounds import table_i_count
-from .context import is_star_product, product_context
-from .factor_trees import factor_edsts
-from .maximum import maximum_from_context
-from .packing import generic_packing
-from .property_vd1 import find_property_vd1, property_from_context
-from .trees import EDSTSet, Tree, is_connected, tree_center
-from .universal import universal_from_context, universal_trees
+from ...bounds import table_i_count, upper_bound
+from ...products import star_form
+from ..factor import factor_edsts, generic_edsts, structured_edsts
+from ..trees import EDSTSet, is_connected, relabel_trees
+from .blocks import ProductFrame
+from .context import ProductContext
+from .factor_data import factor_data
+from .maximum import maximum_construction
+from .property_vd1 import find_property_vd1, property_construction
+from .universal import universal_construction
 
-__all__ = ["auto_trees", "generic_trees", "table_i_case", "METHODS"]
+__all__ = ["default_factor_trees", "product_context", "construct", "table_i_case", "auto_trees"]
+
+
+def _connected_factors(P: Any) -> bool:
+    return all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode))
+
+
+def _star_form(P: Any, method: str, relabelled: bool) -> tuple[Any, Any]:
+    form = star_form(P)
+    if form is None or (form[1] is not None and not relabelled):
+        raise ValueError(f"method={method} needs a star product (a StarProduct with structure, supernode and "
+                         f"bijections), got {type(P).__name__} {getattr(P, 'name', '')!r}")
+    return form
+
+
+def default_factor_trees(graph: Any) -> EDSTSet:
+    """The maximum EDST set a construction uses for a factor when it is given none.
+
+    In order: the first structured factor packing that reaches the factor's upper bound
+    (:func:`~starlib.edst.factor.choose.structured_edsts`); for a factor that is a star product with connected
+    factors, the paper's construction (:func:`auto_trees`) if it reaches the bound; else the exact packer.
+
+    Example
+    -------
+    >>> from starlib.networks import slimfly_hafner
+    >>> s = default_factor_trees(slimfly_hafner(4))       # Hafner's MMS(4) is K_{4,4} * C(X)
+    >>> len(s), s.theorem
+    (3, 'V-C.3')
+    """
+    trees = structured_edsts(graph)
+    if trees is not None:
+        return trees
+    form = star_form(graph)
+    if form is not None and _connected_factors(form[0]):
+        trees = auto_trees(graph)
+        if len(trees) >= upper_bound(graph):
+            return trees
+    return generic_edsts(graph)
+
+
+def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+                    method: str = "construction") -> ProductContext:
+    """A star product with EDST sets of both factors (:func:`default_factor_trees` unless given).
+
+    Parameters
+    ----------
+    P : StarProduct
+    g_trees, h_trees : optional EDST sets of the structure graph and the supernode.
+    method : str
+        Only for error messages (``"method=maximum needs a star product"``).
+
+    Returns
+    -------
+    ProductContext
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product, or a factor has fewer than 2 vertices or no spanning tree.
+    """
+    _star_form(P, method, relabelled=False)
+    G, H = P.structure, P.supernode
+    for role, X in (("structure graph", G), ("supernode", H)):
+        if X.n < 2:
+            raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
+        if not is_connected(X.n, X.edges):
+            raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
+                             f"(use method=generic)")
+    dg = factor_data(G, default_factor_trees(G) if g_trees is None else g_trees)
+    dh = factor_data(H, default_factor_trees(H) if h_trees is None else h_trees)
+    return ProductContext(P, ProductFrame(P), dg, dh)
+
+
+def construct(P: Any, build: Callable[[ProductContext], EDSTSet], g_trees: list[Any] | None = None,
+              h_trees: list[Any] | None = None, method: str = "construction") -> EDSTSet:
+    """Run a construction on a star product: factor packings first, then ``build(context)``.
+
+    A :class:`~starlib.products.RelabelledProduct` is built as its star product and its trees are mapped back
+    to its own numbering (:func:`~starlib.edst.trees.relabel_trees`). The set's ``.factors`` are the factor
+    packings the construction used (after the swaps of Lemma V-C.1).
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product or a factor is unfit (see :func:`product_context`), or ``build`` raises.
+
+    Example
+    -------
+    >>> from starlib.edst.product.universal import universal_construction
+    >>> from starlib.networks import slimfly
+    >>> s = construct(slimfly(5), universal_construction)
+    >>> s.constructions(), s.factors[0].t
+    (['V-B.2'], 2)
+    """
+    product, index = _star_form(P, method, relabelled=True)
+    ctx = product_context(product, g_trees, h_trees, method)
+    trees = build(ctx)
+    trees.factors = (ctx.G, ctx.H)
+    return trees if index is None else relabel_trees(trees, index)
 
 
 def table_i_case(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> dict[str, Any]:
@@ -66,16 +169,17 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
 
     Parameters
     ----------
-    P : StarProduct or ArrayGraph
-        A star product with connected factors; any other graph gets
-        :func:`~starlib.edst.factor_trees.factor_edsts` (a maximum packing).
+    P : StarProduct, RelabelledProduct or ArrayGraph
+        A star product with connected factors (a relabelled one gets its trees in its own numbering); any
+        other graph gets :func:`~starlib.edst.factor.choose.factor_edsts` (a maximum packing).
     g_trees, h_trees : optional
         Maximum EDST sets of the factors.
 
     Returns
     -------
     EDSTSet
-        ``.theorem`` names the result applied; the count equals Table I's formula.
+        ``.theorem`` names the result applied; the count equals Table I's formula; ``.factors`` holds the
+        factor packings used.
 
     Raises
     ------
@@ -94,72 +198,15 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
     ----------
     Table I and Theorem IV-.4 of Isham et al. (2025).
     """
-    if not is_star_product(P) or not all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode)):
+    form = star_form(P)
+    if form is None or not _connected_factors(form[0]):
         return factor_edsts(P)
-    ctx = product_context(P, g_trees, h_trees, "auto")
+    return construct(P, _table_i_construction, g_trees, h_trees, "auto")
+
+
+def _table_i_construction(ctx: ProductContext) -> EDSTSet:
     G, H = ctx.G, ctx.H
     if G.r >= G.t or H.r >= H.t:
-        return maximum_from_context(ctx)
-    witness = find_property_vd1(P, H)
-    if witness is not None:
-        return property_from_context(ctx, witness)
-    return universal_from_context(ctx)
-
-
-def generic_trees(P: Any) -> EDSTSet:
-    """A maximum EDST set of any graph (product or not) by the exact matroid-partition packer.
-
-    Trees are rooted at their centers and tagged ``"generic"``.
-
-    Example
-    -------
-    >>> from starlib.networks import slimfly
-    >>> len(generic_trees(slimfly(3)))
-    2
-
-    References
-    ----------
-    Roskind-Tarjan / Edmonds matroid partition (see :mod:`starlib.edst.packing`).
-    """
-    p = generic_packing(P)
-    n = int(P.n)
-    out = EDSTSet()
-    for t in p.trees:
-        c, _ = tree_center(n, t.edges)
-        out.append(Tree(t.edges, c, "generic", n=n))
-    out.theorem = "generic"
-    return out
-
-
-def _needs_product(name: str, fn: Callable[[Any], EDSTSet]) -> Callable[[Any], EDSTSet]:
-    def method(graph: Any) -> EDSTSet:
-        if not is_star_product(graph):
-            raise ValueError(f"method={name} needs a star product")
-        return fn(graph)
-
-    method.__name__ = f"method_{name.replace('-', '_')}"
-    method.__doc__ = f"CLI method ``{name}``: ``(graph) -> list[Tree]``."
-    return method
-
-
-def _low_depth(P: Any) -> EDSTSet:
-    return universal_trees(P, low_depth=True)
-
-
-def _maximum(P: Any) -> EDSTSet:
-    return maximum_from_context(product_context(P, method="maximum"))
-
-
-def _property(P: Any) -> EDSTSet:
-    return property_from_context(product_context(P, method="property"))
-
-
-#: The command line's ``--method`` choices: name -> function ``(graph) -> list[Tree]``.
-METHODS: dict[str, Callable[[Any], EDSTSet]] = {
-    "universal": _needs_product("universal", universal_trees),
-    "low-depth": _needs_product("low-depth", _low_depth),
-    "maximum": _needs_product("maximum", _maximum),
-    "property": _needs_product("property", _property),
-    "generic": generic_trees,
-    "auto": auto_trees,
-}
+        return maximum_construction(ctx)
+    witness = find_property_vd1(ctx.P, H)
+    return universal_construction(ctx) if witness is None else property_construction(ctx, witness)

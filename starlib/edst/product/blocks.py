@@ -24,71 +24,14 @@ Example
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numba
 import numpy as np
 
-from .._kernels import bfs
-from .trees import _SMALL, _adjacency_arrays
+from ..trees import OrientedTree
 
-__all__ = ["ProductFrame", "OrientedTree", "orient", "Block"]
-
-
-@dataclass
-class OrientedTree:
-    """A spanning tree of ``G`` directed away from ``root``.
-
-    Attributes
-    ----------
-    root : the root vertex.
-    parent : ``parent[c]`` for every vertex (``-1`` at the root).
-    order : vertices in BFS order from the root.
-    depth : ``depth[c]`` = distance from the root.
-    """
-
-    root: int
-    parent: np.ndarray
-    order: np.ndarray
-    depth: np.ndarray
-
-    @property
-    def children(self) -> np.ndarray:
-        """Every non-root vertex, in BFS order (the heads of the arcs)."""
-        return self.order[1:]
-
-    @property
-    def height(self) -> int:
-        """Eccentricity of the root in the tree (``D_G`` of the spec)."""
-        return int(self.depth.max())
-
-
-def orient(n: int, tree_edges: np.ndarray, root: int) -> OrientedTree:
-    """Orient a spanning tree of ``n`` vertices away from ``root`` (BFS).
-
-    Raises
-    ------
-    ValueError
-        If the edges do not form a spanning tree.
-
-    Example
-    -------
-    >>> o = orient(3, np.array([[0, 1], [1, 2]]), 1)
-    >>> o.parent.tolist(), o.depth.tolist()
-    ([1, -1, 1], [1, 0, 1])
-    """
-    e = np.asarray(tree_edges, dtype=np.int64).reshape(-1, 2)
-    if e.shape[0] != n - 1:
-        raise ValueError(f"tree_edges: {e.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
-    # vertex order as before the compiled BFS: by depth then index up to _SMALL vertices, else BFS order
-    # over sorted neighbour lists (it decides the edge order the constructions hand to bfs_tree)
-    depth, parent, order = bfs(*_adjacency_arrays(n, e), int(root))
-    if order.shape[0] != n:
-        raise ValueError(f"tree_edges: not a spanning tree (reaches {order.shape[0]} of {n} vertices)")
-    if n <= _SMALL:
-        order = np.argsort(depth, kind="stable").astype(np.int64)
-    return OrientedTree(int(root), parent, order, depth)
+__all__ = ["ProductFrame", "Block"]
 
 
 @numba.njit(cache=True)

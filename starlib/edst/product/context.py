@@ -2,6 +2,7 @@
 
 Example
 -------
+>>> from starlib.edst import product_context
 >>> from starlib.networks import slimfly
 >>> ctx = product_context(slimfly(5))
 >>> (ctx.G.t, ctx.G.r, ctx.H.t, ctx.H.r)
@@ -15,16 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from ..trees import Tree, bfs_tree
 from .blocks import Block, ProductFrame
-from .nontree import FactorData, factor_data
-from .trees import Tree, bfs_tree, is_connected
+from .factor_data import FactorData
 
-__all__ = ["ProductContext", "product_context", "is_star_product", "greedy_distinct"]
-
-
-def is_star_product(graph: Any) -> bool:
-    """True if ``graph`` carries a structure graph, a supernode and bijections (a StarProduct)."""
-    return all(getattr(graph, a, None) is not None for a in ("structure", "supernode", "bijections"))
+__all__ = ["ProductContext", "greedy_distinct"]
 
 
 def greedy_distinct(scores: list[np.ndarray], exclude: set[int] | None = None,
@@ -59,8 +55,8 @@ class ProductContext:
     Attributes
     ----------
     P : the star product.
-    frame : its :class:`~starlib.edst.blocks.ProductFrame`.
-    G, H : :class:`~starlib.edst.nontree.FactorData` of the structure graph and the supernode.
+    frame : its :class:`~starlib.edst.product.blocks.ProductFrame`.
+    G, H : :class:`~starlib.edst.product.factor_data.FactorData` of the structure graph and the supernode.
     """
 
     P: Any
@@ -75,7 +71,7 @@ class ProductContext:
 
     def tree(self, parts: list[np.ndarray | Block], root: int, tag: str, meta: dict[str, Any],
              exact: bool = True) -> Tree:
-        """A product tree from edge blocks (arrays, or :class:`~starlib.edst.blocks.Block` written in place);
+        """A product tree from edge blocks (arrays, or :class:`~starlib.edst.product.blocks.Block` written in place);
         with ``exact=False`` take a BFS tree from ``root`` (Remark V-C.8)."""
         return self.trees([(parts, root, tag, meta, exact)])[0]
 
@@ -104,38 +100,3 @@ class ProductContext:
                 e = bfs_tree(self.N, e, root, sort=False)  # the Tree sorts when asked
             out.append(Tree(e, root, tag, n=self.N, meta=meta))
         return out
-
-
-def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                    method: str = "construction") -> ProductContext:
-    """Factor EDST sets of a star product (computed by :func:`factor_edsts` unless given).
-
-    Parameters
-    ----------
-    P : StarProduct
-    g_trees, h_trees : optional EDST sets of the structure graph and the supernode.
-    method : str
-        Only for error messages (``"method=maximum needs a star product"``).
-
-    Returns
-    -------
-    ProductContext
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a star product, or a factor has fewer than 2 vertices or no spanning tree.
-    """
-    if not is_star_product(P):
-        raise ValueError(f"method={method} needs a star product (a StarProduct with structure, supernode and "
-                         f"bijections), got {type(P).__name__} {getattr(P, 'name', '')!r}")
-    G, H = P.structure, P.supernode
-    for role, X in (("structure graph", G), ("supernode", H)):
-        if X.n < 2:
-            raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
-        if not is_connected(X.n, X.edges):
-            raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
-                             f"(use method=generic)")
-    dg = factor_data(G, g_trees)
-    dh = factor_data(H, h_trees)
-    return ProductContext(P, ProductFrame(P), dg, dh)

@@ -13,8 +13,9 @@ Constructions V-C.6 and V-C.7 require.
 
 Example
 -------
+>>> from starlib.edst import factor_edsts
 >>> from starlib.factors import paley
->>> d = factor_data(paley(13))
+>>> d = factor_data(paley(13), factor_edsts(paley(13)))
 >>> d.t, d.r, d.centers()
 (3, 3, [6, 5, 11])
 >>> lem = lemma_vc1(d, 3)
@@ -30,9 +31,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._kernels import _find, bfs_forest, csr, trees_eccentricities
-from .packing import ForestPartition
-from .trees import Tree, sort_edge_rows
+from ..._kernels import _find, bfs_forest, csr, trees_eccentricities
+from ..packing import ForestPartition
+from ..trees import Tree, sort_edge_rows
 
 __all__ = ["FactorData", "factor_data", "nontree_edges", "LemmaVC1", "lemma_vc1"]
 
@@ -129,17 +130,15 @@ class FactorData:
                           self.nontree, {k: self._ecc[o] for k, o in enumerate(order) if o in self._ecc})
 
 
-def factor_data(graph: Any, trees: list[Any] | None = None, method: str = "auto") -> FactorData:
-    """Bundle a factor graph with a maximum EDST set (computed by :func:`factor_edsts` if not given).
+def factor_data(graph: Any, trees: list[Any]) -> FactorData:
+    """Bundle a factor graph with an EDST set (a maximum one for the paper's counts).
 
     Parameters
     ----------
     graph : ArrayGraph
         The factor (connected, simple, ``n >= 2``).
-    trees : list of Tree or arrays, optional
-        A given EDST set (should be maximum for the paper's counts).
-    method : str
-        :func:`~starlib.edst.factor_trees.factor_edsts` method when ``trees`` is None.
+    trees : list of Tree or arrays
+        Its EDST set, for example :func:`~starlib.edst.product.auto.default_factor_trees` ``(graph)``.
 
     Returns
     -------
@@ -152,18 +151,15 @@ def factor_data(graph: Any, trees: list[Any] | None = None, method: str = "auto"
 
     Example
     -------
+    >>> from starlib.edst import factor_edsts
     >>> from starlib.factors import complete
-    >>> d = factor_data(complete(5))
+    >>> d = factor_data(complete(5), factor_edsts(complete(5)))
     >>> d.t, d.r, d.tags
     (2, 2, ['walecki', 'walecki'])
     """
     n = int(graph.n)
     if n < 2:
         raise ValueError(f"graph: n={n} vertices; a factor needs n >= 2")
-    if trees is None:
-        from .factor_trees import factor_edsts
-
-        trees = list(factor_edsts(graph, method=method))
     arrays = [t.edges if isinstance(t, Tree) else sort_edge_rows(getattr(t, "edges", t)) for t in trees]
     tags = [str(getattr(t, "construction", "given")) for t in trees]
     for i, a in enumerate(arrays):
@@ -335,8 +331,10 @@ def lemma_vc1(data: FactorData, size: int, rank: np.ndarray | None = None) -> Le
 
     Example
     -------
+    >>> from starlib.edst import factor_edsts
     >>> from starlib.factors import complete_bipartite
-    >>> lem = lemma_vc1(factor_data(complete_bipartite(4)), 2)
+    >>> K = complete_bipartite(4)
+    >>> lem = lemma_vc1(factor_data(K, factor_edsts(K)), 2)
     >>> lem.X.tolist(), lem.step.tolist(), lem.L
     ([4, 6], [0, 0], 1)
 

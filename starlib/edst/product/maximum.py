@@ -1,8 +1,8 @@
 """Section V-C: the Maximum constructions, ``t_G + t_H`` or ``t_G + t_H - 1`` EDSTs (Theorem V-C.3,
 Corollaries V-C.10 and V-C.11).
 
-With ``X_G = {g_0, g_1, ..}`` and ``X_H = {h_0, h_1, ..}`` from Lemma V-C.1 (:func:`~starlib.edst.nontree.lemma_vc1`)
-and ``T_G^{t_G}`` oriented from ``g_0``:
+With ``X_G = {g_0, g_1, ..}`` and ``X_H = {h_0, h_1, ..}`` from Lemma V-C.1
+(:func:`~starlib.edst.product.factor_data.lemma_vc1`) and ``T_G^{t_G}`` oriented from ``g_0``:
 
 * V-C.4 (``t_G - 1`` trees): ``Intra(g_i, T_H^{t_H}) u Copies(T_G^i)`` with ``g_i`` in ``X_G \\ {g_0}``;
 * V-C.5 (``t_H - 1`` trees): ``T_H^j`` in every supernode plus the ``T_G^{t_G}`` arcs anchored at ``h_j``;
@@ -31,6 +31,7 @@ eccentricity in ``T_G^{t_G}`` that can belong to ``X_G``.
 
 Example
 -------
+>>> from starlib.edst import maximum_trees, universal_trees
 >>> from starlib.networks import slimfly
 >>> s = maximum_trees(slimfly(4))       # MMS(4): r = t for both factors (Theorem V-C.3)
 >>> len(s), s.theorem, s.counts()
@@ -39,19 +40,16 @@ Example
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .blocks import orient
-from .context import ProductContext, greedy_distinct, product_context
-from .nontree import lemma_vc1
-from .trees import EDSTSet
+from ..trees import EDSTSet, orient
+from .context import ProductContext, greedy_distinct
+from .factor_data import lemma_vc1
 
-__all__ = ["maximum_trees", "maximum_from_context"]
+__all__ = ["maximum_construction"]
 
 
-def maximum_from_context(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
+def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
     """Theorem V-C.3 / Corollaries V-C.10, V-C.11 on a prepared :class:`ProductContext`.
 
     With ``relaxed=True`` and ``r_G < t_G``, ``r_H < t_H``, try our extension of Corollary V-C.11 (see
@@ -157,60 +155,3 @@ def maximum_from_context(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
         t.meta["g_0"] = g0
     ctx.G, ctx.H = G, H
     return out
-
-
-def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                  relaxed: bool = False) -> EDSTSet:
-    """The Maximum constructions: ``t_G + t_H`` EDSTs if ``r_G >= t_G`` and ``r_H >= t_H``, else
-    ``t_G + t_H - 1`` if one of them holds.
-
-    ``relaxed=True`` (our extension, not in the paper) also covers ``r_G < t_G`` and ``r_H < t_H`` when one
-    non-tree subgraph has a forest of ``t - 1`` edges (for example ``r_G = t_G - 1``, or ``t_G = 1``):
-    Corollary V-C.11's proof only needs ``|X_H| = t_H - 1`` for V-C.6, and for V-C.7 ``|X_G| = t_G - 1`` with
-    the root ``g_0`` outside ``X_G`` (``T_H^{t_H}`` then sits in ``g_0``, the ``g_i`` of V-C.4 are ``X_G``).
-    This gives ``t_G + t_H - 1`` trees, the maximum when both ``r < t`` (Proposition IV-.3), without
-    Property V-D.1; the set is tagged ``"V-C.11+"``.
-
-    Parameters
-    ----------
-    P : StarProduct
-        ``G * H`` with connected factors.
-    g_trees, h_trees : optional
-        Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.factor_trees.factor_edsts`).
-    relaxed : bool
-        Allow the extension above when ``r_G < t_G`` and ``r_H < t_H``.
-
-    Returns
-    -------
-    EDSTSet
-        Trees tagged ``"V-C.4"`` .. ``"V-C.7"``; ``.theorem`` is ``"V-C.3"``, ``"V-C.10"``, ``"V-C.11"`` (or
-        ``"V-C.11+"`` for the relaxed extension);
-        each tree's ``meta["bound"]`` is its Theorem V-C.12 depth bound.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a star product, a factor is disconnected, or ``r_G < t_G`` and ``r_H < t_H`` (and,
-        with ``relaxed``, neither non-tree subgraph has a forest of ``t - 1`` edges).
-
-    Example
-    -------
-    >>> from starlib.networks import polarstar
-    >>> s = maximum_trees(polarstar(3, supernode="iq", d=4))   # ER_3 has r = 0: Corollary V-C.11
-    >>> len(s), s.theorem
-    (3, 'V-C.11')
-    >>> from starlib.factors import complete
-    >>> from starlib.graphs import ArrayGraph
-    >>> from starlib.products import star_product
-    >>> G = ArrayGraph.from_edges(range(5), complete(5).edges[1:])   # K_5 minus an edge: t = 2, r = 1
-    >>> P = star_product(G, complete(4), [1, 2, 3, 0])               # a cyclic shift: no Property V-D.1
-    >>> s = maximum_trees(P, relaxed=True)
-    >>> len(s), s.theorem, P.m // (P.n - 1)
-    (3, 'V-C.11+', 3)
-
-    References
-    ----------
-    Theorem V-C.3, Constructions V-C.4 to V-C.7, Lemma V-C.9, Corollaries V-C.10 and V-C.11, Theorem V-C.12
-    of Isham et al. (2025).
-    """
-    return maximum_from_context(product_context(P, g_trees, h_trees, "maximum"), relaxed=relaxed)

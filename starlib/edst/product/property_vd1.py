@@ -32,6 +32,7 @@ Documented choice (spec UNKNOWN): (15) is taken for the ``V_1``-children and (16
 
 Example
 -------
+>>> from starlib.edst import has_property_vd1, property_vd1_trees
 >>> from starlib.factors import paley
 >>> from starlib.products import cartesian_product
 >>> P = cartesian_product(paley(5), paley(5))          # r = t = 1 on both sides
@@ -48,13 +49,11 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from .blocks import orient
-from .context import ProductContext, greedy_distinct, product_context
-from .nontree import FactorData
-from .trees import EDSTSet
+from ..trees import EDSTSet, orient
+from .context import ProductContext, greedy_distinct
+from .factor_data import FactorData
 
-__all__ = ["PropertyVD1", "has_property_vd1", "find_property_vd1", "bijection_orbits", "property_vd1_trees",
-           "property_from_context"]
+__all__ = ["PropertyVD1", "find_property_vd1", "bijection_orbits", "property_construction"]
 
 
 @dataclass
@@ -174,45 +173,7 @@ def find_property_vd1(P: Any, H: FactorData) -> PropertyVD1 | None:
     return None
 
 
-def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | None:
-    """A witness of Property V-D.1 for the star product ``P``, or None if the search finds none.
-
-    Parameters
-    ----------
-    P : StarProduct
-    h_trees : optional
-        A maximum EDST set of the supernode (default: :func:`~starlib.edst.factor_trees.factor_edsts`).
-
-    Returns
-    -------
-    PropertyVD1 or None
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a star product.
-
-    Example
-    -------
-    >>> from starlib.factors import complete, paley
-    >>> from starlib.products import star_product
-    >>> P = star_product(complete(4), paley(5), [1, 2, 3, 4, 0])      # a cyclic shift on every arc
-    >>> has_property_vd1(P) is None
-    True
-
-    References
-    ----------
-    Property V-D.1 of Isham et al. (2025) (spec §4.5).
-    """
-    from .context import is_star_product
-    from .nontree import factor_data
-
-    if not is_star_product(P):
-        raise ValueError("method=property needs a star product")
-    return find_property_vd1(P, factor_data(P.supernode, h_trees))
-
-
-def property_from_context(ctx: ProductContext, witness: PropertyVD1 | None = None) -> EDSTSet:
+def property_construction(ctx: ProductContext, witness: PropertyVD1 | None = None) -> EDSTSet:
     """Constructions V-D.3 to V-D.5 on a prepared :class:`ProductContext`.
 
     Raises
@@ -278,40 +239,3 @@ def property_from_context(ctx: ProductContext, witness: PropertyVD1 | None = Non
         t.meta["g_star"] = gstar
     ctx.H = H
     return out
-
-
-def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
-    """Theorem V-D.2: ``t_G + t_H - 1`` EDSTs of a star product with Property V-D.1.
-
-    Parameters
-    ----------
-    P : StarProduct
-        ``G * H`` with connected factors and Property V-D.1.
-    g_trees, h_trees : optional
-        Maximum EDST sets of ``G`` and ``H``.
-
-    Returns
-    -------
-    EDSTSet
-        ``t_G - 1`` trees ``"V-D.3"``, ``t_H - 1`` trees ``"V-D.4"`` and one ``"V-D.5"``; ``meta["bound"]`` is
-        the Theorem V-D.7 depth bound.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a star product, a factor is disconnected, or the property is not found.
-
-    Example
-    -------
-    >>> from starlib.factors import complete
-    >>> from starlib.products import cartesian_product
-    >>> s = property_vd1_trees(cartesian_product(complete(4), complete(6)))
-    >>> len(s), s.counts()
-    (4, {'V-D.3': 1, 'V-D.4': 2, 'V-D.5': 1})
-
-    References
-    ----------
-    Property V-D.1, Theorem V-D.2, Constructions V-D.3 to V-D.5, Lemma V-D.6, Theorem V-D.7 of Isham et al.
-    (2025); Ku, Wang, Hung (2003), second construction (the Cartesian case).
-    """
-    return property_from_context(product_context(P, g_trees, h_trees, "property"))

@@ -15,6 +15,7 @@ eccentricity in ``T_G^i`` and ``T_H^j``.
 
 Example
 -------
+>>> from starlib.edst import maximum_trees, universal_trees
 >>> from starlib.networks import slimfly
 >>> s = universal_trees(slimfly(5))
 >>> len(s), s.constructions()
@@ -23,18 +24,15 @@ Example
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .blocks import orient
-from .context import ProductContext, greedy_distinct, product_context
-from .trees import EDSTSet
+from ..trees import EDSTSet, orient
+from .context import ProductContext, greedy_distinct
 
-__all__ = ["universal_trees", "low_depth_trees", "universal_from_context"]
+__all__ = ["universal_construction"]
 
 
-def universal_from_context(ctx: ProductContext, low_depth: bool = False) -> EDSTSet:
+def universal_construction(ctx: ProductContext, low_depth: bool = False) -> EDSTSet:
     """Constructions V-B.2 and V-B.3 (or V-B.5(2)) on a prepared :class:`ProductContext`."""
     F, G, H = ctx.frame, ctx.G, ctx.H
     tG, tH = G.t, H.t
@@ -68,61 +66,3 @@ def universal_from_context(ctx: ProductContext, low_depth: bool = False) -> EDST
             meta = {"bound": DG + d_j + 2 * DG * d_j, "bound_thm": "V-B.5(1)", "D_G": DG, "d_H": d_j, "h": h}
             out.append(ctx.tree([arcs, inner], int(F.vertex(g0, c_j)), "V-B.3", meta))
     return out
-
-
-def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                    low_depth: bool = False) -> EDSTSet:
-    """The Universal construction: ``t_G + t_H - 2`` EDSTs of any star product.
-
-    Parameters
-    ----------
-    P : StarProduct
-        ``G * H`` with connected factors.
-    g_trees, h_trees : optional
-        EDST sets of ``G`` and ``H`` (default: :func:`~starlib.edst.factor_trees.factor_edsts`); the last tree
-        of each plays ``T^t``.
-    low_depth : bool
-        Build the ``S'_j`` by Theorem V-B.5(2) (twisted copies) instead of Construction V-B.3.
-
-    Returns
-    -------
-    EDSTSet
-        ``t_G - 1`` trees tagged ``"V-B.2"`` then ``t_H - 1`` tagged ``"V-B.3"`` (or ``"V-B.5(2)"``); each tree's
-        ``meta["bound"]`` is its depth bound.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a star product or a factor is disconnected.
-
-    Example
-    -------
-    >>> from starlib.networks import bundlefly
-    >>> len(universal_trees(bundlefly(3, 5)))    # t_G + t_H - 2 = 2 + 1 - 2
-    1
-
-    References
-    ----------
-    Theorem V-B.1, Constructions V-B.2 and V-B.3, Theorems V-B.4 and V-B.5 of Isham et al. (2025).
-    """
-    return universal_from_context(product_context(P, g_trees, h_trees, "universal"), low_depth=low_depth)
-
-
-def low_depth_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
-    """The Universal construction with the low-depth ``S'_j`` of Theorem V-B.5(2) (``t_G + t_H - 2`` trees).
-
-    Every tree has depth at most ``max(d_H + 2 d_G, D_G + 2 d_H)`` (Table I, Universal row).
-
-    Example
-    -------
-    >>> from starlib.factors import complete
-    >>> from starlib.products import cartesian_product
-    >>> s = low_depth_trees(cartesian_product(complete(6), complete(6)))
-    >>> s.constructions()
-    ['V-B.2', 'V-B.2', 'V-B.5(2)', 'V-B.5(2)']
-
-    References
-    ----------
-    Theorem V-B.5(2) of Isham et al. (2025).
-    """
-    return universal_from_context(product_context(P, g_trees, h_trees, "low-depth"), low_depth=True)

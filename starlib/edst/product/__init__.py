@@ -1,0 +1,48 @@
+"""The product floor of :mod:`starlib.edst`: the paper's constructions on star products (Sections V-B to V-D).
+
+================================  ==================================================================
+module                            contents
+================================  ==================================================================
+:mod:`.factor_data`               a factor with its EDST set: ``t``, ``r``, the non-tree subgraph
+                                  ``N``, tree centers, Lemma V-C.1
+:mod:`.blocks`                    the edge blocks of the constructions: Intra, Copies, anchored arcs,
+                                  twisted copies, in product indices
+:mod:`.context`                   :class:`ProductContext`: a product with both factors' data
+:mod:`.universal`                 Section V-B: Constructions V-B.2, V-B.3, Theorem V-B.5(2)
+:mod:`.maximum`                   Section V-C: Constructions V-C.4 to V-C.7
+:mod:`.property_vd1`              Section V-D: Property V-D.1, Constructions V-D.3 to V-D.5
+:mod:`.auto`                      the default factor trees (with the recursion into factors that are
+                                  star products), Table I's choice :func:`auto_trees`
+:mod:`.methods`                   the constructions as functions of a graph; :data:`METHODS`
+================================  ==================================================================
+
+A construction asks the factor floor (:mod:`starlib.edst.factor`) for factor trees, never the other way round.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> s = auto_trees(slimfly(5))
+>>> len(s), s.theorem
+(3, 'V-C.10')
+"""
+
+from .auto import auto_trees, construct, default_factor_trees, product_context, table_i_case
+from .context import ProductContext
+from .factor_data import FactorData, LemmaVC1, factor_data, lemma_vc1, nontree_edges
+from .methods import (
+    METHODS,
+    Method,
+    edsts,
+    generic_trees,
+    has_property_vd1,
+    low_depth_trees,
+    maximum_trees,
+    property_vd1_trees,
+    universal_trees,
+)
+from .property_vd1 import PropertyVD1, bijection_orbits
+
+__all__ = ["METHODS", "FactorData", "LemmaVC1", "Method", "ProductContext", "PropertyVD1",
+           "auto_trees", "bijection_orbits", "construct", "default_factor_trees", "edsts", "factor_data",
+           "generic_trees", "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees", "nontree_edges",
+           "product_context", "property_vd1_trees", "table_i_case", "universal_trees"]

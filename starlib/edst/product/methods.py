@@ -1,0 +1,319 @@
+"""The paper's constructions as functions of a graph, and the one dispatch from a method name to a construction.
+
+Every EDST method of starlib has one record in :data:`METHODS` (the command line's ``--method``, the tables'
+``method`` column and the depth study all read it):
+
+=============  =================================================================  ================================
+method         construction                                                       trees
+=============  =================================================================  ================================
+``auto``       Table I's choice for the product (:func:`auto_trees`)              Table I's count
+``maximum``    Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10, V-C.11)  ``t_G + t_H`` or ``t_G + t_H - 1``
+``property``   Constructions V-D.3 to V-D.5 (Theorem V-D.2)                       ``t_G + t_H - 1``
+``universal``  Constructions V-B.2 and V-B.3 (Theorem V-B.1)                      ``t_G + t_H - 2``
+``low-depth``  V-B.2 and the twisted copies of Theorem V-B.5(2)                   ``t_G + t_H - 2``
+``generic``    the exact matroid-partition packer on the whole graph              the maximum
+=============  =================================================================  ================================
+
+The construction functions (:func:`universal_trees`, :func:`maximum_trees`, ...) take a star product (or a
+relabelled one) and optional factor EDST sets; the factors get :func:`~starlib.edst.product.auto.default_factor_trees`
+otherwise.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> P = slimfly(7)
+>>> [(name, len(METHODS[name](P))) for name in ("universal", "maximum", "generic")]
+[('universal', 3), ('maximum', 5), ('generic', 5)]
+>>> METHODS["maximum"].families
+('V-C.4', 'V-C.5', 'V-C.6', 'V-C.7')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...products import star_form
+from ..factor import generic_edsts
+from ..trees import EDSTSet
+from .auto import auto_trees, construct, default_factor_trees
+from .factor_data import factor_data
+from .maximum import maximum_construction
+from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
+from .universal import universal_construction
+
+__all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees",
+           "generic_trees", "Method", "METHODS", "edsts"]
+
+
+def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+                    low_depth: bool = False) -> EDSTSet:
+    """The Universal construction: ``t_G + t_H - 2`` EDSTs of any star product.
+
+    Parameters
+    ----------
+    P : StarProduct
+        ``G * H`` with connected factors.
+    g_trees, h_trees : optional
+        EDST sets of ``G`` and ``H`` (default: :func:`~starlib.edst.product.auto.default_factor_trees`); the last tree
+        of each plays ``T^t``.
+    low_depth : bool
+        Build the ``S'_j`` by Theorem V-B.5(2) (twisted copies) instead of Construction V-B.3.
+
+    Returns
+    -------
+    EDSTSet
+        ``t_G - 1`` trees tagged ``"V-B.2"`` then ``t_H - 1`` tagged ``"V-B.3"`` (or ``"V-B.5(2)"``); each tree's
+        ``meta["bound"]`` is its depth bound.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product or a factor is disconnected.
+
+    Example
+    -------
+    >>> from starlib.networks import bundlefly
+    >>> len(universal_trees(bundlefly(3, 5)))    # t_G + t_H - 2 = 2 + 1 - 2
+    1
+
+    References
+    ----------
+    Theorem V-B.1, Constructions V-B.2 and V-B.3, Theorems V-B.4 and V-B.5 of Isham et al. (2025).
+    """
+    return construct(P, lambda ctx: universal_construction(ctx, low_depth=low_depth), g_trees, h_trees,
+                     "low-depth" if low_depth else "universal")
+
+
+def low_depth_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+    """The Universal construction with the low-depth ``S'_j`` of Theorem V-B.5(2) (``t_G + t_H - 2`` trees).
+
+    Every tree has depth at most ``max(d_H + 2 d_G, D_G + 2 d_H)`` (Table I, Universal row).
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> from starlib.products import cartesian_product
+    >>> s = low_depth_trees(cartesian_product(complete(6), complete(6)))
+    >>> s.constructions()
+    ['V-B.2', 'V-B.2', 'V-B.5(2)', 'V-B.5(2)']
+
+    References
+    ----------
+    Theorem V-B.5(2) of Isham et al. (2025).
+    """
+    return universal_trees(P, g_trees, h_trees, low_depth=True)
+
+
+def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+                  relaxed: bool = False) -> EDSTSet:
+    """The Maximum constructions: ``t_G + t_H`` EDSTs if ``r_G >= t_G`` and ``r_H >= t_H``, else
+    ``t_G + t_H - 1`` if one of them holds.
+
+    ``relaxed=True`` (our extension, not in the paper) also covers ``r_G < t_G`` and ``r_H < t_H`` when one
+    non-tree subgraph has a forest of ``t - 1`` edges (for example ``r_G = t_G - 1``, or ``t_G = 1``):
+    Corollary V-C.11's proof only needs ``|X_H| = t_H - 1`` for V-C.6, and for V-C.7 ``|X_G| = t_G - 1`` with
+    the root ``g_0`` outside ``X_G`` (``T_H^{t_H}`` then sits in ``g_0``, the ``g_i`` of V-C.4 are ``X_G``).
+    This gives ``t_G + t_H - 1`` trees, the maximum when both ``r < t`` (Proposition IV-.3), without
+    Property V-D.1; the set is tagged ``"V-C.11+"``.
+
+    Parameters
+    ----------
+    P : StarProduct
+        ``G * H`` with connected factors.
+    g_trees, h_trees : optional
+        Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.product.auto.default_factor_trees`).
+    relaxed : bool
+        Allow the extension above when ``r_G < t_G`` and ``r_H < t_H``.
+
+    Returns
+    -------
+    EDSTSet
+        Trees tagged ``"V-C.4"`` .. ``"V-C.7"``; ``.theorem`` is ``"V-C.3"``, ``"V-C.10"``, ``"V-C.11"`` (or
+        ``"V-C.11+"`` for the relaxed extension);
+        each tree's ``meta["bound"]`` is its Theorem V-C.12 depth bound.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product, a factor is disconnected, or ``r_G < t_G`` and ``r_H < t_H`` (and,
+        with ``relaxed``, neither non-tree subgraph has a forest of ``t - 1`` edges).
+
+    Example
+    -------
+    >>> from starlib.networks import polarstar
+    >>> s = maximum_trees(polarstar(3, supernode="iq", d=4))   # ER_3 has r = 0: Corollary V-C.11
+    >>> len(s), s.theorem
+    (3, 'V-C.11')
+    >>> from starlib.factors import complete
+    >>> from starlib.graphs import ArrayGraph
+    >>> from starlib.products import star_product
+    >>> G = ArrayGraph.from_edges(range(5), complete(5).edges[1:])   # K_5 minus an edge: t = 2, r = 1
+    >>> P = star_product(G, complete(4), [1, 2, 3, 0])               # a cyclic shift: no Property V-D.1
+    >>> s = maximum_trees(P, relaxed=True)
+    >>> len(s), s.theorem, P.m // (P.n - 1)
+    (3, 'V-C.11+', 3)
+
+    References
+    ----------
+    Theorem V-C.3, Constructions V-C.4 to V-C.7, Lemma V-C.9, Corollaries V-C.10 and V-C.11, Theorem V-C.12
+    of Isham et al. (2025).
+    """
+    return construct(P, lambda ctx: maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees, "maximum")
+
+
+def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | None:
+    """A witness of Property V-D.1 for the star product ``P``, or None if the search finds none.
+
+    Parameters
+    ----------
+    P : StarProduct
+    h_trees : optional
+        A maximum EDST set of the supernode (default: :func:`~starlib.edst.product.auto.default_factor_trees`).
+
+    Returns
+    -------
+    PropertyVD1 or None
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product.
+
+    Example
+    -------
+    >>> from starlib.factors import complete, paley
+    >>> from starlib.products import star_product
+    >>> P = star_product(complete(4), paley(5), [1, 2, 3, 4, 0])      # a cyclic shift on every arc
+    >>> has_property_vd1(P) is None
+    True
+
+    References
+    ----------
+    Property V-D.1 of Isham et al. (2025) (spec §4.5).
+    """
+    if star_form(P) is None or star_form(P)[1] is not None:
+        raise ValueError("method=property needs a star product")
+    H = P.supernode
+    return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees))
+
+
+def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+    """Theorem V-D.2: ``t_G + t_H - 1`` EDSTs of a star product with Property V-D.1.
+
+    Parameters
+    ----------
+    P : StarProduct
+        ``G * H`` with connected factors and Property V-D.1.
+    g_trees, h_trees : optional
+        Maximum EDST sets of ``G`` and ``H``.
+
+    Returns
+    -------
+    EDSTSet
+        ``t_G - 1`` trees ``"V-D.3"``, ``t_H - 1`` trees ``"V-D.4"`` and one ``"V-D.5"``; ``meta["bound"]`` is
+        the Theorem V-D.7 depth bound.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a star product, a factor is disconnected, or the property is not found.
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> from starlib.products import cartesian_product
+    >>> s = property_vd1_trees(cartesian_product(complete(4), complete(6)))
+    >>> len(s), s.counts()
+    (4, {'V-D.3': 1, 'V-D.4': 2, 'V-D.5': 1})
+
+    References
+    ----------
+    Property V-D.1, Theorem V-D.2, Constructions V-D.3 to V-D.5, Lemma V-D.6, Theorem V-D.7 of Isham et al.
+    (2025); Ku, Wang, Hung (2003), second construction (the Cartesian case).
+    """
+    return construct(P, property_construction, g_trees, h_trees, "property")
+
+
+def generic_trees(P: Any) -> EDSTSet:
+    """A maximum EDST set of any graph (product or not) by the exact matroid-partition packer.
+
+    Trees are rooted at their centers and tagged ``"generic"``.
+
+    Example
+    -------
+    >>> from starlib.networks import slimfly
+    >>> len(generic_trees(slimfly(3)))
+    2
+
+    References
+    ----------
+    Roskind-Tarjan / Edmonds matroid partition (see :mod:`starlib.edst.packing`).
+    """
+    return generic_edsts(P)
+
+
+@dataclass(frozen=True)
+class Method:
+    """One EDST method: its name, the function that builds it, and what it is.
+
+    Calling the record builds the trees: ``METHODS["maximum"](P)`` or ``METHODS["maximum"](P, g_trees, h_trees)``.
+
+    Attributes
+    ----------
+    name : the method's name (``--method`` on the command line).
+    construct : ``(graph, g_trees=None, h_trees=None) -> EDSTSet``.
+    summary : the constructions and theorems it applies.
+    families : tags of the tree families it builds, in order (the first is the one whose depth Table I's
+        "min depth" column bounds).
+    product_only : True if it needs a star product.
+    """
+
+    name: str
+    construct: Callable[..., EDSTSet]
+    summary: str
+    families: tuple[str, ...] = ()
+    product_only: bool = True
+
+    def __call__(self, graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+        if self.product_only and star_form(graph) is None:
+            raise ValueError(f"method={self.name} needs a star product")
+        return self.construct(graph, g_trees, h_trees)
+
+
+#: Every EDST method, by name.
+METHODS: dict[str, Method] = {m.name: m for m in (
+    Method("universal", universal_trees, "Constructions V-B.2 and V-B.3 (Theorem V-B.1)", ("V-B.2", "V-B.3")),
+    Method("low-depth", low_depth_trees, "Construction V-B.2 and the twisted copies of Theorem V-B.5(2)",
+           ("V-B.2", "V-B.5(2)")),
+    Method("maximum", maximum_trees, "Constructions V-C.4 to V-C.7 (Theorem V-C.3, Corollaries V-C.10, V-C.11)",
+           ("V-C.4", "V-C.5", "V-C.6", "V-C.7")),
+    Method("property", property_vd1_trees, "Constructions V-D.3 to V-D.5 (Theorem V-D.2)",
+           ("V-D.3", "V-D.4", "V-D.5")),
+    Method("generic", lambda graph, g_trees, h_trees: generic_trees(graph),
+           "the exact matroid-partition packer on the whole graph", ("generic",), product_only=False),
+    Method("auto", auto_trees, "Table I's construction for a star product; the maximum packing of any other graph",
+           product_only=False),
+)}
+
+
+def edsts(graph: Any, method: str = "auto", g_trees: list[Any] | None = None,
+          h_trees: list[Any] | None = None) -> EDSTSet:
+    """EDSTs of ``graph`` by the named method (a key of :data:`METHODS`).
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown, or the method does not apply to the graph.
+
+    Example
+    -------
+    >>> from starlib.networks import bundlefly
+    >>> s = edsts(bundlefly(3, 5), "maximum")
+    >>> len(s), s.theorem
+    (3, 'V-C.10')
+    """
+    if method not in METHODS:
+        raise ValueError(f"method={method!r} is not one of {', '.join(METHODS)}")
+    return METHODS[method](graph, g_trees, h_trees)

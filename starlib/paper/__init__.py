@@ -1,0 +1,24 @@
+"""What exists only to regenerate the paper's tables and figures: one module per table or study, and the writers.
+
+Nothing in the core library imports this package; it uses only the public names of the core
+(:mod:`starlib.edst`, :mod:`starlib.networks`, :mod:`starlib.registry`, ...).
+
+==========================  ===========================================================================================
+module                      contents
+==========================  ===========================================================================================
+:mod:`.catalog`             the paper's networks over its parameter ranges, measured beside their closed forms
+:mod:`.formulas`            closed forms of n, m and the degrees of every family (Property II-B.3, Table V)
+:mod:`.table1`              Table I: every construction on named and random instances, checked
+:mod:`.table4`              Table IV: Slim Fly, Bundlefly, PolarStar; the "Maybe" row settled
+:mod:`.table5`              Table V and Appendix B: factor closed forms proved symbolically and measured
+:mod:`.bound_checks`        Section IV and Appendix A: the upper bounds checked
+:mod:`.tree_depths`         depths of the constructions beside the depth theorems (Section V, Section VI)
+:mod:`.random_products`     random star products for the Table I checks
+:mod:`.chimera_view`        Appendix C: Chimera as a star product
+:mod:`.scaling`             fits of time and memory against links (benchmark records)
+:mod:`.tables`              deterministic CSV / Markdown / LaTeX writers
+:mod:`.figures`             deterministic figure writer
+:mod:`.drawing`             drawings of networks and star products
+:mod:`.tree_figures`        drawings of EDSTs
+==========================  ===========================================================================================
+"""
