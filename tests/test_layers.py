@@ -1,0 +1,163 @@
+"""The package's floors, read from the source: every import (also inside functions) points down, and no circle.
+
+The scanner parses every module of ``starlib/`` with :mod:`ast` (nothing is imported), resolves relative imports,
+and checks each import against :data:`LAYERS`: a layer may import only the layers it lists. A package's
+``__init__`` belongs to the package's layer. A second test plants violations in a copy of the package and shows
+that the scanner reports them.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "starlib"
+
+#: layer -> (module prefixes, layers it may import). The first matching prefix wins, longest prefixes first.
+LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "base": (("starlib.validation", "starlib._kernels", "starlib.graphs", "starlib._edges", "starlib.fields",
+              "starlib.bounds"), frozenset({"base"})),
+    "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
+    "networks": (("starlib.networks",), frozenset({"base", "graphs", "networks"})),
+    "edst.primitives": (("starlib.edst.trees", "starlib.edst.verify", "starlib.edst.packing"),
+                        frozenset({"base", "edst.primitives"})),
+    "edst.factor": (("starlib.edst.factor",), frozenset({"base", "graphs", "edst.primitives", "edst.factor"})),
+    "edst.product": (("starlib.edst.product", "starlib.edst"),
+                     frozenset({"base", "graphs", "edst.primitives", "edst.factor", "edst.product"})),
+    "registry": (("starlib.registry",), frozenset({"base", "graphs", "networks", "registry"})),
+    **{f"side.{d}": ((f"starlib.{d}",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
+                                                  "edst.factor", "edst.product", f"side.{d}"}))
+       for d in ("cayley", "netdesign", "allreduce")},
+    "paper": (("starlib.paper",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
+                                             "edst.factor", "edst.product", "side.cayley", "side.netdesign",
+                                             "side.allreduce", "paper"})),
+    "app": (("starlib.cli", "starlib.__main__"), frozenset()),  # the command line may import anything
+}
+_PREFIXES = sorted(((p, layer) for layer, (ps, _) in LAYERS.items() for p in ps), key=lambda x: -len(x[0]))
+
+
+def layer_of(module: str) -> str:
+    """The layer of a module (``starlib`` itself, the lazy package root, counts as base)."""
+    if module == "starlib":
+        return "base"
+    for prefix, layer in _PREFIXES:
+        if module == prefix or module.startswith(prefix + "."):
+            return layer
+    raise AssertionError(f"module {module} is in no layer: add it to LAYERS")
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Module name -> file, for every ``.py`` file under ``root`` (a directory named ``starlib``)."""
+    out = {}
+    for p in root.rglob("*.py"):
+        parts = list(p.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+def imports(root: Path) -> dict[str, set[str]]:
+    """Module -> the starlib modules it imports anywhere in its body (top level or inside functions)."""
+    mods = modules(root)
+    out: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    src = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    src = node.module or ""
+                # "from pkg import sub" imports the submodule when there is one
+                targets = [f"{src}.{a.name}" if f"{src}.{a.name}" in mods else src for a in node.names]
+            else:
+                continue
+            for t in targets:
+                while t and t not in mods and "." in t:  # "starlib.x.attr" -> "starlib.x"
+                    t = t.rpartition(".")[0]
+                if t in mods and t != name and (t == "starlib" or t.startswith("starlib.")):
+                    found.add(t)
+        out[name] = found
+    return out
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that goes to a layer its importer may not use."""
+    bad = []
+    for a, targets in sorted(graph.items()):
+        la = layer_of(a)
+        allowed = LAYERS[la][1]
+        for b in sorted(targets):
+            lb = layer_of(b)
+            if la != "app" and lb not in allowed:
+                bad.append(f"{a} ({la}) imports {b} ({lb})")
+    return bad
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle as a list of modules (first = last), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(v: str) -> list[str] | None:
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if state.get(w) == 1:
+                return stack[stack.index(w):] + [w]
+            if w not in state and (c := visit(w)):
+                return c
+        stack.pop()
+        state[v] = 2
+        return None
+
+    for v in sorted(graph):
+        if v not in state and (c := visit(v)):
+            return c
+    return None
+
+
+def test_every_module_is_in_a_layer():
+    for m in modules(ROOT):
+        layer_of(m)
+
+
+def test_imports_point_down_the_layers():
+    assert layer_violations(imports(ROOT)) == []
+
+
+def test_no_import_circle():
+    assert find_cycle(imports(ROOT)) is None
+
+
+def test_the_core_never_imports_paper_side_domains_or_the_command_line():
+    graph = imports(ROOT)
+    core = [m for m in graph if layer_of(m) in ("base", "graphs", "networks", "registry")
+            or layer_of(m).startswith("edst.")]
+    assert len(core) > 20
+    for m in core:
+        assert not {layer_of(t) for t in graph[m]} & {"paper", "app", "side.cayley", "side.netdesign",
+                                                       "side.allreduce"}, m
+
+
+def test_the_scanner_catches_planted_violations(tmp_path):
+    """A copy of the package with an upward import inside a function and a circle: both are reported."""
+    root = tmp_path / "starlib"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    assert layer_violations(imports(root)) == [] and find_cycle(imports(root)) is None
+    graphs = root / "graphs.py"
+    graphs.write_text(graphs.read_text() + "\n\ndef _planted():\n    from .paper.tables import write_table\n"
+                      "    return write_table\n")
+    trees = root / "edst" / "trees.py"
+    trees.write_text(trees.read_text() + "\n\ndef _planted():\n    from .product import auto\n    return auto\n")
+    bad = layer_violations(imports(root))
+    assert "starlib.graphs (base) imports starlib.paper.tables (paper)" in bad
+    assert "starlib.edst.trees (edst.primitives) imports starlib.edst.product.auto (edst.product)" in bad
+    cycle = find_cycle(imports(root))
+    assert cycle is not None and cycle[0] == cycle[-1] and "starlib.edst.trees" in cycle
