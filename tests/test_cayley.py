@@ -126,6 +126,21 @@ def test_bfs_diameter_agrees_with_networkx(fam, kw):
     assert cayley_diameter(len(g.labels[0]), generator_set(fam, **kw)) == nx.diameter(g.to_networkx())
 
 
+@pytest.mark.parametrize("k", [4, 6, 7])
+def test_bfs_agrees_with_the_compiled_kernel(k):
+    """cayley_distances keeps its own level-synchronous search (faster here); the distances are the kernel's."""
+    from starlib import _kernels
+    from starlib.cayley import distinct_generators, family_instances
+
+    sp = PermutationSpace(k)
+    for fam, p in family_instances(k, k_min=k):
+        gens = distinct_generators(generator_set(fam, **p))
+        nbrs = np.stack([sp.neighbors(g.perm) for g in gens], axis=1)
+        indptr = np.arange(sp.size + 1, dtype=np.int64) * nbrs.shape[1]
+        expected = _kernels.bfs(indptr, nbrs.ravel(), 0)[0]
+        assert np.array_equal(cayley_distances(k, gens, space=sp), expected), (fam, p)
+
+
 @pytest.mark.parametrize("fam,l,n", [("MS", 3, 2), ("RR", 2, 3), ("complete-RIS", 3, 2)])
 def test_vertex_transitivity_spot_checks(fam, l, n):
     g = build_family(fam, l=l, n=n)

@@ -414,13 +414,10 @@ def cayley_graph(k: int, gens: Sequence[Generator], *, name: str = "", params: d
     >>> g.n, g.m, g.labels[0]
     (6, 6, (1, 2, 3))
     """
-    k = check_k(k, build=True)
+    sp = _space(k, space)
     for g in gens:
-        if g.k != k:
-            raise ValueError(f"gens: generator {g.name} acts on {g.k} positions, not k = {k}")
-    sp = space if space is not None else PermutationSpace(k)
-    if sp.k != k:
-        raise ValueError(f"space: built for k = {sp.k}, not k = {k}")
+        if g.k != sp.k:
+            raise ValueError(f"gens: generator {g.name} acts on {g.k} positions, not k = {sp.k}")
     dist = distinct_generators(gens)
     src = np.arange(sp.size, dtype=np.int64)
     arcs = np.concatenate([np.stack([src, sp.neighbors(g.perm)], axis=1) for g in dist]) if dist else \
@@ -433,11 +430,24 @@ def cayley_graph(k: int, gens: Sequence[Generator], *, name: str = "", params: d
     return ArrayGraph(sp.labels(), edges, name=name, params=dict(params or {}), directed=directed, meta=meta)
 
 
+def _space(k: int, space: PermutationSpace | None) -> PermutationSpace:
+    """The nodes of S_k: ``space`` if given (and built for this ``k``), else a new one (``k <= MAX_K``)."""
+    k = check_k(k, build=True)
+    if space is not None and space.k != k:
+        raise ValueError(f"space: built for k = {space.k}, not k = {k}")
+    return space if space is not None else PermutationSpace(k)
+
+
 def cayley_distances(k: int, gens: Sequence[Generator], *, space: PermutationSpace | None = None) -> np.ndarray:
     """Distance from the identity to every node (breadth-first search over whole frontiers).
 
     In a Cayley (di)graph ``dist(U, V) = dist(e, U^-1 V)``, so this one search gives every distance;
-    in particular the diameter is its maximum.
+    in particular the diameter is its maximum. The distances are those of the compiled search
+    ``starlib._kernels.bfs`` over the neighbour table as adjacency arrays (``indptr = arange(n+1)*d``,
+    ``indices = nbrs.ravel()``; a test checks it), but this level-synchronous search is faster on these
+    graphs: each level is one gather from the ``(k!, d)`` table and one scatter into a byte mask of ``k!``
+    entries (3.6 MB at ``k = 10``), where the FIFO search reads the 29 MB distance array at random, one
+    neighbour at a time (at ``k = 10``, 3.6M nodes, it took 1.0-2.2 times as long for each of the 22 families).
 
     Parameters
     ----------
@@ -455,8 +465,7 @@ def cayley_distances(k: int, gens: Sequence[Generator], *, space: PermutationSpa
     >>> np.bincount(cayley_distances(4, generator_set("star", k=4))).tolist()   # distance distribution
     [1, 3, 6, 9, 5]
     """
-    k = check_k(k, build=True)
-    sp = space if space is not None else PermutationSpace(k)
+    sp = _space(k, space)
     nbrs = np.stack([sp.neighbors(g.perm) for g in distinct_generators(gens)], axis=1)
     dist = np.full(sp.size, -1, dtype=np.int64)
     dist[0] = 0
