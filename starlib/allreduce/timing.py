@@ -108,6 +108,7 @@ def pipelined_time(depth: int, size: Any, alpha: float, beta: float, chunks: Any
     Returns
     -------
     float or ndarray
+        ``T``, one value per size and chunk count (broadcast).
 
     Raises
     ------
@@ -248,6 +249,7 @@ def allreduce_time(depths: Sequence[int], size: Any, alpha: float, beta: float, 
     Returns
     -------
     float or ndarray
+        The time of the slowest tree, one value per size.
 
     Raises
     ------

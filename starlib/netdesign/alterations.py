@@ -108,31 +108,36 @@ def _ends(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return r, c
 
 
-def _propose_compute(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
-    cl = np.flatnonzero(rows[:, 0] < 0)
-    if len(cl) < 2:
-        return None
-    i, j = rng.choice(cl, size=2, replace=False)
-    (cA, s1), (cB, s2) = rows[i].tolist(), rows[j].tolist()
-    if cA == cB or s1 == s2:
-        return None
-    return _try_rewire(rows, np.array([i, j]), [[cA, s2], [cB, s1]])
-
-
-def _propose_router(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
-    r, c = _ends(rows)
-    if len(r) < 2:
-        return None
-    e1, e2 = rng.choice(len(r), size=2, replace=False)
-    i, j = int(r[e1]), int(r[e2])
-    s1, X = int(rows[i, c[e1]]), int(rows[i, 1 - c[e1]])
-    s2, Y = int(rows[j, c[e2]]), int(rows[j, 1 - c[e2]])
+def _swap_far_ends(rows: np.ndarray, i: int, ci: int, j: int, cj: int) -> np.ndarray | None:
+    """Section 7.2's ``[s1, X], [s2, Y] -> [s1, Y], [s2, X]`` for the router ends ``s1 = rows[i, ci]`` and
+    ``s2 = rows[j, cj]``, or None if ``s1 = s2``, ``X = Y``, one link is taken twice or the result is invalid."""
+    s1, X = int(rows[i, ci]), int(rows[i, 1 - ci])
+    s2, Y = int(rows[j, cj]), int(rows[j, 1 - cj])
     if i == j or s1 == s2 or X == Y:
         return None
     return _try_rewire(rows, np.array([i, j]), [[s1, Y], [s2, X]])
 
 
+def _propose_compute(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """Section 7.1: two random compute links ``[cA, s1], [cB, s2]`` (router end in column 1) swap routers."""
+    cl = np.flatnonzero(rows[:, 0] < 0)
+    if len(cl) < 2:
+        return None
+    i, j = rng.choice(cl, size=2, replace=False)
+    return _swap_far_ends(rows, int(i), 1, int(j), 1)
+
+
+def _propose_router(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """Section 7.2: two random router ends of any links swap their far ends."""
+    r, c = _ends(rows)
+    if len(r) < 2:
+        return None
+    e1, e2 = rng.choice(len(r), size=2, replace=False)
+    return _swap_far_ends(rows, int(r[e1]), int(c[e1]), int(r[e2]), int(c[e2]))
+
+
 def _propose_set(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """Section 7.3: two links of one router and two of another swap their far ends."""
     r, c = _ends(rows)
     if len(r) < 4:
         return None
@@ -243,7 +248,7 @@ def alter(connections: Any, move: str, seed: int | np.random.Generator | None = 
     Raises
     ------
     ValueError
-        If the database is invalid or ``move`` is unknown.
+        If the database is invalid, ``move`` is not one of :data:`MOVES` or ``max_tries < 1``.
 
     Examples
     --------
@@ -277,23 +282,15 @@ def swap_compute_connections(connections: Any, seed: int | np.random.Generator |
                              max_tries: int = 100) -> np.ndarray:
     """Section 7.1: ``[cA, s1], [cB, s2] -> [cA, s2], [cB, s1]`` for random compute links (cA != cB, s1 != s2).
 
-    Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
-
     Parameters
     ----------
-    connections : a valid database.
-    seed : seed or numpy Generator.
-    max_tries : proposals before giving up.
+    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="compute"``).
 
     Returns
     -------
     numpy.ndarray
-        The canonical altered database.
-
-    Raises
-    ------
-    ValueError
-        If the database is invalid.
+        The canonical database with two compute nodes' routers exchanged; unchanged if no valid proposal was
+        found in ``max_tries``.
 
     Examples
     --------
@@ -302,10 +299,6 @@ def swap_compute_connections(connections: Any, seed: int | np.random.Generator |
     >>> new = swap_compute_connections(db, seed=0)
     >>> port_counts(new) == port_counts(db), bool((new != db).any())
     (True, True)
-
-    References
-    ----------
-    Network-design notes, section 7.1.
     """
     return alter(connections, "compute", seed, max_tries=max_tries)
 
@@ -315,34 +308,23 @@ def swap_router_connections(connections: Any, seed: int | np.random.Generator | 
     """Section 7.2: ``[s1, X], [s2, Y] -> [s1, Y], [s2, X]`` for random router ends s1 != s2, X != Y.
 
     ``X`` and ``Y`` may be compute nodes or routers, so this move contains the one of section 7.1.
-    Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
 
     Parameters
     ----------
-    connections : a valid database.
-    seed : seed or numpy Generator.
-    max_tries : proposals before giving up.
+    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="router"``).
 
     Returns
     -------
     numpy.ndarray
-        The canonical altered database.
-
-    Raises
-    ------
-    ValueError
-        If the database is invalid.
+        The canonical database with the far ends of two routers' links exchanged; unchanged if no valid
+        proposal was found in ``max_tries``.
 
     Examples
     --------
-    >>> from starlib.netdesign import is_valid_connections, random_network
-    >>> db = random_network(10, 1, 4, 5, seed=0)
-    >>> is_valid_connections(swap_router_connections(db, seed=1), router_ports=5, node_ports=1)
-    True
-
-    References
-    ----------
-    Network-design notes, section 7.2.
+    >>> from starlib.netdesign import random_network, validate_connections
+    >>> new = swap_router_connections(random_network(10, 1, 4, 5, seed=0), seed=1)
+    >>> validate_connections(new, router_ports=5, node_ports=1).shape     # still valid, 10 + 4 links
+    (14, 2)
     """
     return alter(connections, "router", seed, max_tries=max_tries)
 
@@ -353,34 +335,23 @@ def swap_connection_sets(connections: Any, seed: int | np.random.Generator | Non
 
     Requires ``s1 != s2`` and ``{X1, X2}`` disjoint from ``{Y1, Y2}`` (the notes list three of these four
     inequalities; their step 4 names ``[s1, Y2]`` where ``[s2, Y2]`` is meant).
-    Returns a valid database; unchanged if no valid proposal was found in ``max_tries``.
 
     Parameters
     ----------
-    connections : a valid database.
-    seed : seed or numpy Generator.
-    max_tries : proposals before giving up.
+    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="set"``).
 
     Returns
     -------
     numpy.ndarray
-        The canonical altered database.
-
-    Raises
-    ------
-    ValueError
-        If the database is invalid.
+        The canonical database with two neighbours of one router exchanged for two of another; unchanged if
+        no valid proposal was found in ``max_tries``.
 
     Examples
     --------
-    >>> from starlib.netdesign import is_valid_connections, random_network
+    >>> from starlib.netdesign import random_network
     >>> db = random_network(12, 1, 4, 6, seed=2)
-    >>> is_valid_connections(swap_connection_sets(db, seed=5), router_ports=6, node_ports=1)
-    True
-
-    References
-    ----------
-    Network-design notes, section 7.3.
+    >>> new = swap_connection_sets(db, seed=5)
+    >>> sorted(set(map(tuple, db.tolist())) - set(map(tuple, new.tolist())))     # -12, -11 and -3, -2 trade places
+    [(-12, 4), (-11, 4), (-3, 1), (-2, 1)]
     """
     return alter(connections, "set", seed, max_tries=max_tries)
-

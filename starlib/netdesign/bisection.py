@@ -39,6 +39,7 @@ def balanced_bipartitions(N: int) -> int:
     Returns
     -------
     int
+        ``C(N, N/2) / 2``, exact.
 
     Raises
     ------
@@ -67,12 +68,13 @@ def network_partitions(N: int, M: int) -> int:
 
     Parameters
     ----------
-    N : an even number of compute nodes, ``N >= 2``.
+    N : as in :func:`balanced_bipartitions`.
     M : number of routers, ``M >= 0``.
 
     Returns
     -------
     int
+        ``U``, exact.
 
     Raises
     ------
@@ -107,11 +109,12 @@ def bisection_confidence(p: int, U: int, exact: bool = False) -> float | Fractio
     Returns
     -------
     float or Fraction
+        ``C``: 0 for ``p = 0``, 1 for ``U = 1`` and ``p >= 1``.
 
     Raises
     ------
     ValueError
-        If ``p < 0`` or ``U < 1``.
+        If ``p`` is not an integer ``>= 0`` or ``U`` is not an integer ``>= 1``.
 
     Examples
     --------
@@ -148,6 +151,7 @@ def bisection_picks(C: float | Fraction, U: int) -> int:
     Returns
     -------
     int
+        The least ``p >= 1`` with ``(1 - 1/U)^p <= 1 - C``.
 
     Raises
     ------

@@ -35,7 +35,7 @@ def single_port_network(router_links: Any, loads: Sequence[int]) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The validated canonical database.
+        The validated canonical database (:func:`~starlib.netdesign.database.validate_connections`).
 
     Raises
     ------
@@ -70,18 +70,12 @@ def daisy_chain(N: int, m: int) -> np.ndarray:
 
     Parameters
     ----------
-    N : number of compute nodes, ``N >= 3``.
-    m : ports per router, ``m > 2``.
+    N, m : as in :func:`~starlib.netdesign.routers.min_routers` (which raises ``ValueError`` outside its range).
 
     Returns
     -------
     numpy.ndarray
-        The validated canonical database.
-
-    Raises
-    ------
-    ValueError
-        As :func:`min_routers`.
+        The canonical database, checked against ``m`` ports per router and one per compute node.
 
     Examples
     --------
@@ -120,19 +114,18 @@ def tree_network(N: int, m: int, n: int = 1) -> np.ndarray:
 
     Parameters
     ----------
-    N : number of compute nodes, ``N > 2``.
-    m : ports per router, ``m > 2``.
-    n : ports per compute node, ``1 <= n < N - 1`` (``n = N - 1`` needs no routers at all).
+    N, m, n : as in :func:`~starlib.netdesign.routers.tree_levels`, but ``n < N - 1`` (``n = N - 1`` needs no
+        routers at all).
 
     Returns
     -------
     numpy.ndarray
-        The validated canonical database.
+        The canonical database, checked against ``m`` ports per router and ``n`` per compute node.
 
     Raises
     ------
     ValueError
-        If the parameters violate the rules of :func:`max_routers` or ``n = N - 1``.
+        If the parameters violate the rules of :func:`~starlib.netdesign.routers.tree_levels` or ``n = N - 1``.
 
     Examples
     --------

@@ -282,20 +282,16 @@ def compute_nodes(connections: Any) -> list[int]:
 
     Parameters
     ----------
-    connections : array-like of integer pairs.
+    connections : array-like of integer pairs (not validated; anything else raises ``ValueError``).
 
     Returns
     -------
     list of int
-
-    Raises
-    ------
-    ValueError
-        If ``connections`` is not a list of integer pairs.
+        The negative labels, -1 first: row ``i`` of :func:`~starlib.netdesign.hops.all_pairs_hops` is node ``i``.
 
     Examples
     --------
-    >>> compute_nodes(NOTES_EXAMPLE_CONNECTIONS)
+    >>> compute_nodes([[-2, 1], [-1, 1], [-3, 1]])
     [-1, -2, -3]
     """
     return _index(canonical_connections(connections)).nodes.tolist()
@@ -306,16 +302,12 @@ def router_labels(connections: Any) -> list[int]:
 
     Parameters
     ----------
-    connections : array-like of integer pairs.
+    connections : as in :func:`compute_nodes`.
 
     Returns
     -------
     list of int
-
-    Raises
-    ------
-    ValueError
-        If ``connections`` is not a list of integer pairs.
+        The positive labels, smallest first; their number is ``M``, the routers the network uses.
 
     Examples
     --------
@@ -330,17 +322,12 @@ def port_counts(connections: Any) -> dict[int, int]:
 
     Parameters
     ----------
-    connections : array-like of integer pairs.
+    connections : as in :func:`compute_nodes`.
 
     Returns
     -------
     dict
         label -> number of pairs it appears in.
-
-    Raises
-    ------
-    ValueError
-        If ``connections`` is not a list of integer pairs.
 
     Examples
     --------
@@ -359,17 +346,13 @@ def to_array_graph(connections: Any, name: str = "netdesign", params: dict | Non
 
     Parameters
     ----------
-    connections : a valid database.
+    connections : a valid database (:func:`validate_connections` raises ``ValueError`` otherwise).
     name, params : recorded on the graph.
 
     Returns
     -------
     ArrayGraph
-
-    Raises
-    ------
-    ValueError
-        If the database is invalid.
+        Vertices ``0..N-1`` are the compute nodes -1, -2, ..., then the routers in increasing label order.
 
     Examples
     --------

@@ -64,7 +64,8 @@ def evolve(connections: Any, steps: int = 200, seed: int | None = 0, *, moves: S
     Raises
     ------
     ValueError
-        If the database is invalid or an option breaks its rule.
+        If the database is invalid, ``moves`` is empty or names an unknown move, or an option of
+        :func:`~starlib.netdesign.fitness.weighted_score` breaks its rule.
 
     Examples
     --------

@@ -240,6 +240,7 @@ def cut_width(connections: Any, half: Sequence[int], *, inner: str = "auto") -> 
     Returns
     -------
     int
+        The minimum over all placements of the routers.
 
     Raises
     ------
@@ -279,6 +280,7 @@ def network_cost(connections: Any, router_cost: float = 1.0, link_cost: float = 
     Returns
     -------
     float
+        ``router_cost M + link_cost E`` for ``M`` routers and ``E`` connections.
 
     Raises
     ------
@@ -382,7 +384,8 @@ def weighted_score(connections: Any, weights: Sequence[float] = (0.0, 1.0, 1.0),
     Raises
     ------
     ValueError
-        If the database is invalid or an option breaks its rule.
+        If the database is invalid, a weight is not a finite number, a price is negative, or another option
+        breaks its rule.
 
     Examples
     --------

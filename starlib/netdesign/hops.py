@@ -184,17 +184,11 @@ def hop_statistics(connections: Any, count: str = "routers") -> HopStatistics:
 
     Parameters
     ----------
-    connections : a valid database.
-    count : ``"routers"`` or ``"links"``.
+    connections, count : as in :func:`all_pairs_hops` (which raises ``ValueError`` for bad input).
 
     Returns
     -------
     HopStatistics
-
-    Raises
-    ------
-    ValueError
-        If the database is invalid or ``count`` is unknown.
 
     Examples
     --------

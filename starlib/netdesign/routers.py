@@ -85,19 +85,12 @@ def max_routers(N: int, m: int, n: int = 1) -> int:
 
     Parameters
     ----------
-    N : number of compute nodes, ``N > 2``.
-    m : ports per router, ``m > 2``.
-    n : ports per compute node, ``1 <= n <= N - 1``.
+    N, m, n : as in :func:`tree_levels` (which raises ``ValueError`` outside their ranges).
 
     Returns
     -------
     int
         ``N n ((m-1)^k - 1) / (m-2)``.
-
-    Raises
-    ------
-    ValueError
-        If ``m <= 2``, ``N <= 2`` or ``n`` is outside ``1..N-1``.
 
     Examples
     --------
