@@ -34,8 +34,9 @@ References
     IEEE Trans. Computers 38(9):1249-1268, 1989, doi:10.1109/12.29465.
 [3] P. Sanders, J. Speck and J. L. Träff, "Two-tree algorithms for full bandwidth broadcast, reduction and
     scan", Parallel Computing 35(12):581-594, 2009, doi:10.1016/j.parco.2009.09.001.
-[4] K. Lakhotia et al., "Network-accelerated distributed reductions on PolarFly", SPAA 2023,
-    doi:10.1145/3558481.3591073.
+[4] K. Lakhotia, K. Isham, L. Monroe, M. Besta, T. Hoefler and F. Petrini, "In-network Allreduce with multiple
+    spanning trees on PolarFly", SPAA 2023, pp. 165-176, doi:10.1145/3558481.3591073 (reference [12] of the
+    star-product paper).
 
 Example
 -------
