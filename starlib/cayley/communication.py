@@ -94,7 +94,9 @@ def mnb_lower_bound(num_nodes: int, degree: int) -> int:
 
 
 def star_mnb_time(k: int) -> int:
-    """The MNB lower bound of the k-star, ``ceil((k! - 1)/(k - 1))``, attained up to a constant by [8].
+    """The MNB lower bound of the k-star, ``ceil((k! - 1)/(k - 1))``.
+
+    Fragopoulou and Akl (reference [8] of the paper) attain it up to a constant factor.
 
     Examples
     --------

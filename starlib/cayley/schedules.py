@@ -432,10 +432,10 @@ def optimal_schedule_length(family: str, l: int, n: int, coincident: str = "para
 
 # -- Figure 1 -------------------------------------------------------------------------------------------
 
-#: Figure 1 of the paper as it appears in the seed text (003_3eff8de7f05c2062.txt, lines 156-163): each row
-#: lists the cells of one step from dimension 2 on, as extracted ('' = an empty cell that survived
-#: extraction; empty cells were otherwise dropped, so short rows have lost cells). The figure writes
-#: T_1 for T_2 (see column 2) and R^{j1} for both B_{j1+1} and B_{j1+1}^-1.
+#: Figure 1 of the paper (Section 4, after the proof of Theorem 4), transcribed from a text copy of the paper in
+#: which the table lost cells: each row lists the cells of one step from dimension 2 on, as they stand there
+#: ('' = an empty cell that survived; empty cells were otherwise dropped, so short rows have lost cells).
+#: The figure writes T_1 for T_2 (see column 2) and R^{j1} for both B_{j1+1} and B_{j1+1}^-1.
 FIGURE1_PRINTED: dict[str, dict] = {
     "a": {"l": 4, "n": 3, "title": "13-star on MS(4, 3) / complete-RS(4, 3)", "rows": [
         ["T_1", "T_3", "T_4", "R^1", "—", "—", "R^2", "—", "—", "R^3"],
