@@ -30,7 +30,7 @@ NETWORK_FAMILIES: dict[str, Family] = family_table(
             "n": Param(int, "ports per compute node 1 <= n < N-1", 1, False)},
            "network-design notes, Solution 1: max_routers(N, m, n) routers in private trees", kind="netdesign"),
     Family("netdesign-chain", _graph_chain,
-           {"N": Param(int, "compute nodes N > 2(m-1)"), "m": Param(int, "router ports m > 2")},
+           {"N": Param(int, "compute nodes N >= 3"), "m": Param(int, "router ports m > 2")},
            "network-design notes, Solution 2: min_routers(N, m) routers in a daisy chain", kind="netdesign"),
     Family("netdesign-random", _graph_random,
            {"N": Param(int, "compute nodes N >= 2"), "n": Param(int, "ports per compute node 1 <= n <= M"),
