@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .graphs import jsonable
 from .registry import NETWORK_FAMILIES, Family, get_family, parse_params
 
 __all__ = ["main", "families", "parse_params", "graph_to_json", "build_network"]
@@ -23,18 +24,6 @@ __all__ = ["main", "families", "parse_params", "graph_to_json", "build_network"]
 
 class UsageError(ValueError):
     """A command-line mistake (reported like a ValueError)."""
-
-
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, (tuple, list)):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (np.bool_,)):
-        return bool(x)
-    if isinstance(x, np.ndarray):
-        return _jsonable(x.tolist())
-    return x
 
 
 def families() -> dict[str, Family]:
@@ -57,15 +46,15 @@ def build_network(name: str, pairs: Sequence[str]) -> tuple[Any, dict[str, Any]]
 
 def graph_to_json(graph: Any, network: str, params: dict[str, Any]) -> dict[str, Any]:
     """The interface's JSON object for a graph (no trees): sorted nodes and edges as labels."""
-    labels = [_jsonable(v) for v in graph.labels]
-    return {"network": network, "params": _jsonable(params), "nodes": labels,
+    labels = [jsonable(v) for v in graph.labels]
+    return {"network": network, "params": jsonable(params), "nodes": labels,
             "edges": [[labels[u], labels[v]] for u, v in graph.edges.tolist()]}
 
 
 def _info(graph: Any, network: str, params: dict[str, Any]) -> dict[str, Any]:
     n, m = graph.n, graph.m
     deg = graph.degrees()
-    out: dict[str, Any] = {"network": network, "params": _jsonable(params), "n": n, "m": m,
+    out: dict[str, Any] = {"network": network, "params": jsonable(params), "n": n, "m": m,
                            "degree_min": int(deg.min()) if n else 0, "degree_max": int(deg.max()) if n else 0,
                            "regular": bool(n and deg.min() == deg.max()), "directed": bool(graph.directed)}
     if not graph.directed and n >= 2:
@@ -87,18 +76,9 @@ def _cmd_networks(_: argparse.Namespace) -> dict[str, Any]:
     fams = families()
     return {"networks": [{"name": f.name, "kind": f.kind, "summary": f.summary,
                           "params": {k: {"type": p.type.__name__, "rule": p.rule, "required": p.required,
-                                         **({"default": _jsonable(p.default)} if p.default is not None else {})}
+                                         **({"default": jsonable(p.default)} if p.default is not None else {})}
                                      for k, p in f.params.items()}}
                          for f in sorted(fams.values(), key=lambda f: f.name)]}
-
-
-def _trees_json(graph: Any, trees: Sequence[Any]) -> list[dict[str, Any]]:
-    labels = [_jsonable(v) for v in graph.labels]
-    out = []
-    for t in trees:
-        out.append({"root": labels[int(t.root)], "edges": [[labels[u], labels[v]] for u, v in t.edges.tolist()],
-                    "depth": int(t.depth), "construction": str(t.construction)})
-    return out
 
 
 def _cmd_edsts(a: argparse.Namespace) -> dict[str, Any]:
@@ -112,7 +92,7 @@ def _cmd_edsts(a: argparse.Namespace) -> dict[str, Any]:
     trees = methods[a.method](graph)
     edst.check_edsts(graph, trees)
     obj = graph_to_json(graph, a.network, params)
-    obj["trees"] = _trees_json(graph, trees)
+    obj["trees"] = trees.to_json(graph.labels)
     obj["upper_bound"] = int(upper_bound(graph))
     obj["method"] = a.method
     return obj

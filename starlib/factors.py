@@ -37,7 +37,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ._edges import graph_from_edges
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph
 from .validation import check_flag, check_int
@@ -225,7 +224,7 @@ def cycle(n: int) -> ArrayGraph:
     """
     n = check_int(n, "n", minimum=3)
     i = np.arange(n, dtype=np.int64)
-    return graph_from_edges(list(range(n)), np.stack([i, (i + 1) % n], axis=1), name="cycle",
+    return ArrayGraph.from_edges(list(range(n)), np.stack([i, (i + 1) % n], axis=1), name="cycle",
                                  params={"n": n})
 
 
@@ -238,7 +237,7 @@ def _cayley_gf(q: int, connection: np.ndarray, name: str, params: dict, meta: di
     x = T.elements()
     y = T.add(x[:, None], connection[None, :])
     edges = np.stack([np.broadcast_to(x[:, None], y.shape).ravel(), y.ravel()], axis=1)
-    return graph_from_edges(list(range(q)), edges, name=name, params=params, meta=meta)
+    return ArrayGraph.from_edges(list(range(q)), edges, name=name, params=params, meta=meta)
 
 
 def paley(q: int) -> ArrayGraph:
@@ -543,7 +542,7 @@ def _inductive(d: int, gadget: np.ndarray, base4: bool, name: str) -> ArrayGraph
     f = np.empty(n_cur, dtype=np.int64)
     f[a_side] = fa_side
     f[fa_side] = a_side
-    g = graph_from_edges(list(range(n_cur)), np.concatenate(e_list), name=name, params={"d": d})
+    g = ArrayGraph.from_edges(list(range(n_cur)), np.concatenate(e_list), name=name, params={"d": d})
     g.meta.update({"involution": f, "bijection": f, "A": np.asarray(a_side), "fA": np.asarray(fa_side)})
     return g
 
@@ -694,7 +693,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> ArrayGraph:
     i, j, k = np.meshgrid(np.arange(rows), np.arange(cj), np.arange(4), indexing="ij")
     horiz = np.stack([idx(i, j, 1, k).ravel(), idx(i, (j + 1) % cols, 1, k).ravel()], axis=1)
     labels = list(itertools.product(range(rows), range(cols), range(2), range(4)))
-    return graph_from_edges(labels, np.concatenate([intra, vert, horiz]), name="chimera",
+    return ArrayGraph.from_edges(labels, np.concatenate([intra, vert, horiz]), name="chimera",
                                  params={"rows": rows, "cols": cols, "toric": int(toric)})
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-__all__ = ["ArrayGraph", "canonical_edges"]
+__all__ = ["ArrayGraph", "canonical_edges", "jsonable"]
 
 
 def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool = False,
@@ -54,6 +54,21 @@ def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool =
     keys.sort()
     keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]
     return np.stack([keys // n, keys % n], axis=1)
+
+
+def jsonable(v: Any) -> Any:
+    """A label (or any value) as JSON-ready data: tuples and arrays become lists, numpy scalars Python numbers.
+
+    >>> jsonable((np.int64(1), (2, np.bool_(True)), np.arange(2)))
+    [1, [2, True], [0, 1]]
+    """
+    if isinstance(v, (tuple, list)):
+        return [jsonable(x) for x in v]
+    if isinstance(v, np.ndarray):
+        return jsonable(v.tolist())
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
 
 
 @dataclass

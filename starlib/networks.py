@@ -29,7 +29,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._edges import canonical, graph_from_edges
 from .factors import (
     bdf,
     check_mms_order,
@@ -45,7 +44,7 @@ from .factors import (
 )
 from .factors import chimera as chimera_graph_array
 from .fields import check_prime_power, tables
-from .graphs import ArrayGraph
+from .graphs import ArrayGraph, canonical_edges
 from .products import RelabelledProduct, StarProduct, cartesian_product, star_product
 from .validation import check_choice, check_flag, check_int
 
@@ -122,7 +121,7 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     g = np.arange(2 * q, dtype=np.int64)[:, None]
     h = e[None, :]
     index = np.where(g < q, g * q + h, g * q + T.mul(T.xi, h)).ravel()
-    return RelabelledProduct(labels, canonical(edges, 2 * qq), name="slimfly-hafner", params={"q": q},
+    return RelabelledProduct(labels, canonical_edges(edges, 2 * qq), name="slimfly-hafner", params={"q": q},
                              meta={"delta": delta, "xi": T.xi}, index=index, make_product=functools.partial(slimfly, q))
 
 
@@ -541,7 +540,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     sigma_inv[sigma] = np.arange(C.n)
     u, v = C.edges[:, 0], C.edges[:, 1]
     both_blue = (colour[u] == 0) & (colour[v] == 0)
-    H = graph_from_edges([C.labels[t] for t in blue.tolist()],
+    H = ArrayGraph.from_edges([C.labels[t] for t in blue.tolist()],
                               np.stack([pos[u[both_blue]], pos[v[both_blue]]], axis=1),
                               name="chimera-supernode", params={"rows": rows, "cols": cols, "toric": int(toric)})
     cross = colour[u] != colour[v]

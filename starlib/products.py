@@ -29,8 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ._edges import canonical
-from .graphs import ArrayGraph
+from .graphs import ArrayGraph, canonical_edges
 from .validation import check_permutation
 
 __all__ = [
@@ -296,11 +295,11 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
     edges = np.stack([keys // N, keys % N], axis=1)
     meta = dict(meta or {})
     if extra_edges is not None and len(extra_edges):
-        extra = canonical(np.asarray(extra_edges, dtype=np.int64), int(N))
+        extra = canonical_edges(np.asarray(extra_edges, dtype=np.int64), int(N))
         if extra.size and (extra.max() >= N or extra.min() < 0):
             raise ValueError(f"extra_edges: vertex indices must lie in 0..{int(N) - 1}")
         meta["extra_edges"] = extra
-        edges = canonical(np.concatenate([edges, extra]), int(N))
+        edges = canonical_edges(np.concatenate([edges, extra]), int(N))
     labels = [(a, b) for a in G.labels for b in H.labels]
     return StarProduct(labels, edges, name=name, params=dict(params or {}), meta=meta,
                        structure=G, supernode=H, bijections=B)

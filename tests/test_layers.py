@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent / "starlib"
 
 #: layer -> (module prefixes, layers it may import). The first matching prefix wins, longest prefixes first.
 LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
-    "base": (("starlib.validation", "starlib._kernels", "starlib.graphs", "starlib._edges", "starlib.fields",
+    "base": (("starlib.validation", "starlib._kernels", "starlib.graphs", "starlib.fields",
               "starlib.bounds"), frozenset({"base"})),
     "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
     "networks": (("starlib.networks",), frozenset({"base", "graphs", "networks"})),

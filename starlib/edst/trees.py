@@ -23,9 +23,10 @@ import numpy as np
 
 from .._kernels import bfs, count_components, csr, sorted_rows, trees_eccentricities
 from .._kernels import tree_eccentricities as _tree_eccentricities
+from ..graphs import jsonable
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
-           "centred_trees", "relabel_trees", "OrientedTree", "orient", "sort_edge_rows", "jsonable"]
+           "centred_trees", "relabel_trees", "OrientedTree", "orient", "sort_edge_rows"]
 
 
 def sort_edge_rows(edges: np.ndarray) -> np.ndarray:
@@ -356,12 +357,3 @@ class EDSTSet(list):
     def of(cls, trees: Iterable[Tree]) -> EDSTSet:
         """Wrap any iterable of trees."""
         return cls(list(trees))
-
-
-def jsonable(v: Any) -> Any:
-    """A label as JSON-ready data: tuples become lists, numpy scalars become Python numbers."""
-    if isinstance(v, (tuple, list)):
-        return [jsonable(x) for x in v]
-    if isinstance(v, np.generic):
-        return v.item()
-    return v

@@ -48,10 +48,9 @@ from ..edst import (
     METHODS,
     EDSTSet,
     auto_trees,
-    centred_trees,
     er_edsts,
     factor_edsts,
-    generic_packing,
+    generic_trees,
     verify_edsts,
 )
 from ..fields import is_prime_power
@@ -285,10 +284,7 @@ def shuffled_generic_trees(graph: Any, seed: int) -> EDSTSet:
     rng = np.random.default_rng(seed)
     e = np.asarray(graph.edges, dtype=np.int64)
     shuffled = SimpleNamespace(n=int(graph.n), edges=e[rng.permutation(e.shape[0])])
-    p = generic_packing(shuffled)
-    out = centred_trees(int(graph.n), [t.edges for t in p.trees], "generic")
-    out.theorem = "generic"
-    return out
+    return generic_trees(shuffled)
 
 
 def build_trees(P: Any, method: str, factor_trees: str = "paths") -> EDSTSet:

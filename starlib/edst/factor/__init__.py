@@ -23,12 +23,12 @@ Example
 """
 
 from .abelian import abelian_graph_paths
-from .choose import FACTOR_METHODS, factor_edsts, generic_edsts, structured_edsts
+from .choose import FACTOR_METHODS, factor_edsts, generic_trees, structured_edsts
 from .er import er_edst_bound, er_edsts, singer_pairing, verify_singer_edsts
 from .er_singer import SingerModel, singer_graph, singer_model
 from .paths import bipartite_paths, circulant_connection_set, circulant_paths, complete_bipartite_sides, walecki_paths
 
 __all__ = ["FACTOR_METHODS", "SingerModel", "abelian_graph_paths", "bipartite_paths", "circulant_connection_set",
-           "circulant_paths", "complete_bipartite_sides", "er_edst_bound", "er_edsts", "factor_edsts", "generic_edsts",
+           "circulant_paths", "complete_bipartite_sides", "er_edst_bound", "er_edsts", "factor_edsts", "generic_trees",
            "singer_graph", "singer_model", "singer_pairing", "structured_edsts", "verify_singer_edsts",
            "walecki_paths"]

@@ -46,7 +46,7 @@ from .abelian import abelian_graph_paths
 from .er import er_edsts
 from .paths import bipartite_paths, circulant_connection_set, circulant_paths, complete_bipartite_sides, walecki_paths
 
-__all__ = ["factor_edsts", "structured_edsts", "generic_edsts", "FACTOR_METHODS"]
+__all__ = ["factor_edsts", "structured_edsts", "generic_trees", "FACTOR_METHODS"]
 
 
 def _walecki(graph: Any) -> EDSTSet | None:
@@ -166,16 +166,16 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
                              f"(n={n}, m={int(graph.m)})")
         return trees
     trees = structured_edsts(graph) if method == "auto" else None
-    return trees if trees is not None else generic_edsts(graph)
+    return trees if trees is not None else generic_trees(graph)
 
 
-def generic_edsts(graph: Any) -> EDSTSet:
+def generic_trees(graph: Any) -> EDSTSet:
     """A maximum EDST set of any graph by the exact packer, trees rooted at their centers and tagged "generic".
 
     Example
     -------
     >>> from starlib.networks import slimfly
-    >>> len(generic_edsts(slimfly(3)))
+    >>> len(generic_trees(slimfly(3)))
     2
 
     References

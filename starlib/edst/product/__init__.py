@@ -33,7 +33,6 @@ from .methods import (
     METHODS,
     Method,
     edsts,
-    generic_trees,
     has_property_vd1,
     low_depth_trees,
     maximum_trees,
@@ -44,5 +43,5 @@ from .property_vd1 import PropertyVD1, bijection_orbits
 
 __all__ = ["METHODS", "FactorData", "LemmaVC1", "Method", "ProductContext", "PropertyVD1",
            "auto_trees", "bijection_orbits", "construct", "default_factor_trees", "edsts", "factor_data",
-           "generic_trees", "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees", "nontree_edges",
+           "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees", "nontree_edges",
            "product_context", "property_vd1_trees", "table_i_case", "universal_trees"]

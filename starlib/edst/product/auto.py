@@ -34,7 +34,7 @@ from typing import Any
 
 from ...bounds import table_i_count, upper_bound
 from ...products import star_form
-from ..factor import factor_edsts, generic_edsts, structured_edsts
+from ..factor import factor_edsts, generic_trees, structured_edsts
 from ..trees import EDSTSet, is_connected, relabel_trees
 from .blocks import ProductFrame
 from .context import ProductContext
@@ -80,7 +80,7 @@ def default_factor_trees(graph: Any) -> EDSTSet:
         trees = auto_trees(graph)
         if len(trees) >= upper_bound(graph):
             return trees
-    return generic_edsts(graph)
+    return generic_trees(graph)
 
 
 def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...products import star_form
-from ..factor import generic_edsts
+from ..factor import generic_trees
 from ..trees import EDSTSet
 from .auto import auto_trees, construct, default_factor_trees
 from .factor_data import factor_data
@@ -44,7 +44,7 @@ from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
 from .universal import universal_construction
 
 __all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees",
-           "generic_trees", "Method", "METHODS", "edsts"]
+           "Method", "METHODS", "edsts"]
 
 
 def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
@@ -234,24 +234,6 @@ def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[A
     (2025); Ku, Wang, Hung (2003), second construction (the Cartesian case).
     """
     return construct(P, property_construction, g_trees, h_trees, "property")
-
-
-def generic_trees(P: Any) -> EDSTSet:
-    """A maximum EDST set of any graph (product or not) by the exact matroid-partition packer.
-
-    Trees are rooted at their centers and tagged ``"generic"``.
-
-    Example
-    -------
-    >>> from starlib.networks import slimfly
-    >>> len(generic_trees(slimfly(3)))
-    2
-
-    References
-    ----------
-    Roskind-Tarjan / Edmonds matroid partition (see :mod:`starlib.edst.packing`).
-    """
-    return generic_edsts(P)
 
 
 @dataclass(frozen=True)
