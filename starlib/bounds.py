@@ -46,6 +46,7 @@ def eq1_bound(n: int, m: int) -> int:
     Returns
     -------
     int
+        The bound ``floor(m / (n - 1))``.
 
     Raises
     ------

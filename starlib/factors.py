@@ -56,14 +56,7 @@ __all__ = [
     "inductive_quad",
     "bdf",
     "chimera",
-    "complete_graph",
-    "complete_bipartite_graph",
-    "paley_graph",
-    "mms_supernode_graph",
     "polarfly_graph",
-    "inductive_quad_graph",
-    "bdf_graph",
-    "chimera_graph",
 ]
 
 
@@ -698,54 +691,12 @@ def chimera(rows: int, cols: int, toric: bool = False) -> ArrayGraph:
 
 
 # ---------------------------------------------------------------------------------------------
-# networkx wrappers
+# networkx at the boundary: every builder's graph converts with ArrayGraph.to_networkx(); ER_q adds its loops
 # ---------------------------------------------------------------------------------------------
-def complete_graph(n: int) -> nx.Graph:
-    """:func:`complete` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> complete_graph(4).number_of_edges()
-    6
-    """
-    return complete(n).to_networkx()
-
-
-def complete_bipartite_graph(n: int) -> nx.Graph:
-    """:func:`complete_bipartite` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> complete_bipartite_graph(2).has_edge((0, 0), (1, 1))
-    True
-    """
-    return complete_bipartite(n).to_networkx()
-
-
-def paley_graph(q: int) -> nx.Graph:
-    """:func:`paley` as ``nx.Graph`` (nodes are field element codes).
-
-    Examples
-    --------
-    >>> nx.is_isomorphic(paley_graph(9), nx.complement(paley_graph(9)))
-    True
-    """
-    return paley(q).to_networkx()
-
-
-def mms_supernode_graph(q: int, prime: bool = False) -> nx.Graph:
-    """:func:`mms_supernode` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> mms_supernode_graph(3).number_of_edges()   # K_3
-    3
-    """
-    return mms_supernode(q, prime).to_networkx()
-
-
 def polarfly_graph(q: int, loops: bool = False) -> nx.Graph:
     """:func:`polarfly` as ``nx.Graph``; ``loops=True`` adds the ``q+1`` absolute-point self-loops.
+
+    (Every other family converts with ``.to_networkx()``: ``paley(13).to_networkx()``.)
 
     Examples
     --------
@@ -757,36 +708,3 @@ def polarfly_graph(q: int, loops: bool = False) -> nx.Graph:
     if g.meta.get("loops") is not None:
         out.add_edges_from((g.labels[v], g.labels[v]) for v in g.meta["loops"].tolist())
     return out
-
-
-def inductive_quad_graph(d: int) -> nx.Graph:
-    """:func:`inductive_quad` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> inductive_quad_graph(3).number_of_edges()
-    12
-    """
-    return inductive_quad(d).to_networkx()
-
-
-def bdf_graph(d: int) -> nx.Graph:
-    """:func:`bdf` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> bdf_graph(4).number_of_nodes()
-    10
-    """
-    return bdf(d).to_networkx()
-
-
-def chimera_graph(rows: int, cols: int, toric: bool = False) -> nx.Graph:
-    """:func:`chimera` as ``nx.Graph``.
-
-    Examples
-    --------
-    >>> chimera_graph(1, 1).number_of_edges()   # a single K_{4,4}
-    16
-    """
-    return chimera(rows, cols, toric).to_networkx()

@@ -323,6 +323,7 @@ def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", 
     Returns
     -------
     StarProduct
+        ``G □ H``: vertices ``(g, h)``, every bijection the identity.
 
     Raises
     ------
@@ -408,6 +409,7 @@ def has_property_r1(H: ArrayGraph, f: Any) -> bool:
     Returns
     -------
     bool
+        True if every pair of vertices is an edge of ``H`` or of its image under ``f``.
 
     Raises
     ------
@@ -443,6 +445,8 @@ def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
     Returns
     -------
     bool
+        True if ``f`` is an involution and every pair of vertices is an edge of ``H``, an image of one under
+        ``f``, or a pair ``{x, f(x)}``.
 
     Raises
     ------

@@ -61,6 +61,7 @@ def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | 
     Returns
     -------
     int
+        ``value`` as a Python ``int``.
 
     Raises
     ------
@@ -152,6 +153,7 @@ def check_flag(value: Any, name: str) -> bool:
     Returns
     -------
     bool
+        The flag.
 
     Raises
     ------
@@ -256,6 +258,7 @@ def check_prime_power(value: Any, name: str = "q", minimum: int = 2) -> int:
     Returns
     -------
     int
+        The prime power as a Python ``int``.
 
     Raises
     ------

@@ -97,6 +97,7 @@ def nash_williams_tutte(n: int, edges: np.ndarray, partitions: np.ndarray | None
     Returns
     -------
     int
+        The least Nash-Williams-Tutte bound over all partitions.
 
     Raises
     ------

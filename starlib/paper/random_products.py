@@ -142,6 +142,7 @@ def random_star_product(G: ArrayGraph, H: ArrayGraph, seed: int = 0,
     Returns
     -------
     StarProduct
+        ``G * H`` with the drawn bijections.
 
     Raises
     ------

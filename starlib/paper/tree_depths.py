@@ -84,6 +84,7 @@ def depth_bound(theorem: str, q: dict[str, int]) -> int:
     Returns
     -------
     int
+        The depth bound of the theorem for these quantities.
 
     Raises
     ------
