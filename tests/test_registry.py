@@ -1,0 +1,102 @@
+"""The family records: one table that the command line, the catalogue, the closed forms and Table V all read.
+
+Independent references: each builder itself (a record's parameter checks must accept exactly what the builder
+accepts), and the edge sets of the two Slim Fly builders (the vertex map a relabelled product carries).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from starlib.cli import families
+from starlib.edst import auto_trees, default_factor_trees, maximum_trees, relabel_trees, verify_edsts
+from starlib.networks import bundlefly, slimfly, slimfly_hafner
+from starlib.paper import catalog, formulas, table5, tree_depths
+from starlib.products import RelabelledProduct, StarProduct, star_form
+from starlib.registry import NETWORK_FAMILIES, Family, Param, family_table, get_family
+
+
+@pytest.mark.parametrize("name, param, values", [
+    ("complete", "n", range(-1, 12)), ("complete-bipartite", "n", range(-1, 12)), ("cycle", "n", range(-1, 12)),
+    ("paley", "q", range(-1, 60)), ("mms-supernode", "q", range(-1, 40)), ("mms-supernode-prime", "q", range(-1, 40)),
+    ("polarfly", "q", range(-1, 40)), ("inductive-quad", "d", range(-1, 24)), ("bdf", "d", range(-1, 24)),
+    ("slimfly", "q", range(-1, 14)), ("slimfly-hafner", "q", range(-1, 14)),
+])
+def test_a_record_admits_exactly_what_its_builder_builds(name, param, values):
+    fam = NETWORK_FAMILIES[name]
+    for v in values:
+        try:
+            fam.build(**{param: v})
+            built = True
+        except ValueError:
+            built = False
+        assert fam.admits(**{param: v}) == built, (name, v)
+
+
+def test_every_table_names_families_of_the_one_table():
+    names = set(NETWORK_FAMILIES)
+    assert set(formulas.FORMULAS) <= names
+    assert set(table5.FAMILIES) <= names
+    assert {f for f, _ in catalog.paper_grid()} <= names
+    assert {f for f, _ in tree_depths.depth_instances(q_max=5)} <= names
+    cli = families()
+    assert names <= set(cli) and len(cli) == len(names) + 13 + 3  # core, 13 super Cayley, 3 network-design
+
+
+def test_variants_are_the_general_builder_with_fixed_arguments():
+    a = NETWORK_FAMILIES["polarstar-iq"].build(q=3, d=4)
+    b = NETWORK_FAMILIES["polarstar"].build(q=3, supernode="iq", d=4)
+    assert a.params == b.params and np.array_equal(a.edges, b.edges)
+    with pytest.raises(ValueError, match="supernode is not a parameter of polarstar-iq"):
+        NETWORK_FAMILIES["polarstar-iq"].build(q=3, d=4, supernode="paley")
+    assert get_family("mms-supernode-prime").build(q=7).params == {"q": 7, "prime": 1}
+
+
+def test_family_table_refuses_a_name_twice():
+    f = Family("x", int, {"n": Param(int, "any")}, "x")
+    with pytest.raises(ValueError, match="name='x' is given to two families"):
+        family_table(f, f)
+    with pytest.raises(ValueError, match="network='nope' is not a known family"):
+        get_family("nope")
+
+
+@pytest.mark.parametrize("q", [3, 4, 5, 7, 8, 9])
+def test_hafner_form_carries_its_star_product(q):
+    H = slimfly_hafner(q)
+    assert isinstance(H, RelabelledProduct) and not isinstance(H, StarProduct)
+    P, index = star_form(H)
+    assert isinstance(P, StarProduct) and P.name == "slimfly"
+    assert sorted(index.tolist()) == list(range(H.n))
+    # the map sends the star product's edges onto Hafner's, built independently from the geometric definition
+    mapped = np.sort(index[P.edges], axis=1)
+    assert sorted(map(tuple, mapped.tolist())) == sorted(map(tuple, H.edges.tolist()))
+    # and its labels as the docstring says: ((0, x), y) -> (0, x, y), ((1, m), c') -> (1, m, xi c')
+    xi = H.meta["xi"]
+    from starlib.fields import tables
+
+    T = tables(q)
+    for v in range(0, P.n, max(1, P.n // 17)):
+        (side, a), b = P.labels[v]
+        assert H.labels[index[v]] == ((side, a, b) if side == 0 else (side, a, int(T.mul(xi, b))))
+
+
+def test_bundlefly_recurses_into_its_structure_graph_without_rebuilding_it():
+    P = bundlefly(4, 5)
+    G = P.structure
+    g = default_factor_trees(G)
+    assert g.theorem == "V-C.3" and set(g.constructions()) <= {"V-C.4", "V-C.5", "V-C.6", "V-C.7"}
+    assert verify_edsts(G, g).valid
+    s = auto_trees(P)
+    assert verify_edsts(P, s).valid and len(s) == s.factors[0].t + s.factors[1].t
+
+
+def test_relabel_trees_maps_a_construction_onto_the_relabelled_graph():
+    H = slimfly_hafner(5)
+    on_product = maximum_trees(H.product)
+    on_hafner = maximum_trees(H)
+    assert verify_edsts(H, on_hafner).valid and not verify_edsts(H, on_product).valid
+    again = relabel_trees(on_product, H.index)
+    assert [t.edges.tolist() for t in again] == [t.edges.tolist() for t in on_hafner]
+    assert again.theorem == on_hafner.theorem == "V-C.10"
+    assert slimfly(5).n == H.n
