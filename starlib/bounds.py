@@ -4,7 +4,8 @@ Every function takes plain integers (vertex and edge counts, the factor paramete
 bounds can be tabulated without building graphs; :func:`upper_bound` and :func:`t_and_r` read them off a graph.
 The symbolic forms (``*_symbolic``) return sympy expressions for the notebooks.
 
-Notation (spec §2): ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` for a factor; ``N = n_G n_H`` for a product.
+Notation (Table II of the paper; docs/star-products.md §2): ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` for a
+factor; ``N = n_G n_H`` for a product.
 
 Example
 -------
@@ -220,7 +221,7 @@ def prop_iv3(t_g: int, r_g: int, t_h: int, r_h: int) -> int:
 
     References
     ----------
-    Proposition IV-.3 (and footnote 1) of Isham et al. (2025); spec §3.5.
+    Proposition IV-.3 (and footnote 1) of Isham et al. (2025); docs/star-products.md §3.5.
     """
     ge_g, ge_h = r_g >= t_g, r_h >= t_h
     if ge_g and ge_h:
@@ -300,7 +301,7 @@ def theorem_iv4(t_g: int, r_g: int, t_h: int, r_h: int, n_g: int, n_h: int,
 
     References
     ----------
-    Theorem IV-.4 of Isham et al. (2025); spec §3.6.
+    Theorem IV-.4 of Isham et al. (2025); docs/star-products.md §3.6.
     """
     theorem, built = table_i_count(t_g, r_g, t_h, r_h, property_vd1)
     ge_g, ge_h = r_g >= t_g, r_h >= t_h
@@ -315,7 +316,7 @@ def theorem_iv4(t_g: int, r_g: int, t_h: int, r_h: int, n_g: int, n_h: int,
 
 
 def t_and_r(graph: Any) -> tuple[int, int]:
-    """``(t, r)`` of a graph: ``t = floor(m/(n-1))``, ``r = m - t(n-1)`` (spec §2, Table V).
+    """``(t, r)`` of a graph: ``t = floor(m/(n-1))``, ``r = m - t(n-1)``.
 
     Example
     -------
@@ -323,6 +324,10 @@ def t_and_r(graph: Any) -> tuple[int, int]:
     >>> from starlib.graphs import ArrayGraph
     >>> t_and_r(ArrayGraph.from_networkx(nx.complete_bipartite_graph(5, 5)))
     (2, 7)
+
+    References
+    ----------
+    Tables II and V of Isham et al. (2025); docs/star-products.md §2, §10.
     """
     n, m = int(graph.n), int(graph.m)
     if n < 2:

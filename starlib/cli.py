@@ -1,6 +1,6 @@
 """starlib's command line: ``python -m starlib networks | build | info | edsts | verify``.
 
-The verbs, names and JSON format are those of ``spec/interface.md``. Every error prints one
+The verbs, names and JSON format are those of ``docs/formats.md``. Every error prints one
 line to standard error (``error: q=6 is not a prime power``), writes nothing and exits with
 status 2; a verification that finds a broken tree exits with status 1.
 """

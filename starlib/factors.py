@@ -7,7 +7,7 @@ wrapper returning ``nx.Graph``. Field-based families label vertices by galois in
 ``meta["bijection"]`` (Paley: ``x -> xi x``; IQ/BDF: the involution).
 
 Families (paper: "Edge-Disjoint Spanning Trees on Star Products", Table V and Appendices B, C;
-spec ``star_products.md`` §9):
+docs/networks.md):
 
 =====================  ==========================================  ================
 function               graph                                       n
@@ -183,7 +183,7 @@ def complete_bipartite(n: int) -> ArrayGraph:
 
     References
     ----------
-    Table V row K_{q,q}: the structure graph of MMS(q) = K_{q,q} * C(X) (§9.2).
+    Table V row K_{q,q}: the structure graph of MMS(q) = K_{q,q} * C(X) (docs/networks.md §3.3).
     """
     n = check_int(n, "n", minimum=1)
     i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
@@ -262,7 +262,7 @@ def paley(q: int) -> ArrayGraph:
 
     References
     ----------
-    Spec §9.1; Table V row QR(q'); PolarStar (arXiv:2302.07217) supernode with property R1.
+    docs/networks.md §2; Table V row QR(q'); PolarStar (arXiv:2302.07217) supernode with property R1.
     """
     q = check_paley_order(q)
     T = tables(q)
@@ -278,7 +278,7 @@ def paley(q: int) -> ArrayGraph:
 def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     """The MMS generator sets ``X`` and ``X' = xi X`` of GF(q), and ``delta``.
 
-    ``q = 4w + delta`` with ``delta`` in {-1, 0, 1}; exponents of ``xi`` (spec §9.2):
+    ``q = 4w + delta`` with ``delta`` in {-1, 0, 1}; exponents of ``xi`` (docs/networks.md §3.1):
 
     * ``delta = 1``: X = {xi^0, xi^2, ..., xi^(q-3)}, X' = {xi^1, xi^3, ..., xi^(q-2)};
     * ``delta = -1``: X = {xi^0, xi^2, ..., xi^(2w-2)} u {xi^(2w-1), xi^(2w+1), ..., xi^(4w-3)},
@@ -355,7 +355,7 @@ def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
 
     References
     ----------
-    Spec §9.2; Table V row C(X) or C(X').
+    docs/networks.md §3.1; Table V row C(X) or C(X').
     """
     q = check_mms_order(q)
     prime = check_flag(prime, "prime")
@@ -478,7 +478,8 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
 
     References
     ----------
-    Spec §9.3; Table V row ER_q; Lakhotia et al., PolarFly (SC'22); Brown (1966), Erdős–Rényi.
+    Appendix B-B7 of Isham et al. (2025); docs/networks.md §4; Table V row ER_q; Lakhotia et al., PolarFly
+    (SC'22); Brown (1966), Erdős–Rényi.
     """
     q = check_prime_power(q)
     loops = check_flag(loops, "loops")
@@ -501,7 +502,7 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
 # ---------------------------------------------------------------------------------------------
 # R* supernodes: Inductive-Quad and the "bdf" variant of the PolarStar reference code
 # ---------------------------------------------------------------------------------------------
-# the quad gadget of the SST merlin code (spec §9.4): 01 02 03 41 42 43 16 56 27 67 35 75
+# the quad gadget of the SST merlin code (docs/supernodes.md §3): 01 02 03 41 42 43 16 56 27 67 35 75
 _QUAD_SST = np.array([[0, 1], [0, 2], [0, 3], [4, 1], [4, 2], [4, 3],
                       [1, 6], [5, 6], [2, 7], [6, 7], [3, 5], [7, 5]], dtype=np.int64)
 # the base graph of IntelLabs/PolarFly iq.py (same shape, different hard-coded edges)
@@ -575,7 +576,7 @@ def inductive_quad(d: int) -> ArrayGraph:
 
     References
     ----------
-    Spec §9.4 and er_polarfly.md §2.3 (SST merlin ``class IQ``); PolarStar (arXiv:2302.07217).
+    docs/supernodes.md §3 (after the SST merlin ``class IQ``); PolarStar (arXiv:2302.07217).
     """
     d = check_rstar_degree(d)
     return _inductive(d, _QUAD_SST, base4=False, name="inductive-quad")
@@ -591,7 +592,7 @@ def bdf(d: int) -> ArrayGraph:
     07 47 01 41 02 42 16 56 53 57 23 63 and, for ``d = 0 (mod 4)``, a degree-4 base on 10 vertices
     (the gadget plus a pair {8, 9}, 8 ~ 0 4 1 5, 9 ~ 2 6 3 7). So "BDF" here has exactly IQ's
     parameters (``n = 2d+2``, d-regular, ``m = d(d+1)``, R* involution). Any R* graph has
-    ``n <= 2d+2`` (spec er_polarfly.md §2.4), so no larger "BDF" supernode exists; if the 1982
+    ``n <= 2d+2`` (docs/supernodes.md §2), so no larger "BDF" supernode exists; if the 1982
     family has order ``2d`` it is a different, smaller graph, not implemented here.
 
     Parameters
@@ -667,7 +668,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> ArrayGraph:
 
     References
     ----------
-    Spec §8 (SEED Appendix C); D-Wave Chimera topology.
+    Appendix C of Isham et al. (2025); docs/networks.md §9; D-Wave Chimera topology.
     """
     toric = check_flag(toric, "toric")
     lo = 3 if toric else 1

@@ -95,7 +95,7 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
 
     References
     ----------
-    Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); spec §9.2.
+    Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); docs/networks.md §3.2.
     """
     q = check_mms_order(q)
     delta, X, Xp = mms_generators(q)
@@ -156,7 +156,8 @@ def slimfly(q: int) -> StarProduct:
 
     References
     ----------
-    SEED Appendix B-B3 / B-C1 ("MMS(q) = K_{q,q} * C(X)"); spec §9.2 (explicit bijections).
+    Example II-D.2 and Appendix B-B3 of Isham et al. (2025) ("MMS(q) = K_{q,q} * C(X)"); docs/networks.md §3.3
+    (explicit bijections).
     """
     q = check_mms_order(q)
     G = complete_bipartite(q)
@@ -175,8 +176,9 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
     """Bundlefly ``MMS(q) * QR(q')`` with ``f(x) = xi' x`` on every arc (oriented by index).
 
     The structure graph is :func:`slimfly_hafner` ``(q)``; the supernode is the Paley graph
-    ``QR(q')`` with its bijection ``x -> xi' x`` (a non-square multiplier). The original Bundlefly
-    bijection assignment is unknown (spec §9.6); EDST counts and bounds do not depend on it.
+    ``QR(q')`` with its bijection ``x -> xi' x`` (a non-square multiplier). The bijections of the
+    original Bundlefly design are not reproduced (docs/networks.md §5); EDST counts and bounds do not
+    depend on them.
 
     Parameters
     ----------
@@ -203,7 +205,7 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
 
     References
     ----------
-    SEED Appendix B-C2; Lei et al., Bundlefly (ICS'20); spec §9.6.
+    Appendix B-C2 of Isham et al. (2025); Lei et al., Bundlefly (ICS'20); docs/networks.md §5.
     """
     q = check_mms_order(q)
     paley_q = check_paley_order(paley_q, "paley_q")
@@ -289,7 +291,7 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     References
     ----------
     Lakhotia et al., PolarStar (arXiv:2302.07217); IntelLabs/PolarFly ``PolarstarGenerator``;
-    SEED Appendix B-C3; spec §9.6.
+    Appendix B-C3 of Isham et al. (2025); docs/networks.md §6.
     """
     q = check_prime_power(q)
     supernode = check_choice(supernode, "supernode", ("paley", "iq", "bdf"))
@@ -350,7 +352,7 @@ def complete_paley(n: int, q: int) -> StarProduct:
 
     References
     ----------
-    SEED Example II-D.5; spec §9.1.
+    Example II-D.5 of Isham et al. (2025); docs/networks.md §7.
     """
     n = check_int(n, "n", minimum=2)
     G = complete(n)
@@ -405,7 +407,7 @@ def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
 
     References
     ----------
-    Ahn et al., HyperX (SC'09); SEED Def. II-B.1 (Cartesian product).
+    Ahn et al., HyperX (SC'09); Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
     s = _parse_sizes(sizes, 2, "HyperX dimension")
     return _product_of([complete(v) for v in s], "hyperx", {"sizes": ",".join(map(str, s))})
@@ -437,14 +439,14 @@ def torus(sizes: str | Sequence[int]) -> ArrayGraph:
 
     References
     ----------
-    SEED Def. II-B.1 (Cartesian product).
+    Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
     s = _parse_sizes(sizes, 3, "torus ring")
     return _product_of([cycle(v) for v in s], "torus", {"sizes": ",".join(map(str, s))})
 
 
 def chimera_colour(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """SEED's colouring of Chimera cells by 2x2 blocks: ``(i + j + i//2 + j//2) mod 2`` (0 = blue).
+    """Colour Chimera cells by 2x2 blocks: ``(i + j + i//2 + j//2) mod 2`` (0 = blue).
 
     Parameters
     ----------
@@ -459,6 +461,11 @@ def chimera_colour(i: np.ndarray, j: np.ndarray) -> np.ndarray:
     --------
     >>> chimera_colour(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])).tolist()
     [0, 1, 1, 0]
+
+    References
+    ----------
+    The colouring of Appendix C of Isham et al. (2025), made precise in docs/networks.md §9.2 (the paper
+    describes it in words; the formula is ours).
     """
     i = np.asarray(i)
     j = np.asarray(j)
@@ -503,7 +510,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
 
     References
     ----------
-    SEED Appendix C; spec §8.
+    Appendix C of Isham et al. (2025); docs/networks.md §9.
     """
     toric = check_flag(toric, "toric")
     rows = check_int(rows, "rows", minimum=4 if toric else 2)

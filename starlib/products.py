@@ -270,7 +270,8 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
 
     References
     ----------
-    SEED Def. II-B.2 (Bermond, Delorme, Farhi 1982); Property II-B.3 (counts); spec §1.3–1.4.
+    Definition II-B.2 (after Bermond, Delorme, Farhi 1982) and Property II-B.3 (counts) of Isham et al. (2025);
+    docs/star-products.md §1.3-§1.5.
     """
     for role, X in (("structure graph", G), ("supernode", H)):
         if not isinstance(X, ArrayGraph):
@@ -338,7 +339,8 @@ def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", 
 
     References
     ----------
-    SEED Def. II-B.1; the Cartesian product is the star product with f = id on every arc (§II-B).
+    Definition II-B.1 of Isham et al. (2025); the Cartesian product is the star product with f = id on every arc
+    (Section II-B).
     """
     return star_product(G, H, np.arange(H.n, dtype=np.int64), name=name, params=params,
                         allow_disconnected_supernode=allow_disconnected_supernode)
@@ -376,7 +378,7 @@ def transfer_map(P: StarProduct, g: int, g2: int) -> np.ndarray:
 
     References
     ----------
-    Spec §1.3 (implementation convention).
+    docs/star-products.md §1.4 (orientation and transfer maps).
     """
     k = int(P.arc_index(int(g), int(g2)))
     if int(g) < int(g2):
@@ -425,7 +427,7 @@ def has_property_r1(H: ArrayGraph, f: Any) -> bool:
 
     References
     ----------
-    SEED Example II-D.4; spec §9.1 and er_polarfly.md §2.2 (S6 validator "R1/P1").
+    Example II-D.4 of Isham et al. (2025); docs/supernodes.md §1 (the PolarStar authors' validator "R1/P1").
     """
     n = H.n
     f = check_permutation(np.asarray(f), n)
@@ -462,7 +464,8 @@ def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
 
     References
     ----------
-    SEED Example II-D.3 (Bermond et al.'s star product); er_polarfly.md §2.2 (S6 validator "R*").
+    Example II-D.3 of Isham et al. (2025) (Bermond et al.'s star product); docs/supernodes.md §1 (the PolarStar
+    authors' validator "R*").
     """
     n = H.n
     f = check_permutation(np.asarray(f), n)
