@@ -16,12 +16,14 @@ product constructions  :mod:`.product`: Sections V-B (:func:`universal_trees`, :
 
 Everything public is re-exported here: ``from starlib.edst import auto_trees, verify_edsts``.
 
-Documented choices where the source is UNKNOWN (spec §11)
----------------------------------------------------------
-* Edge sets (2)-(22) follow the spec's reconstruction; the order of (9)-(11) and which of (15)/(16) serves
-  the ``V_1``-children are immaterial for correctness: (15) is used for ``V_1``, (16) for ``V_2``.
-* Depth bounds (Theorems V-B.4, V-B.5, V-C.12, V-D.7) are the spec's derived forms; every tree carries its
-  bound in ``Tree.meta["bound"]`` with the quantities used, and the tests assert ``depth <= bound``.
+Documented choices where the paper is silent or its formulas are lost (docs/star-products.md §13)
+-------------------------------------------------------------------------------------------------
+* Edge sets (2)-(22) follow the reconstruction of docs/star-products.md §5-§8; the order of (9)-(11) and which
+  of (15)/(16) serves the ``V_1``-children are immaterial for correctness: (15) is used for ``V_1``, (16) for
+  ``V_2``.
+* Depth bounds (Theorems V-B.4, V-B.5, V-C.12, V-D.7) are the derived forms of docs/star-products.md §5, §7.5,
+  §8.4; every tree carries its bound in ``Tree.meta["bound"]`` with the quantities used, and the tests assert
+  ``depth <= bound``.
 * Roots: ``g_0`` (root of ``T_G^{t_G}``) is its center for the Universal and Property constructions and, for
   the Maximum ones, the least-eccentricity vertex that Lemma V-C.1 can put in ``X_G``; the ``g_i``, ``h_j``
   are the free vertices of least eccentricity in their trees; ``V_1`` is ``g*`` plus the lowest indices.

@@ -221,7 +221,7 @@ class OrientedTree:
 
     @property
     def height(self) -> int:
-        """Eccentricity of the root in the tree (``D_G`` of the spec)."""
+        """Eccentricity of the root in the tree (``D_G`` of docs/star-products.md §2)."""
         return int(self.depth.max())
 
 

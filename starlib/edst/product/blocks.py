@@ -1,4 +1,4 @@
-"""Vectorised building blocks of the star-product constructions (spec §4.0).
+"""Vectorised building blocks of the star-product constructions (docs/star-products.md §4).
 
 With ``G`` the structure graph, ``H`` the supernode and ``phi_{g->g'}`` the transfer maps:
 

@@ -12,7 +12,7 @@ With ``X_G = {g_0, g_1, ..}`` and ``X_H = {h_0, h_1, ..}`` from Lemma V-C.1
   and the arcs anchored at ``h_0``. It has ``t_G`` edges too many; the BFS tree from ``(g_0, h_0)`` is kept
   (Remark V-C.8).
 
-Which trees are built (spec §4.4):
+Which trees are built (docs/star-products.md §7.4):
 
 ================================  ==========================================  =================
 condition                         trees                                       count
@@ -22,12 +22,14 @@ only ``r_G >= t_G``               V-C.4 (``g_i`` in X_G), V-C.5, V-C.7         `
 only ``r_H >= t_H``               V-C.4, V-C.5 (``h_j`` in X_H), V-C.6         ``t_G + t_H - 1``
 ================================  ==========================================  =================
 
-Depth bounds (Theorem V-C.12, spec §4.4, our reconstruction; ``D_G`` is the height of ``T_G^{t_G}`` from
-``g_0``, ``d`` are tree radii, ``L`` the Lemma V-C.1 path lengths): V-C.4 ``d_H + 2 d_G^i``; V-C.5
-``D_G + d_H^j + 2 D_G d_H^j``; V-C.6 ``d_H + D_G (L_H + 1)``; V-C.7 ``(D_G + 1)(2 L_G + 2 d_H) + D_G``.
+Depth bounds (Theorem V-C.12, as reconstructed in docs/star-products.md §7.5; ``D_G`` is the height of
+``T_G^{t_G}`` from ``g_0``, ``d`` are tree radii, ``L`` the Lemma V-C.1 path lengths): V-C.4
+``d_H + 2 d_G^i``; V-C.5 ``D_G + d_H^j + 2 D_G d_H^j``; V-C.6 ``d_H + D_G (L_H + 1)``; V-C.7
+``(D_G + 1)(2 L_G + 2 d_H) + D_G``.
 
-Documented choice (the spec's UNKNOWN order of (9)-(11) does not matter): ``g_0`` is the vertex of least
-eccentricity in ``T_G^{t_G}`` that can belong to ``X_G``.
+Documented choice (the paper's order of (9)-(11) is not recoverable and does not matter;
+docs/star-products.md §7.1, §13): ``g_0`` is the vertex of least eccentricity in ``T_G^{t_G}`` that can
+belong to ``X_G``.
 
 Example
 -------

@@ -191,7 +191,7 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
 
     References
     ----------
-    Property V-D.1 of Isham et al. (2025) (spec §4.5).
+    Property V-D.1 of Isham et al. (2025) (docs/star-products.md §8.1).
     """
     if star_form(P) is None or star_form(P)[1] is not None:
         raise ValueError("method=property needs a star product")

@@ -1,9 +1,9 @@
 """Section V-D: Property V-D.1 and its construction, ``t_G + t_H - 1`` EDSTs with no condition on ``r``
 (Theorem V-D.2).
 
-**Property V-D.1** (spec §4.5, reconstructed). For a tree ``T`` of a maximum EDST set of ``H`` and a split
-``E(T) = E_1 u E_2`` (both non-empty): ``E_1`` is connected (a top subtree holding the root ``h*``);
-``|V(E_1) \\ V(E_2)| >= t_H - 1`` and ``|V(E_2) \\ V(E_1)| >= t_H - 1``; and every arc bijection maps
+**Property V-D.1** (reconstructed in docs/star-products.md §8.1). For a tree ``T`` of a maximum EDST set of
+``H`` and a split ``E(T) = E_1 u E_2`` (both non-empty): ``E_1`` is connected (a top subtree holding the root
+``h*``); ``|V(E_1) \\ V(E_2)| >= t_H - 1`` and ``|V(E_2) \\ V(E_1)| >= t_H - 1``; and every arc bijection maps
 ``V(E_1)`` onto itself and ``V(E_2)`` onto itself.
 
 **Search (ours).** A bijection preserves a set iff the set is a union of its cycles, so all bijections
@@ -27,8 +27,8 @@ does not).
   ``V(E_1)``, arcs into ``V_2`` anchored at ``V(E_2)``; a BFS tree from ``(g*, h*)`` (it has
   ``|V_2|(|I| - 1)`` extra edges); depth ``<= D_T + D_G (2 D_T + 1)``.
 
-Documented choice (spec UNKNOWN): (15) is taken for the ``V_1``-children and (16) for the ``V_2``-children;
-``V_1`` is ``g*`` followed by the lowest-index other vertices.
+Documented choice (docs/star-products.md §8.3, §13): (15) is taken for the ``V_1``-children and (16) for the
+``V_2``-children; ``V_1`` is ``g*`` followed by the lowest-index other vertices.
 
 Example
 -------
