@@ -256,7 +256,7 @@ def cor_iv2_check(n_max: int = 80) -> dict[str, Any]:
 
     References
     ----------
-    Corollary IV-.2 of Isham et al. (2025); spec §3.3.
+    Corollary IV-.2 of Isham et al. (2025); docs/star-products.md §3.3.
     """
     n_max = check_int(n_max, "n_max", minimum=3)
     cases, bad, parity_bad = 0, 0, []
@@ -467,7 +467,7 @@ def pair_statistics(n_max: int = 30, block: int = 256) -> dict[str, Any]:
 
     References
     ----------
-    Lemma A-.1, Proposition IV-.3, Theorem IV-.4 and Table I of Isham et al. (2025); spec §3.4-§3.6.
+    Lemma A-.1, Proposition IV-.3, Theorem IV-.4 and Table I of Isham et al. (2025); docs/star-products.md §3.4-§3.6.
     """
     F = factor_params(check_int(n_max, "n_max", minimum=2))
     nv, mv, tv, rv = (F[c].to_numpy() for c in ("n", "m", "t", "r"))
@@ -571,7 +571,7 @@ def prop_iv3_certificates() -> pd.DataFrame:
 
     References
     ----------
-    Proposition IV-.3 and Appendix A of Isham et al. (2025); spec §3.5.
+    Proposition IV-.3 and Appendix A of Isham et al. (2025); docs/star-products.md §3.5.
     """
     x, y, e, f, a, c = sp.symbols("x y e f a c", integer=True, nonnegative=True)
     tG, tH = 1 + x, 1 + y
@@ -692,7 +692,7 @@ def universal_gap_example(seeds: tuple[int, ...] = (0, 1, 2)) -> pd.DataFrame:
 
     References
     ----------
-    Theorem IV-.4 and Theorem V-B.1 of Isham et al. (2025); spec §3.6.
+    Theorem IV-.4 and Theorem V-B.1 of Isham et al. (2025); docs/star-products.md §3.6.
     """
     from ..edst import max_edsts, verify_edsts
     from ..factors import complete_bipartite

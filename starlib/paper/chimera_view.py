@@ -76,7 +76,7 @@ def _induced(g: ArrayGraph, keep: np.ndarray, name: str) -> ArrayGraph:
 
 
 def colour_classes(rows: int, cols: int, toric: bool = False, colouring: str = "blocks") -> ChimeraColouring:
-    """Split the Chimera ``C_{rows x cols}`` into its blue and red cells (SEED Appendix C colouring).
+    """Split the Chimera ``C_{rows x cols}`` into its blue and red cells (the colouring of Appendix C).
 
     Parameters
     ----------
@@ -107,7 +107,7 @@ def colour_classes(rows: int, cols: int, toric: bool = False, colouring: str = "
 
     References
     ----------
-    Appendix C of Isham et al. (2025); spec §8.
+    Appendix C of Isham et al. (2025), the colouring made precise in docs/networks.md §9.2; docs/networks.md §9.
     """
     colouring = check_choice(colouring, "colouring", ("blocks", "checkerboard"))
     C = chimera_graph(rows, cols, toric)
@@ -176,7 +176,7 @@ def supernodes_isomorphic(cc: ChimeraColouring) -> bool:
 
 
 def star_product_rule(rows: int, cols: int) -> bool:
-    """The derived rule (spec §8): the planar ``C_{2a x 2b}`` is ``K_2 * H`` iff ``(a-1)(b-1)`` is even.
+    """The derived rule (docs/networks.md §9.3): the planar ``C_{2a x 2b}`` is ``K_2 * H`` iff ``(a-1)(b-1)`` is even.
 
     Raises
     ------

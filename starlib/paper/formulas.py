@@ -1,4 +1,6 @@
-"""Closed forms for vertex count, edge count and degrees of every family (spec §1.4, §7, §9).
+"""Closed forms for vertex count, edge count and degrees of every family.
+
+Sources: Property II-B.3 and Table V of the paper; docs/star-products.md §1.5, §10; docs/networks.md.
 
 Each formula is a sympy expression in the family's parameters, so notebooks can show it and
 tests can evaluate it; :func:`counts` evaluates one at concrete parameters. These are the

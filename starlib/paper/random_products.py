@@ -2,14 +2,14 @@
 
 * :func:`random_factor` draws a connected simple graph that is the union of ``t`` random edge-disjoint
   spanning trees and ``r`` further random edges. With ``r <= n - 2`` its maximum number of EDSTs is exactly
-  ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` (spec §2), so the Table I case of a product of two such
+  ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` (docs/star-products.md §2), so the Table I case of a product of two such
   factors is known in advance.
 * :func:`random_star_product` joins two factors with a random bijection on every arc; given ``classes``
   (a partition of ``V_H``) every bijection maps each class onto itself.
 * :func:`vd1_classes` splits the last tree of the supernode's packing into a top part ``E_1`` and bottom
   branches ``E_2`` and returns the three vertex classes ``V(E_1) \\ V(E_2)``, ``I``, ``V(E_2) \\ V(E_1)``.
-  Bijections that preserve them give a star product with Property V-D.1 (spec §4.5, condition 3) that is
-  not Cartesian.
+  Bijections that preserve them give a star product with Property V-D.1 (docs/star-products.md §8.1,
+  condition 3) that is not Cartesian.
 
 Example
 -------
@@ -88,7 +88,7 @@ def random_factor(n: int, t: int, r: int, seed: int = 0, name: str = "random") -
 
     References
     ----------
-    Spec §2 (``t``, ``r``); Nash-Williams and Tutte (1961) for ``t <= floor(m/(n-1))``.
+    docs/star-products.md §2 (``t``, ``r``); Nash-Williams and Tutte (1961) for ``t <= floor(m/(n-1))``.
     """
     n = check_int(n, "n", minimum=2)
     t = check_int(t, "t", minimum=1)
@@ -212,7 +212,7 @@ def vd1_classes(H: ArrayGraph, trees: Sequence[np.ndarray] | None = None) -> lis
 
     References
     ----------
-    Property V-D.1 of Isham et al. (2025) (spec §4.5).
+    Property V-D.1 of Isham et al. (2025) (docs/star-products.md §8.1).
     """
     n = int(H.n)
     if n < 3:

@@ -211,7 +211,7 @@ def star_edge_list(G: ArrayGraph, H: ArrayGraph, bijections: np.ndarray) -> np.n
 
     References
     ----------
-    SEED Def. II-B.2 (the star product) and Property II-B.3 (``m = m_G n_H + n_G m_H``).
+    Definition II-B.2 (the star product) and Property II-B.3 of Isham et al. (2025) (``m = m_G n_H + n_G m_H``).
     """
     for role, X in (("G", G), ("H", H)):
         if not isinstance(X, ArrayGraph):

@@ -1,9 +1,10 @@
 """Table I of the paper (summary of the constructions), reconstructed and checked on concrete star products.
 
-:data:`TABLE_I` holds the six rows of Table I (spec §5) with every formula cell as a string that sympy
-parses (:func:`formula`), in the symbols of spec §2: ``t_G, t_H`` (factor EDST counts), ``r_G, r_H``
-(non-tree edges), ``d_G, d_H`` (largest radius of a factor tree), ``D_G`` (height of ``T_G^{t_G}`` from
-the root the construction uses) and ``D_T`` (height of the Property V-D.1 tree ``T`` from ``h*``).
+:data:`TABLE_I` holds the six rows of Table I (docs/star-products.md §9) with every formula cell as a string that
+sympy parses (:func:`formula`), in the symbols of docs/star-products.md §2 (Table II): ``t_G, t_H`` (factor EDST
+counts), ``r_G, r_H`` (non-tree edges), ``d_G, d_H`` (largest radius of a factor tree), ``D_G`` (height of
+``T_G^{t_G}`` from the root the construction uses) and ``D_T`` (height of the Property V-D.1 tree ``T`` from
+``h*``).
 
 :func:`check_instance` builds one star product, computes ``t`` and ``r`` of the factor packings, searches
 Property V-D.1, and for every row whose condition holds runs the row's construction; it records the count
@@ -43,7 +44,7 @@ __all__ = ["SYMBOLS", "formula", "evaluate", "TableIRow", "TABLE_I", "TABLE_I_ME
 
 SYMBOLS: dict[str, sympy.Symbol] = {name: sympy.Symbol(name, integer=True, nonnegative=True)
                                     for name in ("t_G", "t_H", "r_G", "r_H", "d_G", "d_H", "D_G", "D_T")}
-"""The symbols of the formula cells (spec §2 and §4.5)."""
+"""The symbols of the formula cells (docs/star-products.md §2 and §8.2)."""
 
 
 def formula(text: str) -> sympy.Expr:
@@ -158,7 +159,7 @@ TABLE_I: tuple[TableIRow, ...] = (
               "V-B.1", "d_G + d_H + 2*d_G*d_H", "d_H + 2*d_G", "t_G - 1", "V-B.4, V-B.5",
               ("universal", "low-depth"), low_depth_max="Max(d_H + 2*d_G, d_G + 2*d_H)"),
 )
-"""The six rows of Table I (spec §5), formulas as sympy-parsable strings."""
+"""The six rows of Table I (docs/star-products.md §9), formulas as sympy-parsable strings."""
 
 #: the constructions Table I's rows run (keys of :data:`starlib.edst.METHODS`), in order of first use
 TABLE_I_METHODS: tuple[str, ...] = tuple(dict.fromkeys(m for row in TABLE_I for m in row.methods))

@@ -1,7 +1,7 @@
 """Table IV of the paper (EDSTs in Slim Fly, Bundlefly and PolarStar): closed forms, proofs, and built instances.
 
-:data:`TABLE_IV` holds the twelve rows of Table IV (spec §6) with the degree, the upper bound of eq. (1) and
-the number of trees constructed as formula strings in ``q``, ``q'`` (Paley) and ``d'`` (Inductive-Quad).
+:data:`TABLE_IV` holds the twelve rows of Table IV (docs/star-products.md §11) with the degree, the upper bound
+of eq. (1) and the number of trees constructed as formula strings in ``q``, ``q'`` (Paley) and ``d'`` (Inductive-Quad).
 
 * :func:`prove_row` checks a row for *all* its parameters: it writes the parameters as ``q = a k + c``,
   ``q' = 4 j + 1``, ``d' = 4 i + c'`` and verifies with sympy that the bound ``B`` is integer-valued and that
@@ -175,7 +175,7 @@ TABLE_IV: tuple[Table4Row, ...] = tuple(
     _mms_rows("Slim Fly MMS(q) = K_{q,q} * C(X)", "slimfly", "", ())
     + _mms_rows("Bundlefly MMS(q) * QR(q')", "bundlefly", "(q' - 1)/2", (_QP_SUB,))
     + _ps_rows())
-"""The twelve rows of Table IV (spec §6), in the paper's order."""
+"""The twelve rows of Table IV (docs/star-products.md §11), in the paper's order."""
 
 
 def row_for(family: str, params: dict[str, int]) -> Table4Row:
@@ -492,7 +492,8 @@ def table_iv_frame(instances: pd.DataFrame, maybe: pd.DataFrame | None = None) -
     return out
 
 
-#: Appendix B-C3 / spec §6: PolarStar has ``m = a n + b``; the closed forms of ``a`` and ``b`` per parity case.
+#: Appendix B-C3 (docs/star-products.md §11): PolarStar has ``m = a n + b``; the closed forms of ``a`` and ``b``
+#: per parity case.
 PROP_IV1_FORMS: dict[tuple[str, str], tuple[str, str]] = {
     ("polarstar-paley", "q even"): ("q/2 + (q' - 1)/4", "q'*q**2/2"),
     ("polarstar-paley", "q odd"): ("(q - 1)/2 + (q' - 1)/4", "q'*(2*q**2 + q + 1)/2"),

@@ -3,7 +3,7 @@
 For every factor-graph family of the paper (Paley QR(q'), the MMS supernodes C(X) and C(X'), K_{q,q}, MMS(q),
 K_n, the "bdf" supernode, IQ(d'), ER_q) and every parity / ``delta`` case of Table V, a :class:`FactorCase`
 holds sympy closed forms of ``n``, ``m``, the degrees (with how many vertices have each), the spanning-tree
-size ``n - 1``, ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` (spec §2, §7).
+size ``n - 1``, ``t = floor(m/(n-1))`` and ``r = m - t(n-1)`` (docs/star-products.md §2, §10).
 
 Two independent checks back every row:
 
@@ -184,7 +184,7 @@ _CASES = _cases()
 
 
 def table_v_cases() -> tuple[FactorCase, ...]:
-    """Every row of Table V (spec §7) as a :class:`FactorCase`, in the paper's order.
+    """Every row of Table V (docs/star-products.md §10) as a :class:`FactorCase`, in the paper's order.
 
     Returns
     -------
@@ -199,7 +199,7 @@ def table_v_cases() -> tuple[FactorCase, ...]:
 
     References
     ----------
-    Table V and Appendix B-B of Isham et al. (2025); spec §7.
+    Table V and Appendix B-B of Isham et al. (2025); docs/star-products.md §10.
     """
     return _CASES
 

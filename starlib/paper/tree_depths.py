@@ -1,10 +1,10 @@
-"""Depths of the EDSTs built on star products, beside the paper's depth theorems (Section V, Table I, §VI).
+"""Depths of the EDSTs built on star products, beside the paper's depth theorems (Sections V and VI, Table I).
 
 The constructions of :mod:`starlib.edst` record on every tree the depth bound of the theorem that covers it
 (``Tree.meta["bound"]``) and the factor quantities it uses. This module measures the depths independently
 (``scipy.sparse.csgraph.shortest_path`` from the tree's root), re-derives each bound from the recorded
-quantities with its own copy of the formulas (:func:`depth_bound`, spec §4), and collects one row per tree
-for ``notebooks/06-depth.ipynb``:
+quantities with its own copy of the formulas (:func:`depth_bound`, docs/star-products.md §5, §7.5, §8.4), and
+collects one row per tree for ``notebooks/06-depth.ipynb``:
 
 ===============  ==================================================================================
 method           trees
@@ -16,13 +16,13 @@ method           trees
                  a maximum count, but no depth control (no theorem bounds its depth)
 ===============  ==================================================================================
 
-The depth theorems are stated in terms of the radii of the *factor* trees, so the choice of factor EDSTs
-matters (spec §12). ``factor_trees="paths"`` uses Hamiltonian-path packings wherever they exist (radius about
-``n/2``): Walecki's paths of ``K_n``, the paths of ``K_{q,q}``, the ``x -> x + s`` paths of Paley / ``C(X)``
+The depth theorems are stated in terms of the radii of the *factor* trees, so the choice of factor EDSTs matters
+(docs/star-products.md §12). ``factor_trees="paths"`` uses Hamiltonian-path packings wherever they exist (radius
+about ``n/2``): Walecki's paths of ``K_n``, the paths of ``K_{q,q}``, the ``x -> x + s`` paths of Paley / ``C(X)``
 of prime order, and Construction A of ER_q; the exact packer for IQ and prime-power orders; the paper's own
-constructions for the Bundlefly structure graph MMS(q). ``"shallow"`` uses the ER_q lifted-cluster trees of
-depth at most 5 (:func:`starlib.edst.factor.er.er_edsts`, ``"low-depth"``) for the structure graph ER_q and the
-exact packer's trees for every other factor (they are not built for depth, but are measured to be shallow).
+constructions for the Bundlefly structure graph MMS(q). ``"shallow"`` uses the ER_q lifted-cluster trees of depth at
+most 5 (:func:`starlib.edst.factor.er.er_edsts`, ``"low-depth"``) for the structure graph ER_q and the exact
+packer's trees for every other factor (they are not built for depth, but are measured to be shallow).
 (:func:`starlib.edst.factor_edsts` itself now defaults to the low-depth ER_q trees.)
 
 Example
@@ -69,7 +69,7 @@ FACTOR_TREES = ("paths", "shallow")
 
 
 def depth_bound(theorem: str, q: dict[str, int]) -> int:
-    """The depth bound of one product tree from the paper's depth theorems (our restored formulas, spec §4).
+    """The depth bound of one product tree from the paper's depth theorems, in their reconstructed forms.
 
     Parameters
     ----------
@@ -98,7 +98,8 @@ def depth_bound(theorem: str, q: dict[str, int]) -> int:
 
     References
     ----------
-    Theorems V-B.4, V-B.5, V-C.12, V-D.7 of Isham et al. (2025), as restored in spec §4.1, §4.4, §4.5.
+    Theorems V-B.4, V-B.5, V-C.12, V-D.7 of Isham et al. (2025), as reconstructed in docs/star-products.md §5,
+    §7.5, §8.4.
     """
     formulas = {
         "V-B.4": (("d_H", "d_G"), lambda d: d["d_H"] + 2 * d["d_G"]),
