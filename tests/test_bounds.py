@@ -40,7 +40,7 @@ def feasible(nmax: int):
 
 
 def test_prop_iv1_exhaustive():
-    """All simple (n, m) with n < 80 (spec: VERIFIED for n < 80)."""
+    """Proposition IV-.1 for all simple (n, m) with n < 80 (docs/star-products.md §3.2)."""
     for n in range(2, 80):
         for m in range(n * (n - 1) // 2 + 1):
             a, b, bound = prop_iv1(n, m)
@@ -136,7 +136,8 @@ def test_theorem_iv4_gaps():
                 assert c.theorem == "V-B.1" and 0 <= c.gap <= 1
             worst_universal = max(worst_universal, c.bound - max(tG + tH - 2, 0))
     assert worst_universal == 3  # the Universal construction alone: within 3, and 3 occurs
-    # the spec's example: G = H = a 6-vertex graph with 9 edges (t = 1, r = 4): bound 3, Universal 0
+    # the example of docs/star-products.md §3.6: G = H = a 6-vertex graph with 9 edges (t = 1, r = 4):
+    # bound 3, Universal 0
     assert product_upper_bound(1, 4, 1, 4, 6, 6) == 3
     assert table_i_count(1, 4, 1, 4) == ("V-C.10", 2)
 
@@ -150,7 +151,10 @@ def test_theorem_iv4_gaps():
     (polarfly(4), 2, 10), (polarfly(5), 3, 0), (polarfly(7), 4, 0),
 ])
 def test_table_v_t_and_r(graph, t, r):
-    """Table V closed forms (spec §7): Paley (q'-1)/4 twice; C(X) w twice; K_{q,q}; K_n; IQ(d'); ER_q."""
+    """Table V closed forms (docs/star-products.md §10).
+
+    Paley (q'-1)/4 twice; C(X) w twice; K_{q,q}; K_n; IQ(d'); ER_q.
+    """
     assert t_and_r(graph) == (t, r)
 
 

@@ -44,7 +44,7 @@ def test_closed_forms_and_degrees():
                 t = cv.colour_classes(rows, cols, toric=True).graph
                 assert (t.n, t.m) == cv.chimera_closed_form(rows, cols, toric=True)
                 assert t.degree_set() == [6]
-    # SEED: corner cells and half the vertices of side cells have 5 neighbours
+    # Appendix C-A of the paper: corner cells and half the vertices of side cells have 5 neighbours
     g = cv.colour_classes(4, 4).graph
     assert int((g.degrees() == 5).sum()) == 4 * 8 + 8 * 4
 

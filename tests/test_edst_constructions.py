@@ -1,7 +1,7 @@
 """The star-product constructions on Slim Fly, Bundlefly, PolarStar, Cartesian and random star products.
 
-Independent references: the closed forms of Table IV (spec §6), Table I's count formula from the factors'
-``t = floor(m/(n-1))`` and ``r`` (computed here from n and m only), the exact packer (maximality on small
+Independent references: the closed forms of Table IV (docs/star-products.md §11), Table I's count formula from the
+factors' ``t = floor(m/(n-1))`` and ``r`` (computed here from n and m only), the exact packer (maximality on small
 products), networkx for the tree radii/diameters that enter the depth bounds, and the verifier.
 """
 
@@ -259,7 +259,7 @@ def test_random_star_products_with_property(nG, nH, pG, pH, seed):
 
 
 def test_cyclic_shift_lacks_property_vd1():
-    """f(h) = h + 1 on every arc: one orbit, so no invariant split exists (SEED's example)."""
+    """f(h) = h + 1 on every arc: one orbit, so no invariant split exists (the paper's example after Property V-D.1)."""
     G, H = complete(4), complete(6)          # r = 0 < t on both sides
     P = star_product(G, H, np.roll(np.arange(6), -1))
     assert bijection_orbits(P).tolist() == [0] * 6

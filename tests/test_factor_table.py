@@ -35,7 +35,7 @@ def test_published_values():
     # Li, Li, Li: STP(K_{a,a}) = floor(a^2 / (2a - 1))
     for a in range(2, 50):
         assert ft.evaluate(ft.case_for("complete-bipartite", a), a)["t"] == a * a // (2 * a - 1)
-    # ER_7 (spec sanity values), the Hoffman-Singleton graph MMS(5), K_{5,5}
+    # ER_7 (docs/networks.md §4), the Hoffman-Singleton graph MMS(5), K_{5,5}
     assert {k: ft.evaluate(ft.case_for("polarfly", 7), 7)[k] for k in ("n", "m", "t", "r")} == \
         {"n": 57, "m": 224, "t": 4, "r": 0}
     hs = ft.evaluate(ft.case_for("slimfly", 5), 5)

@@ -1,4 +1,6 @@
-"""Factor graphs against closed forms (spec Table V, §9 sanity values) and independent constructions."""
+"""Factor graphs against closed forms (Table V of the paper; the counts of docs/networks.md) and independent
+constructions.
+"""
 
 from __future__ import annotations
 

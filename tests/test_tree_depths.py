@@ -21,7 +21,7 @@ from starlib.paper.tree_depths import (
 
 
 def test_depth_formulas_by_hand():
-    # spec §4: V-B.4 d_H + 2 d_G; V-B.5(1) D_G + d_H + 2 D_G d_H; V-B.5(2) D_G + 2 d_H
+    # docs/star-products.md §5: V-B.4 d_H + 2 d_G; V-B.5(1) D_G + d_H + 2 D_G d_H; V-B.5(2) D_G + 2 d_H
     assert depth_bound("V-B.4", {"d_H": 3, "d_G": 5}) == 13
     assert depth_bound("V-B.5(1)", {"D_G": 4, "d_H": 2}) == 4 + 2 + 16
     assert depth_bound("V-B.5(2)", {"D_G": 4, "d_H": 2}) == 8
