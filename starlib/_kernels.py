@@ -1,15 +1,27 @@
-"""Compiled graph kernels (numba): adjacency arrays, breadth-first search, union-find, the EDST certificate.
+"""Compiled graph kernels (numba): adjacency arrays, breadth-first search, union-find, matching, flow, certificate.
 
-These are the inner loops behind :mod:`starlib.edst.trees`, :mod:`starlib.edst.product.blocks` and
-:mod:`starlib.edst.verify`; they take and return plain int64 arrays and know nothing about labels, so
-the public functions keep their validation and error messages. Compiled code is cached on disk
-(``cache=True``), so only the first call in a fresh checkout pays the compilation.
+These are the inner loops of the package, written once: :mod:`starlib.edst` (trees, verification, the
+ER_q constructions, Lemma V-C.1, matroid partition), the Cayley and all-reduce domains call them. They take
+and return plain int64 arrays and know nothing about labels, so the public functions of those modules keep
+their validation and error messages. Compiled code is cached on disk (``cache=True``), so only the first
+call in a fresh checkout pays the compilation. Other modules' numba kernels call the compiled cores
+directly (``_csr``, ``_bfs_from``, :func:`find`, :func:`union_edges`, ``_hopcroft_karp``, ``_dinic``);
+Python code calls the wrappers, one call per whole loop.
 
 * :func:`csr` builds adjacency arrays ``(indptr, indices)`` of an undirected edge list, neighbours in the
   order the edges list them (``sort=False``: exactly the lists a Python loop appending ``v`` to ``adj[u]``
   and ``u`` to ``adj[v]`` edge by edge would build) or sorted (``sort=True``);
-* :func:`bfs` is a FIFO breadth-first search over those arrays (distances, parents, visiting order);
-* :func:`count_components` counts components with union-find (path halving);
+* the breadth-first search core ``_bfs_from`` (first-in first-out, from one or several roots at once) is
+  the only graph search: :func:`bfs` (distances, parents, visiting order), :func:`bfs_forest` (several
+  roots), :func:`bfs_edges` (an edge list, with the edge to each parent), :func:`tree_eccentricities`;
+* union-find: :func:`find` (path halving) is the one primitive; :func:`union_edges` runs Kruskal's pass
+  over an edge list, behind :func:`count_components`, :func:`forest_edges` (the greedy spanning forest)
+  and :func:`component_roots` (component labels);
+* :func:`hopcroft_karp` (maximum bipartite matching) and :func:`max_flow` (Dinic) visit vertices and arcs
+  in exactly scipy's order (``scipy.sparse.csgraph.maximum_bipartite_matching`` / ``maximum_flow``), so
+  they return scipy's matching and flow, not just one of the same size. Their breadth-first phases search
+  the alternating and residual graphs, which change while the algorithm runs, so they are written out
+  inside these two kernels;
 * :func:`edst_certificate` decides in one pass over the trees whether they are edge-disjoint spanning
   trees of a graph whose edge list is canonical (rows ``u < v``, sorted): a union-find per tree
   (``n - 1`` edges and no cycle means spanning and acyclic), each tree edge dropped into the bucket of
@@ -35,8 +47,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csr", "bfs", "count_components", "edst_certificate", "canonical_rows", "tree_eccentricities",
-           "trees_eccentricities", "bfs_forest", "sorted_rows"]
+__all__ = ["csr", "bfs", "bfs_forest", "bfs_edges", "tree_eccentricities", "trees_eccentricities", "sorted_rows",
+           "find", "union_edges", "count_components", "forest_edges", "component_roots", "edst_certificate",
+           "canonical_rows", "hopcroft_karp", "max_flow"]
+
+
+def _edge_rows(edges: np.ndarray) -> np.ndarray:
+    """``edges`` as a C-contiguous ``(m, 2)`` int64 array (no copy when it already is one)."""
+    e = np.asarray(edges)
+    if e.dtype != np.int64 or not e.flags.c_contiguous:
+        e = np.ascontiguousarray(e, dtype=np.int64)
+    return e.reshape(-1, 2)
 
 
 @numba.njit(cache=True)
@@ -50,17 +71,6 @@ def _csr(n, edges, sort):  # pragma: no cover - compiled
         indptr[v + 1] += indptr[v]
     fill = indptr[:-1].copy()
     indices = np.empty(2 * m, np.int64)
-    if not sort:
-        for i in range(m):
-            u = edges[i, 0]
-            v = edges[i, 1]
-            indices[fill[u]] = v
-            fill[u] += 1
-            indices[fill[v]] = u
-            fill[v] += 1
-        return indptr, indices
-    # sorted rows without a comparison sort: build the rows unsorted, then walk the vertices h in increasing
-    # order and append h to the row of each neighbour of h; every row receives its neighbours in order
     for i in range(m):
         u = edges[i, 0]
         v = edges[i, 1]
@@ -68,6 +78,10 @@ def _csr(n, edges, sort):  # pragma: no cover - compiled
         fill[u] += 1
         indices[fill[v]] = u
         fill[v] += 1
+    if not sort:
+        return indptr, indices
+    # sorted rows without a comparison sort: from the rows in edge order, walk the vertices h in increasing
+    # order and append h to the row of each neighbour of h; every row receives its neighbours in order
     out = np.empty(2 * m, np.int64)
     fill[:] = indptr[:-1]
     for h in range(n):
@@ -96,8 +110,7 @@ def csr(n: int, edges: np.ndarray, sort: bool = True) -> tuple[np.ndarray, np.nd
     >>> [indices[indptr[v]:indptr[v + 1]].tolist() for v in range(3)]
     [[1], [0, 2], [1]]
     """
-    e = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
-    return _csr(int(n), e, bool(sort))
+    return _csr(int(n), _edge_rows(edges), bool(sort))
 
 
 @numba.njit(cache=True)
@@ -182,7 +195,7 @@ def tree_eccentricities(n: int, edges: np.ndarray) -> np.ndarray:
     """
     if n == 1:
         return np.zeros(1, dtype=np.int64)
-    return _tree_eccentricities(int(n), np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2)))
+    return _tree_eccentricities(int(n), _edge_rows(edges))
 
 
 def trees_eccentricities(n: int, trees: np.ndarray) -> np.ndarray:
@@ -216,6 +229,44 @@ def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tu
     """
     dist, parent, _ = _bfs_from(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
     return dist, parent
+
+
+@numba.njit(cache=True)
+def _parent_rows(parent, edges):  # pragma: no cover - compiled
+    """Row of ``edges`` joining each vertex to ``parent[v]`` (the first such row; ``-1`` where no parent)."""
+    row = np.full(parent.shape[0], -1, np.int64)
+    for j in range(edges.shape[0]):
+        a = edges[j, 0]
+        b = edges[j, 1]
+        if parent[a] == b and row[a] < 0:
+            row[a] = j
+        elif parent[b] == a and row[b] < 0:
+            row[b] = j
+    return row
+
+
+@numba.njit(cache=True)
+def _bfs_edges(n, edges, roots):  # pragma: no cover - compiled
+    indptr, indices = _csr(n, edges, False)
+    dist, parent, order = _bfs_from(indptr, indices, roots)
+    return dist, parent, _parent_rows(parent, edges), order
+
+
+def bfs_edges(n: int, edges: np.ndarray, roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Breadth-first search of the graph ``(n, edges)`` from ``roots`` (neighbours in edge order), with the
+    edge to each vertex's parent: ``(dist, parent, parent_row, order)``.
+
+    ``dist``, ``parent`` and ``order`` are those of :func:`bfs` on ``csr(n, edges, sort=False)`` started
+    from all roots at once; ``parent_row[v]`` is the row of ``edges`` the search reached ``v`` through
+    (the first row joining ``v`` and ``parent[v]``), ``-1`` at the roots and where unreached.
+
+    Example
+    -------
+    >>> e = np.array([[2, 1], [0, 1], [1, 2]])
+    >>> [a.tolist() for a in bfs_edges(3, e, np.array([0]))]
+    [[0, 1, 2], [-1, 0, 1], [-1, 1, 0], [0, 1, 2]]
+    """
+    return _bfs_edges(int(n), _edge_rows(edges), np.ascontiguousarray(roots, dtype=np.int64).reshape(-1))
 
 
 @numba.njit(cache=True)
@@ -270,33 +321,63 @@ def sorted_rows(edges: np.ndarray) -> np.ndarray | None:
     >>> sorted_rows(np.array([[3, 1], [0, 2], [1, 0]])).tolist()
     [[0, 1], [0, 2], [1, 3]]
     """
-    e = np.asarray(edges)
-    if e.dtype != np.int64 or not e.flags.c_contiguous:
-        e = np.ascontiguousarray(e, dtype=np.int64)
-    e = e.reshape(-1, 2)
+    e = _edge_rows(edges)
     out = _sorted_rows(e)
     return out if out.shape[0] == e.shape[0] else None
 
 
 @numba.njit(cache=True)
-def _find(par, x):  # pragma: no cover - compiled
-    while par[x] != x:
-        par[x] = par[par[x]]
-        x = par[x]
+def find(parent, x):  # pragma: no cover - compiled
+    """Root of ``x`` in the union-find forest ``parent`` (``parent[r] == r`` at a root), with path halving.
+
+    The one union-find primitive of the package, compiled (call it from other kernels; from Python, use
+    :func:`union_edges` or the wrappers below for a whole loop). Path halving re-links nodes along the way
+    but never changes which node is a root, so any caller comparing roots sees the same answers as with any
+    other compression rule.
+
+    Example
+    -------
+    >>> parent = np.array([1, 2, 2, 3])
+    >>> int(find(parent, 0)), parent.tolist()
+    (2, [2, 2, 2, 3])
+    """
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
     return x
 
 
 @numba.njit(cache=True)
-def _count_components(n, edges):  # pragma: no cover - compiled
-    par = np.arange(n).astype(np.int32)
-    comps = n
-    for i in range(edges.shape[0]):
-        x = _find(par, edges[i, 0])
-        y = _find(par, edges[i, 1])
+def union_edges(parent, edges):  # pragma: no cover - compiled
+    """Kruskal's pass over ``edges`` in order on the union-find ``parent`` (updated in place).
+
+    Edge ``j = (u, v)`` joins two components iff ``find(u) != find(v)``; then ``parent[find(u)] = find(v)``.
+    Returns the boolean mask of those edges: from ``parent = arange(n)`` they are the greedy spanning forest
+    in edge order, and the roots afterwards label the components.
+
+    Example
+    -------
+    >>> parent = np.arange(4)
+    >>> union_edges(parent, np.array([[0, 1], [1, 0], [2, 3], [0, 3]])).tolist()
+    [True, False, True, True]
+    """
+    joined = np.zeros(edges.shape[0], np.bool_)
+    for j in range(edges.shape[0]):
+        x = find(parent, edges[j, 0])
+        y = find(parent, edges[j, 1])
         if x != y:
-            par[x] = y
-            comps -= 1
-    return comps
+            parent[x] = y
+            joined[j] = True
+    return joined
+
+
+@numba.njit(cache=True)
+def _component_roots(n, edges):  # pragma: no cover - compiled
+    parent = np.arange(n)
+    union_edges(parent, edges)
+    for v in range(n):
+        parent[v] = find(parent, v)
+    return parent
 
 
 def count_components(n: int, edges: np.ndarray) -> int:
@@ -307,8 +388,32 @@ def count_components(n: int, edges: np.ndarray) -> int:
     >>> count_components(3, np.zeros((0, 2), dtype=np.int64))
     3
     """
-    e = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
-    return int(_count_components(int(n), e))
+    return int(n) - int(union_edges(np.arange(int(n)), _edge_rows(edges)).sum())
+
+
+def forest_edges(n: int, edges: np.ndarray) -> np.ndarray:
+    """Row indices of the greedy spanning forest of ``(n, edges)``: every edge, in order, that joins two
+    components of the edges kept before it (Kruskal's rule with all weights equal).
+
+    Example
+    -------
+    >>> forest_edges(4, np.array([[0, 1], [1, 0], [2, 3], [0, 3], [1, 2]])).tolist()
+    [0, 2, 3]
+    """
+    return np.flatnonzero(union_edges(np.arange(int(n)), _edge_rows(edges)))
+
+
+def component_roots(n: int, edges: np.ndarray) -> np.ndarray:
+    """Component label of every vertex of ``(n, edges)``: its union-find root after :func:`union_edges` over
+    the edges in order (so the labels depend on that order; ``np.unique(..., return_index=True)`` turns them
+    into the smallest vertex of each component when a canonical label is wanted).
+
+    Example
+    -------
+    >>> component_roots(5, np.array([[0, 3], [4, 1], [3, 4]])).tolist()
+    [1, 1, 2, 1, 1]
+    """
+    return _component_roots(int(n), _edge_rows(edges))
 
 
 @numba.njit(cache=True)
@@ -359,8 +464,8 @@ def _tree_pass(n, ptr, e, fill, bucket, par):  # pragma: no cover - compiled
             a, b = b, a
         if a < 0 or b >= n or a == b:
             return False
-        x = _find(par, a)
-        y = _find(par, b)
+        x = find(par, a)
+        y = find(par, b)
         if x == y:
             return False
         par[x] = y
@@ -425,7 +530,7 @@ def canonical_rows(n: int, edges: np.ndarray) -> bool:
     >>> canonical_rows(3, np.array([[0, 1], [0, 2]])), canonical_rows(3, np.array([[0, 2], [0, 1]]))
     (True, False)
     """
-    g = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
+    g = _edge_rows(edges)
     if g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n):
         return False
     ptr = _row_starts(int(n), g)
@@ -461,7 +566,7 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
     >>> edst_certificate(4, g, [np.array([[0, 1], [1, 2], [2, 3]]), np.array([[0, 1], [0, 3], [1, 3]])])
     False
     """
-    g = np.ascontiguousarray(np.asarray(graph_edges, dtype=np.int64).reshape(-1, 2))
+    g = _edge_rows(graph_edges)
     n = int(n)
     if n < 1 or n >= 2**31 or (g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n)):
         return False
@@ -477,3 +582,345 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
     parts = max(1, min(numba.get_num_threads(), len(typed)))
     buckets = np.empty((parts, g.shape[0]), dtype=np.int32)
     return bool(_certify(n, g, ptr, typed, _row_cuts(ptr, numba.get_num_threads()), buckets))
+
+
+# ---------------------------------------------------------------------------------------------
+# bipartite matching and maximum flow
+# ---------------------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _bool_rows(good):  # pragma: no cover - compiled
+    """Adjacency arrays ``(indptr, indices)`` of the rows of a boolean matrix: the True columns, increasing."""
+    r, c = good.shape
+    indptr = np.zeros(r + 1, np.int64)
+    for a in range(r):
+        k = 0
+        for b in range(c):
+            if good[a, b]:
+                k += 1
+        indptr[a + 1] = indptr[a] + k
+    indices = np.empty(indptr[r], np.int64)
+    k = 0
+    for a in range(r):
+        for b in range(c):
+            if good[a, b]:
+                indices[k] = b
+                k += 1
+    return indptr, indices
+
+
+_INF = np.int64(1) << 62
+
+
+@numba.njit(cache=True)
+def _hopcroft_karp(indptr, indices, c):  # pragma: no cover - compiled
+    """Maximum matching of the rows ``0..r-1`` (neighbours ``indices[indptr[a]:indptr[a+1]]``) to the
+    columns ``0..c-1``: ``col[a]`` or ``-1`` (see :func:`hopcroft_karp`)."""
+    r = indptr.shape[0] - 1
+    nnz = indptr[r]
+    inf = _INF
+    x = np.full(r, -1, np.int64)
+    y = np.full(c, r, np.int64)  # r: the auxiliary row every free column is matched to
+    dist = np.empty(r + 1, np.int64)
+    queue = np.empty(r + 1, np.int64)
+    stack = np.empty(nnz + r + 1, np.int64)
+    parents = np.empty(max(r, 1), np.int64)
+    while True:
+        head = 0
+        tail = 0
+        for v in range(r):
+            if x[v] < 0:
+                dist[v] = 0
+                queue[tail] = v
+                tail += 1
+            else:
+                dist[v] = inf
+        dist[r] = inf
+        while head < tail:
+            v = queue[head]
+            head += 1
+            if dist[v] < dist[r]:
+                for up in range(indptr[v], indptr[v + 1]):
+                    yu = y[indices[up]]
+                    if dist[yu] == inf:
+                        dist[yu] = dist[v] + 1
+                        queue[tail] = yu
+                        tail += 1
+        if dist[r] == inf:
+            break
+        for w in range(r):
+            if x[w] >= 0:
+                continue
+            done = False
+            stack[0] = w
+            sh = 1
+            while sh != 0:
+                sh -= 1
+                v = stack[sh]
+                for up in range(indptr[v], indptr[v + 1]):
+                    u = indices[up]
+                    yu = y[u]
+                    if dist[yu] == dist[v] + 1:
+                        if yu == r:  # augment along the parents back to w
+                            done = True
+                            while True:
+                                dist[v] = inf
+                                u_old = x[v]
+                                y[u] = v
+                                x[v] = u
+                                u = u_old
+                                if v == w:
+                                    break
+                                v = parents[v]
+                            break
+                        stack[sh] = yu
+                        sh += 1
+                        parents[yu] = v
+                if done:
+                    break
+    return x
+
+
+@numba.njit(cache=True)
+def _dinic(nodes, rows, cols, caps, src, snk):  # pragma: no cover - compiled
+    """Dinic's maximum flow on the arcs ``rows[i] -> cols[i]``: ``(indptr, heads, flow)`` (see :func:`max_flow`)."""
+    m = rows.shape[0]
+    # entries per tail: real arcs (capacity) and reverse slots (-1), each row sorted by head (insertion sort:
+    # rows are short or already sorted), then equal heads merged (capacities of real arcs add up)
+    deg = np.zeros(nodes + 1, np.int64)
+    for i in range(m):
+        deg[rows[i] + 1] += 1
+        deg[cols[i] + 1] += 1
+    for v in range(nodes):
+        deg[v + 1] += deg[v]
+    fill = deg[:nodes].copy()
+    hd = np.empty(2 * m, np.int64)
+    cp = np.empty(2 * m, np.int64)
+    for i in range(m):
+        u = rows[i]
+        v = cols[i]
+        hd[fill[u]] = v
+        cp[fill[u]] = caps[i]
+        fill[u] += 1
+        hd[fill[v]] = u
+        cp[fill[v]] = -1
+        fill[v] += 1
+    indptr = np.zeros(nodes + 1, np.int64)
+    heads = np.empty(2 * m, np.int64)
+    cap = np.zeros(2 * m, np.int64)
+    k = 0
+    for v in range(nodes):
+        lo = deg[v]
+        hi = deg[v + 1]
+        for a in range(lo + 1, hi):
+            x = hd[a]
+            c = cp[a]
+            b = a - 1
+            while b >= lo and hd[b] > x:
+                hd[b + 1] = hd[b]
+                cp[b + 1] = cp[b]
+                b -= 1
+            hd[b + 1] = x
+            cp[b + 1] = c
+        for a in range(lo, hi):
+            if a == lo or hd[a] != hd[a - 1]:
+                heads[k] = hd[a]
+                k += 1
+            if cp[a] >= 0:
+                cap[k - 1] += cp[a]
+        indptr[v + 1] = k
+    heads = heads[:k]
+    cap = cap[:k]
+    rev = np.empty(k, np.int64)
+    for v in range(nodes):
+        for p in range(indptr[v], indptr[v + 1]):
+            hd = heads[p]
+            lo = indptr[hd]
+            hi = indptr[hd + 1]
+            while lo < hi:
+                mi = (lo + hi) // 2
+                if heads[mi] < v:
+                    lo = mi + 1
+                else:
+                    hi = mi
+            rev[p] = lo
+    flows = np.zeros(k, np.int64)
+    levels = np.empty(nodes, np.int64)
+    progress = np.empty(nodes, np.int64)
+    queue = np.empty(nodes, np.int64)
+    st_v = np.empty(nodes, np.int64)
+    st_f = np.empty(nodes, np.int64)
+    while True:
+        levels[:] = -1
+        queue[0] = src
+        qs = 0
+        qe = 1
+        levels[src] = 0
+        reached = False
+        while qs != qe:
+            cur = queue[qs]
+            qs += 1
+            if cur == snk:
+                reached = True
+                break
+            for e in range(indptr[cur], indptr[cur + 1]):
+                d = heads[e]
+                if cap[e] > 0 and levels[d] == -1:
+                    levels[d] = levels[cur] + 1
+                    queue[qe] = d
+                    qe += 1
+        if not reached:
+            break
+        for v in range(nodes):
+            progress[v] = indptr[v]
+        while True:  # one augmenting path of the level graph per pass
+            top = 0
+            st_v[0] = src
+            st_f[0] = 2147483647
+            found = False
+            while True:
+                cur = st_v[top]
+                e = progress[cur]
+                d = heads[e]
+                if cap[e] > 0 and levels[d] == levels[cur] + 1:
+                    cf = min(st_f[top], cap[e])
+                    if d == snk:
+                        while top > -1:
+                            e2 = progress[st_v[top]]
+                            cap[e2] -= cf
+                            cap[rev[e2]] += cf
+                            flows[e2] += cf
+                            flows[rev[e2]] -= cf
+                            top -= 1
+                        found = True
+                        break
+                    top += 1
+                    st_v[top] = d
+                    st_f[top] = cf
+                else:
+                    dead = False
+                    while progress[cur] == indptr[cur + 1] - 1:
+                        top -= 1
+                        if top < 0:
+                            dead = True
+                            break
+                        cur = st_v[top]
+                    if dead:
+                        break
+                    progress[cur] += 1
+            if not found:
+                break
+    return indptr, heads, flows
+
+
+def hopcroft_karp(indptr: np.ndarray, indices: np.ndarray, ncols: int) -> np.ndarray:
+    """Maximum matching of a bipartite graph (Hopcroft and Karp): rows ``0..r-1`` against columns ``0..ncols-1``.
+
+    Each phase labels the rows by a breadth-first search of alternating paths from the free rows (a search
+    of the alternating graph, whose arcs run from a row to the row matched to its neighbour column, so it is
+    written out here rather than run on adjacency arrays), then augments along vertex-disjoint shortest
+    paths found by a stack search from every free row in increasing order, neighbours in the given order.
+    That is exactly the visiting order of ``scipy.sparse.csgraph.maximum_bipartite_matching(A,
+    perm_type="column")`` (scipy 1.4 or later) when ``indices`` are the sorted column lists of ``A``, so
+    the matching is the same one, not just one of the same size. ``O(E sqrt(V))`` time.
+
+    Parameters
+    ----------
+    indptr, indices : ndarray
+        Adjacency arrays of the rows: row ``a`` is adjacent to the columns ``indices[indptr[a]:indptr[a+1]]``
+        (for a boolean matrix ``good``: ``indices = np.nonzero(good)[1]``, ``indptr`` the running row sums).
+    ncols : int
+        Number of columns.
+
+    Returns
+    -------
+    ndarray
+        ``col[a]``, the column matched to row ``a``, or ``-1``.
+
+    Raises
+    ------
+    ValueError
+        If ``indptr`` does not start at 0 and increase to ``len(indices)``, or a column lies outside
+        ``0..ncols-1``.
+
+    Example
+    -------
+    >>> good = np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]], dtype=bool)
+    >>> indptr = np.concatenate([[0], np.cumsum(good.sum(axis=1))])
+    >>> hopcroft_karp(indptr, np.nonzero(good)[1], 3).tolist()
+    [1, 0, 2]
+
+    References
+    ----------
+    J. E. Hopcroft and R. M. Karp, "An n^{5/2} algorithm for maximum matchings in bipartite graphs",
+    SIAM J. Comput. 2(4) (1973) 225-231.
+    """
+    ptr = np.ascontiguousarray(indptr, dtype=np.int64).reshape(-1)
+    idx = np.ascontiguousarray(indices, dtype=np.int64).reshape(-1)
+    ncols = int(ncols)
+    if ptr.size == 0 or ptr[0] != 0 or ptr[-1] != idx.size or np.any(np.diff(ptr) < 0):
+        raise ValueError(f"indptr={ptr.tolist()[:8]}...: must start at 0 and increase to len(indices)={idx.size}")
+    if idx.size and (idx.min() < 0 or idx.max() >= ncols):
+        raise ValueError(f"indices: a column outside 0..ncols-1={ncols - 1}")
+    return _hopcroft_karp(ptr, idx, ncols)
+
+
+def max_flow(n: int, tails: np.ndarray, heads: np.ndarray, caps: np.ndarray, source: int,
+             sink: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """Maximum flow from ``source`` to ``sink`` by Dinic's algorithm, integer capacities.
+
+    The residual graph is the canonical one of ``scipy.sparse.csgraph.maximum_flow``: per node the sorted
+    union of its out- and in-neighbours (a reverse arc of capacity 0 added where missing, parallel arcs
+    merged with their capacities summed). Each phase builds the level graph by a breadth-first search of the
+    residual arcs that stops at the sink (written out here: its arcs change with the flow), then a blocking
+    flow by the same stack search with per-node arc pointers as scipy, so the flow is the one
+    ``maximum_flow(csr, source, sink)`` (method ``"dinic"``) returns, not just one of the same value.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes ``0..n-1``.
+    tails, heads, caps : ndarray
+        Arc ``i`` runs from ``tails[i]`` to ``heads[i]`` with capacity ``caps[i] >= 0``.
+    source, sink : int
+        Distinct nodes.
+
+    Returns
+    -------
+    (value, indptr, targets, flow)
+        The flow value and the flow on the residual arcs: node ``v`` has the arcs to
+        ``targets[indptr[v]:indptr[v+1]]`` (increasing) carrying ``flow`` (net, so ``-f`` on the reverse
+        of an arc carrying ``f``); that is scipy's ``flow`` matrix in CSR form.
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, a node lies outside ``0..n-1``, an arc is a loop, a capacity is
+        negative, or ``source == sink``.
+
+    Example
+    -------
+    >>> value, indptr, targets, flow = max_flow(4, np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3]),
+    ...                                         np.array([2, 1, 1, 3]), 0, 3)
+    >>> value, indptr.tolist(), targets.tolist(), flow.tolist()
+    (2, [0, 2, 4, 6, 8], [1, 2, 0, 3, 0, 3, 1, 2], [1, 1, -1, 1, -1, 1, -1, -1])
+
+    References
+    ----------
+    E. A. Dinic, "Algorithm for solution of a problem of maximum flow in networks with power estimation",
+    Soviet Math. Dokl. 11 (1970) 1277-1280.
+    """
+    n = int(n)
+    rows, cols, cap = (np.ascontiguousarray(a, dtype=np.int64).reshape(-1) for a in (tails, heads, caps))
+    if not rows.size == cols.size == cap.size:
+        raise ValueError(f"tails, heads, caps: lengths {rows.size}, {cols.size}, {cap.size} must be equal")
+    for name, a in (("tails", rows), ("heads", cols), ("source", np.array([source])), ("sink", np.array([sink]))):
+        if a.size and (a.min() < 0 or a.max() >= n):
+            raise ValueError(f"{name}: a node outside 0..n-1={n - 1}")
+    if np.any(rows == cols):
+        raise ValueError("tails, heads: an arc is a loop (tail == head)")
+    if cap.size and cap.min() < 0:
+        raise ValueError(f"caps: capacity {int(cap.min())} is negative; capacities must be >= 0")
+    if source == sink:
+        raise ValueError(f"source={source}, sink={sink}: must be distinct")
+    indptr, targets, flow = _dinic(n, rows, cols, cap, int(source), int(sink))
+    return int(flow[indptr[source]:indptr[source + 1]].sum()), indptr, targets, flow

@@ -1,5 +1,8 @@
 """The compiled kernels against independent implementations (scipy, networkx, plain Python), and the
-verifier's two stages (certificate and diagnosis) against each other on corrupted tree sets."""
+verifier's two stages (certificate and diagnosis) against each other on corrupted tree sets.
+
+Matching and flow: :func:`hopcroft_karp` and :func:`max_flow` return exactly scipy's matching and flow (the ER_q
+constructions rely on that choice among several optima) and the sizes and values networkx computes on its own."""
 
 from __future__ import annotations
 
@@ -11,7 +14,20 @@ import scipy.sparse.csgraph as csgraph
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from starlib._kernels import bfs, canonical_rows, count_components, csr, edst_certificate
+from starlib._kernels import (
+    bfs,
+    bfs_edges,
+    canonical_rows,
+    component_roots,
+    count_components,
+    csr,
+    edst_certificate,
+    find,
+    forest_edges,
+    hopcroft_karp,
+    max_flow,
+    union_edges,
+)
 from starlib.edst import METHODS, Tree, verify_edsts
 from starlib.edst.trees import _SMALL, bfs_tree
 from starlib.edst.verify import _diagnose
@@ -91,6 +107,133 @@ def test_count_components_equals_networkx(n, m, seed):
     g.add_nodes_from(range(n))
     g.add_edges_from(map(tuple, e.tolist()))
     assert count_components(n, e) == nx.number_connected_components(g)
+
+
+def _python_kruskal(n: int, edges: np.ndarray) -> tuple[list[int], list[int]]:
+    """Greedy forest in edge order and the final roots, by a plain union-find without path compression."""
+    parent = list(range(n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    keep = []
+    for j, (u, v) in enumerate(edges.tolist()):
+        ru, rv = root(u), root(v)
+        if ru != rv:
+            parent[ru] = rv
+            keep.append(j)
+    return keep, [root(v) for v in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 60), st.integers(0, 10**6))
+def test_union_find_equals_python_kruskal_and_networkx(n, m, seed):
+    e = _random_graph(n, m, seed)
+    keep, roots = _python_kruskal(n, e)
+    assert forest_edges(n, e).tolist() == keep
+    assert component_roots(n, e).tolist() == roots  # compression never changes a root
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(map(tuple, e.tolist()))
+    comps = {frozenset(c) for c in nx.connected_components(g)}
+    assert {frozenset(np.flatnonzero(np.array(roots) == r).tolist()) for r in set(roots)} == comps
+    parent = np.arange(n)
+    joined = union_edges(parent, e)
+    assert np.flatnonzero(joined).tolist() == keep
+    assert [int(find(parent, v)) for v in range(n)] == roots
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 120), st.integers(0, 10**6))
+def test_bfs_edges_reach_each_vertex_through_its_first_parent_row(n, m, seed):
+    e = _random_graph(n, m, seed)
+    e = e[e[:, 0] != e[:, 1]]
+    root = seed % n
+    dist, par, row, order = bfs_edges(n, e, np.array([root]))
+    ref_dist, ref_par = _python_bfs(n, e, root)
+    assert dist.tolist() == ref_dist and par.tolist() == ref_par
+    for v in range(n):
+        if ref_par[v] < 0:
+            assert row[v] == -1
+        else:
+            rows = [j for j, (a, b) in enumerate(e.tolist()) if {a, b} == {v, ref_par[v]}]
+            assert row[v] == rows[0]
+
+
+def _csr_of(good: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.concatenate([[0], np.cumsum(good.sum(axis=1))]), np.nonzero(good)[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hopcroft_karp_is_scipys_matching_and_networkx_size(seed):
+    rng = np.random.default_rng(seed)
+    for it in range(300):
+        r = int(rng.integers(0, 30))
+        c = int(rng.integers(r, r + 6)) if it % 3 else int(rng.integers(0, 30))
+        good = rng.random((r, c)) < rng.choice([0.03, 0.1, 0.3, 0.7])
+        col = hopcroft_karp(*_csr_of(good), c)
+        ref = (csgraph.maximum_bipartite_matching(sp.csr_matrix(good.astype(np.int8)), perm_type="column")
+               if good.any() else np.full(r, -1))
+        assert np.array_equal(col, ref)
+        matched = col[col >= 0]
+        assert np.unique(matched).size == matched.size and good[np.flatnonzero(col >= 0), matched].all()
+        g = nx.Graph()
+        g.add_nodes_from(range(r + c))
+        g.add_edges_from((a, r + b) for a, b in zip(*np.nonzero(good), strict=True))
+        size = len(nx.bipartite.hopcroft_karp_matching(g, top_nodes=range(r))) // 2
+        assert matched.size == size
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_max_flow_is_scipys_flow_and_networkx_value(seed):
+    rng = np.random.default_rng(100 + seed)
+    for it in range(300):
+        nodes = int(rng.integers(3, 40))
+        m = int(rng.integers(1, 120))
+        rows, cols = rng.integers(0, nodes, m), rng.integers(0, nodes, m)
+        keep = rows != cols
+        rows, cols = rows[keep], cols[keep]
+        if rows.size == 0:
+            continue
+        if it % 2:  # distinct arcs, as in the ER_q construction; otherwise parallel arcs are summed
+            key = np.unique(rows * nodes + cols)
+            rows, cols = key // nodes, key % nodes
+        caps = rng.integers(1, 5, rows.size)
+        value, indptr, targets, flow = max_flow(nodes, rows, cols, caps, 0, 1)
+        ref = csgraph.maximum_flow(sp.csr_matrix((caps.astype(np.int32), (rows, cols)), shape=(nodes, nodes)), 0, 1)
+        F = ref.flow.tocsr()
+        F.sort_indices()
+        assert np.array_equal(F.indptr, indptr) and np.array_equal(F.indices, targets)
+        assert np.array_equal(F.data, flow) and value == ref.flow_value
+        g = nx.DiGraph()
+        g.add_nodes_from(range(nodes))
+        for a, b, c in zip(rows.tolist(), cols.tolist(), caps.tolist(), strict=True):
+            g.add_edge(a, b, capacity=g.edges[a, b]["capacity"] + c if g.has_edge(a, b) else c)
+        assert value == nx.maximum_flow_value(g, 0, 1)
+        tails = np.repeat(np.arange(nodes), np.diff(indptr))
+        net = np.bincount(tails, weights=flow, minlength=nodes)
+        assert net[0] == value and net[1] == -value and not net[2:].any()  # conservation
+
+
+def test_matching_and_flow_reject_bad_input():
+    with pytest.raises(ValueError, match="indptr"):
+        hopcroft_karp(np.array([0, 2]), np.array([0]), 1)
+    with pytest.raises(ValueError, match="ncols"):
+        hopcroft_karp(np.array([0, 1]), np.array([3]), 2)
+    ok = (np.array([0]), np.array([1]), np.array([1]))
+    with pytest.raises(ValueError, match="source=0, sink=0"):
+        max_flow(2, *ok, 0, 0)
+    with pytest.raises(ValueError, match="caps: capacity -1"):
+        max_flow(2, np.array([0]), np.array([1]), np.array([-1]), 0, 1)
+    with pytest.raises(ValueError, match="heads: a node outside"):
+        max_flow(2, np.array([0]), np.array([2]), np.array([1]), 0, 1)
+    with pytest.raises(ValueError, match="loop"):
+        max_flow(2, np.array([1]), np.array([1]), np.array([1]), 0, 1)
+    with pytest.raises(ValueError, match="lengths"):
+        max_flow(2, np.array([0, 1]), np.array([1]), np.array([1]), 0, 1)
+    assert max_flow(3, np.zeros(0), np.zeros(0), np.zeros(0), 0, 1)[0] == 0
 
 
 def test_canonical_rows():

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import component_roots
 from .trees import EDSTSet, Tree
 
 __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests"]
@@ -69,6 +70,21 @@ def partition_bound(edges: np.ndarray, parts: np.ndarray) -> int:
     return crossing // (k - 1)
 
 
+def _root(parent: list[int], x: int) -> int:
+    """Root of ``x`` in a union-find held as a Python list, with full path compression.
+
+    :class:`ForestPartition` changes its union-finds one edge at a time between Python steps of the
+    augmenting search, so they stay Python lists (a call into a compiled kernel per lookup would cost
+    more than the lookup); whole loops of unions go to :func:`starlib._kernels.union_edges`.
+    """
+    root = x
+    while parent[root] != root:
+        root = parent[root]
+    while parent[x] != root:
+        parent[x], x = root, parent[x]
+    return root
+
+
 class ForestPartition:
     """``k`` edge-disjoint forests over a fixed edge list, grown by matroid-partition augmentation.
 
@@ -100,15 +116,6 @@ class ForestPartition:
         self._tight: dict[tuple[int, ...], list[int]] = {}
 
     # -- forest primitives ---------------------------------------------------------------------
-    def _find(self, i: int, x: int) -> int:
-        p = self.uf[i]
-        root = x
-        while p[root] != root:
-            root = p[root]
-        while p[x] != root:
-            p[x], x = root, p[x]
-        return root
-
     def _link(self, eid: int, i: int) -> None:
         a, b = self.eu[eid], self.ev[eid]
         self.adj[i][a][b] = eid
@@ -128,10 +135,11 @@ class ForestPartition:
 
     def add(self, eid: int, i: int) -> None:
         """Put edge ``eid`` into forest ``i`` (its ends must be in different components of forest ``i``)."""
-        ra, rb = self._find(i, self.eu[eid]), self._find(i, self.ev[eid])
+        uf = self.uf[i]
+        ra, rb = _root(uf, self.eu[eid]), _root(uf, self.ev[eid])
         if ra == rb:
             raise ValueError(f"eid={eid}: both ends already connected in forest {i}")
-        self.uf[i][ra] = rb
+        uf[ra] = rb
         self._link(eid, i)
 
     def _rebuild(self, i: int) -> None:
@@ -187,7 +195,7 @@ class ForestPartition:
         a, b = self.eu[eid], self.ev[eid]
         grow = tuple(range(self.k)) if grow is None else grow
         for i in grow:
-            if self._find(i, a) != self._find(i, b):
+            if _root(self.uf[i], a) != _root(self.uf[i], b):
                 self.add(eid, i)
                 return True
         # an edge inside a part of a saturated partition found by an earlier failure stays dependent
@@ -218,14 +226,6 @@ class ForestPartition:
             if self._dirty[i]:
                 self._rebuild(i)
 
-        def top(c: list[int], v: int) -> int:
-            r = v
-            while c[r] != r:
-                r = c[r]
-            while c[v] != r:
-                c[v], v = r, c[v]
-            return r
-
         while queue:
             x = queue.popleft()
             a, b = eu[x], ev[x]
@@ -233,7 +233,7 @@ class ForestPartition:
             for i in range(k):
                 if i == ox:
                     continue
-                if not full[i] and self._find(i, a) != self._find(i, b):
+                if not full[i] and _root(self.uf[i], a) != _root(self.uf[i], b):
                     if i in grow:
                         return x, i, label
                     continue
@@ -241,7 +241,7 @@ class ForestPartition:
                 if c is None:
                     c = contracted[i] = list(range(n))
                 par, pedge, dep = self._par[i], self._pedge[i], self._dep[i]
-                ta, tb = top(c, a), top(c, b)
+                ta, tb = _root(c, a), _root(c, b)
                 while ta != tb:
                     if dep[ta] < dep[tb]:
                         ta, tb = tb, ta
@@ -250,7 +250,7 @@ class ForestPartition:
                     queue.append(y)
                     p = par[ta]
                     c[ta] = p
-                    ta = top(c, p)
+                    ta = _root(c, p)
         self.last_labels = label
         return None
 
@@ -287,19 +287,9 @@ class ForestPartition:
         After a failed search the labelled edges ``L`` satisfy ``|I & A| = k r(A)`` for ``A`` the edges
         inside the components of ``L``: ``A`` is saturated, and stays so while the union only grows.
         """
-        parent = list(range(self.n))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for eid in self.last_labels:
-            ra, rb = find(self.eu[eid]), find(self.ev[eid])
-            if ra != rb:
-                parent[ra] = rb
-        return [find(v) for v in range(self.n)]
+        ids = list(self.last_labels)  # in labelling order: the roots depend on the order of the unions
+        e = np.array([[self.eu[j], self.ev[j]] for j in ids], dtype=np.int64).reshape(-1, 2)
+        return component_roots(self.n, e).tolist()
 
     def forest_edges(self, i: int) -> np.ndarray:
         """Forest ``i`` as an ``(size, 2)`` edge array (sorted rows)."""

@@ -50,9 +50,8 @@ from typing import Any
 import networkx as nx
 import numba
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
+from ..._kernels import count_components
 from ...fields import check_prime_power
 from ..trees import EDSTSet, Tree, tree_center
 from ..verify import RULES, VerifyReport
@@ -439,8 +438,7 @@ def verify_singer_edsts(q: int, trees: Sequence[Any]) -> VerifyReport:
             fail.append((i, "disjoint", f"shares {int(clash.sum())} edge(s) with an earlier tree, "
                                         f"e.g. {(int(u[j]), int(v[j]))}"))
         seen[uniq] = True
-        a = sp.csr_matrix((np.ones(u.size, dtype=np.int8), (u, v)), shape=(n, n))
-        c = int(csgraph.connected_components(a, directed=False)[0])
+        c = count_components(n, np.stack([u, v], axis=1))
         if c != 1:
             fail.append((i, "spanning", f"not spanning ({c} components)"))
         if uniq.size > n - c:

@@ -16,11 +16,13 @@ gives the maximum ``q/2`` EDSTs at depth at most 5 from ``w`` (4 whenever the ma
 the tests record); for odd ``q`` it gives ``(q-1)/2`` trees and the leftover edges are handed to
 :mod:`starlib.edst.factor.er_repair`.
 
-Implementation: the layout, the per-cluster matchings, BFS depths and the max-flow run in small compiled
-kernels of this module (``O(q^3)`` work in all, a few dozen Python steps per call). The bipartite
-matchings (Hopcroft-Karp) and the max-flow (Dinic) visit vertices and arcs in exactly the order of
-``scipy.sparse.csgraph.maximum_bipartite_matching`` and ``maximum_flow``, which earlier versions called,
-so the trees are the same arrays (``tests/test_er_speed_equivalence.py`` compares the kernels with scipy).
+Implementation: the layout and the steps of the constructions run in small compiled kernels of this module
+(``O(q^3)`` work in all, a few dozen Python steps per call), which call the package's shared kernels
+(:mod:`starlib._kernels`) for the bipartite matchings (:func:`~starlib._kernels.hopcroft_karp`), the
+max-flow (:func:`~starlib._kernels.max_flow`, Dinic), BFS depths and component counts. The matching and
+the flow visit vertices and arcs in exactly the order of ``scipy.sparse.csgraph.maximum_bipartite_matching``
+and ``maximum_flow``, which earlier versions called, so the trees are the same arrays
+(``tests/test_kernels.py`` compares the kernels with scipy and networkx).
 
 Example
 -------
@@ -41,7 +43,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ..._kernels import count_components
+from ..._kernels import _bfs_from, _bool_rows, _csr, _dinic, _hopcroft_karp, count_components
 from .er_singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
@@ -293,11 +295,8 @@ def double_stars(q: int) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------------
-# compiled kernels (private): double stars, matchings, BFS depths, union-find, max-flow
+# compiled kernels (private): double stars, the ER_q steps (matching, BFS and flow from starlib._kernels)
 # ---------------------------------------------------------------------------------------------
-_INF = np.int64(1) << 62
-
-
 @numba.njit(cache=True)
 def _double_star_rows(q):  # pragma: no cover - compiled
     """``(floor(q/2), q-1, 2)``: the rows of every ``S_t`` in the order of :func:`double_stars`."""
@@ -330,91 +329,11 @@ def _double_star_rows(q):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _hopcroft_karp(good):  # pragma: no cover - compiled
-    """Maximum matching of the rows of the boolean matrix ``good``: ``col[r]`` or ``-1``.
-
-    The Hopcroft-Karp phases (BFS layering from the free rows, then a stack DFS from every free row in
-    increasing order, neighbours in increasing column order) in exactly the visiting order of
-    ``scipy.sparse.csgraph.maximum_bipartite_matching(csr(good), perm_type="column")`` (scipy 1.4 or
-    later), so the matching it returns is the same one.
-    """
-    r, c = good.shape
-    indptr = np.zeros(r + 1, np.int64)
-    for a in range(r):
-        k = 0
-        for b in range(c):
-            if good[a, b]:
-                k += 1
-        indptr[a + 1] = indptr[a] + k
-    nnz = indptr[r]
-    indices = np.empty(nnz, np.int64)
-    k = 0
-    for a in range(r):
-        for b in range(c):
-            if good[a, b]:
-                indices[k] = b
-                k += 1
-    inf = _INF
-    x = np.full(r, -1, np.int64)
-    y = np.full(c, r, np.int64)  # r: the auxiliary row every free column is matched to
-    dist = np.empty(r + 1, np.int64)
-    queue = np.empty(r + 1, np.int64)
-    stack = np.empty(nnz + r + 1, np.int64)
-    parents = np.empty(max(r, 1), np.int64)
-    while True:
-        head = 0
-        tail = 0
-        for v in range(r):
-            if x[v] < 0:
-                dist[v] = 0
-                queue[tail] = v
-                tail += 1
-            else:
-                dist[v] = inf
-        dist[r] = inf
-        while head < tail:
-            v = queue[head]
-            head += 1
-            if dist[v] < dist[r]:
-                for up in range(indptr[v], indptr[v + 1]):
-                    yu = y[indices[up]]
-                    if dist[yu] == inf:
-                        dist[yu] = dist[v] + 1
-                        queue[tail] = yu
-                        tail += 1
-        if dist[r] == inf:
-            break
-        for w in range(r):
-            if x[w] >= 0:
-                continue
-            done = False
-            stack[0] = w
-            sh = 1
-            while sh != 0:
-                sh -= 1
-                v = stack[sh]
-                for up in range(indptr[v], indptr[v + 1]):
-                    u = indices[up]
-                    yu = y[u]
-                    if dist[yu] == dist[v] + 1:
-                        if yu == r:  # augment along the parents back to w
-                            done = True
-                            while True:
-                                dist[v] = inf
-                                u_old = x[v]
-                                y[u] = v
-                                x[v] = u
-                                u = u_old
-                                if v == w:
-                                    break
-                                v = parents[v]
-                            break
-                        stack[sh] = yu
-                        sh += 1
-                        parents[yu] = v
-                if done:
-                    break
-    return x
+def _max_matching(good):  # pragma: no cover - compiled
+    """Maximum matching of the rows of the boolean matrix ``good`` (:func:`starlib._kernels.hopcroft_karp`,
+    columns in increasing order): ``col[r]`` or ``-1``."""
+    indptr, indices = _bool_rows(good)
+    return _hopcroft_karp(indptr, indices, good.shape[1])
 
 
 @numba.njit(cache=True)
@@ -424,7 +343,7 @@ def _match(good):  # pragma: no cover - compiled
     Returns ``col[r]`` for every row: the rows left unmatched take the unused columns in increasing
     order (``good`` must have at least as many columns as rows).
     """
-    col = _hopcroft_karp(good)
+    col = _max_matching(good)
     r, c = good.shape
     taken = np.zeros(c, np.bool_)
     for a in range(r):
@@ -444,47 +363,17 @@ def _match(good):  # pragma: no cover - compiled
 def _tree_depths(n, ends, root):  # pragma: no cover - compiled
     """BFS depth from ``root`` (int16, ``-1`` if unreached) in each forest ``ends[t]`` (``(k, m, 2)`` edge rows):
     ``(k, n)``, and whether every unreached vertex is isolated in its forest."""
-    k, m = ends.shape[0], ends.shape[1]
+    k = ends.shape[0]
     out = np.full((k, n), -1, np.int16)
     isolated = True
-    end = np.empty(n, np.int32)  # after the fill: end of each adjacency list (its start is end[v - 1])
-    adj = np.empty(2 * m, np.int32)
-    queue = np.empty(n, np.int32)
+    roots = np.array([root], np.int64)
     for t in range(k):
-        end[:] = 0
-        for j in range(m):
-            end[ends[t, j, 0]] += 1
-            end[ends[t, j, 1]] += 1
-        for v in range(1, n):
-            end[v] += end[v - 1]
-        for j in range(m):  # fill backwards from the ends: end[v] becomes the start of v's list
-            u = ends[t, j, 0]
-            v = ends[t, j, 1]
-            end[u] -= 1
-            adj[end[u]] = v
-            end[v] -= 1
-            adj[end[v]] = u
-        row = out[t]
-        row[root] = 0
-        queue[0] = root
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            du = row[u] + 1
-            hi = end[u + 1] if u + 1 < n else 2 * m
-            for p in range(end[u], hi):
-                v = adj[p]
-                if row[v] < 0:
-                    row[v] = du
-                    queue[tail] = v
-                    tail += 1
-        if tail < n:
-            for v in range(n):
-                hi = end[v + 1] if v + 1 < n else 2 * m
-                if row[v] < 0 and hi > end[v]:
-                    isolated = False
+        indptr, indices = _csr(n, ends[t], False)
+        dist = _bfs_from(indptr, indices, roots)[0]
+        for v in range(n):
+            out[t, v] = dist[v]
+            if dist[v] < 0 and indptr[v + 1] > indptr[v]:
+                isolated = False
     return out, isolated
 
 
@@ -687,7 +576,7 @@ def _reserve_kernel(cand, used, star_of, comp_rep, pz, zslot, nslots):  # pragma
             x = cand[r, c]
             if not used[star_of[x]]:
                 g[r, zslot[comp_rep[pz[x]]]] = True
-    mt = _hopcroft_karp(g)
+    mt = _max_matching(g)
     res = np.full(nb, -1, np.int64)
     starred = np.full(nslots, -1, np.int64)
     for r in range(nb):
@@ -838,144 +727,6 @@ def _partners_kernel(edges, cluster, mid, start, q, z):  # pragma: no cover - co
     return mz, pz, medge
 
 
-@numba.njit(cache=True)
-def _dinic(nodes, rows, cols, caps, src, snk):  # pragma: no cover - compiled
-    """Dinic's maximum flow on the arcs ``rows[i] -> cols[i]`` (capacities ``caps``, duplicates summed).
-
-    The residual graph is the canonical one of ``scipy.sparse.csgraph.maximum_flow``: per node the sorted
-    union of its out- and in-neighbours (reverse arcs of capacity 0 added); level graphs by BFS stopping at
-    the sink, blocking flows by the same stack search with per-node edge pointers, so the flow is the one
-    ``maximum_flow(csr, src, snk)`` (method ``"dinic"``) returns. Returns ``(indptr, heads, flow)``.
-    """
-    m = rows.shape[0]
-    # entries per tail: real arcs (capacity) and reverse slots (-1), each row sorted by head (insertion sort:
-    # rows are short or already sorted), then equal heads merged (capacities of real arcs add up)
-    deg = np.zeros(nodes + 1, np.int64)
-    for i in range(m):
-        deg[rows[i] + 1] += 1
-        deg[cols[i] + 1] += 1
-    for v in range(nodes):
-        deg[v + 1] += deg[v]
-    fill = deg[:nodes].copy()
-    hd = np.empty(2 * m, np.int64)
-    cp = np.empty(2 * m, np.int64)
-    for i in range(m):
-        u = rows[i]
-        v = cols[i]
-        hd[fill[u]] = v
-        cp[fill[u]] = caps[i]
-        fill[u] += 1
-        hd[fill[v]] = u
-        cp[fill[v]] = -1
-        fill[v] += 1
-    indptr = np.zeros(nodes + 1, np.int64)
-    heads = np.empty(2 * m, np.int64)
-    cap = np.zeros(2 * m, np.int64)
-    k = 0
-    for v in range(nodes):
-        lo = deg[v]
-        hi = deg[v + 1]
-        for a in range(lo + 1, hi):
-            x = hd[a]
-            c = cp[a]
-            b = a - 1
-            while b >= lo and hd[b] > x:
-                hd[b + 1] = hd[b]
-                cp[b + 1] = cp[b]
-                b -= 1
-            hd[b + 1] = x
-            cp[b + 1] = c
-        for a in range(lo, hi):
-            if a == lo or hd[a] != hd[a - 1]:
-                heads[k] = hd[a]
-                k += 1
-            if cp[a] >= 0:
-                cap[k - 1] += cp[a]
-        indptr[v + 1] = k
-    heads = heads[:k]
-    cap = cap[:k]
-    rev = np.empty(k, np.int64)
-    for v in range(nodes):
-        for p in range(indptr[v], indptr[v + 1]):
-            hd = heads[p]
-            lo = indptr[hd]
-            hi = indptr[hd + 1]
-            while lo < hi:
-                mi = (lo + hi) // 2
-                if heads[mi] < v:
-                    lo = mi + 1
-                else:
-                    hi = mi
-            rev[p] = lo
-    flows = np.zeros(k, np.int64)
-    levels = np.empty(nodes, np.int64)
-    progress = np.empty(nodes, np.int64)
-    queue = np.empty(nodes, np.int64)
-    st_v = np.empty(nodes, np.int64)
-    st_f = np.empty(nodes, np.int64)
-    while True:
-        levels[:] = -1
-        queue[0] = src
-        qs = 0
-        qe = 1
-        levels[src] = 0
-        reached = False
-        while qs != qe:
-            cur = queue[qs]
-            qs += 1
-            if cur == snk:
-                reached = True
-                break
-            for e in range(indptr[cur], indptr[cur + 1]):
-                d = heads[e]
-                if cap[e] > 0 and levels[d] == -1:
-                    levels[d] = levels[cur] + 1
-                    queue[qe] = d
-                    qe += 1
-        if not reached:
-            break
-        for v in range(nodes):
-            progress[v] = indptr[v]
-        while True:  # one augmenting path of the level graph per pass
-            top = 0
-            st_v[0] = src
-            st_f[0] = 2147483647
-            found = False
-            while True:
-                cur = st_v[top]
-                e = progress[cur]
-                d = heads[e]
-                if cap[e] > 0 and levels[d] == levels[cur] + 1:
-                    cf = min(st_f[top], cap[e])
-                    if d == snk:
-                        while top > -1:
-                            e2 = progress[st_v[top]]
-                            cap[e2] -= cf
-                            cap[rev[e2]] += cf
-                            flows[e2] += cf
-                            flows[rev[e2]] -= cf
-                            top -= 1
-                        found = True
-                        break
-                    top += 1
-                    st_v[top] = d
-                    st_f[top] = cf
-                else:
-                    dead = False
-                    while progress[cur] == indptr[cur + 1] - 1:
-                        top -= 1
-                        if top < 0:
-                            dead = True
-                            break
-                        cur = st_v[top]
-                    if dead:
-                        break
-                    progress[cur] += 1
-            if not found:
-                break
-    return indptr, heads, flows
-
-
 # ---------------------------------------------------------------------------------------------
 # the constructions
 # ---------------------------------------------------------------------------------------------
@@ -1075,8 +826,8 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
 
     Notes
     -----
-    The per-cluster matchings, BFS depths and copy components run in compiled kernels of this module;
-    ``O(q^3)`` work in all, a few Python steps.
+    The per-cluster matchings and BFS depths run in compiled kernels (this module's, calling
+    :mod:`starlib._kernels`); ``O(q^3)`` work in all, a few Python steps.
 
     Example
     -------
@@ -1234,9 +985,9 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
 
     Notes
     -----
-    The matchings (Hopcroft-Karp), the max-flow (Dinic), BFS depths and union-find run in compiled kernels
-    of this module that follow scipy's visiting orders, so the trees are those the scipy-based
-    implementation built; ``O(q^3)`` work in all.
+    The matchings (Hopcroft-Karp), the max-flow (Dinic), BFS depths and union-find run in the compiled
+    kernels of :mod:`starlib._kernels`, which follow scipy's visiting orders, so the trees are those the
+    scipy-based implementation built; ``O(q^3)`` work in all.
 
     Example
     -------

@@ -12,8 +12,10 @@ If no length-2 swap exists, the general augmentation of
 :class:`starlib.edst.packing.ForestPartition` (any length) finishes the job, so the result has the
 maximum number of trees whenever one exists.
 
-The existing trees are held as parent pointers rooted at ``w``, so a swap costs ``O(depth)``; the whole
-repair is ``O(n k depth)`` Python steps plus one vectorised Kruskal pass.
+The existing trees are held as parent pointers rooted at ``w`` (found by the BFS of
+:func:`starlib._kernels.bfs_edges`), so a swap costs ``O(depth)``; the Kruskal pass
+(:func:`starlib._kernels.union_edges`) and the swaps (``O(n k depth)``, on the same union-find) are one
+compiled call each.
 
 Example
 -------
@@ -39,6 +41,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..._kernels import bfs_edges, find, union_edges
 from ..packing import ForestPartition
 
 __all__ = ["complete_last_tree"]
@@ -58,57 +61,97 @@ def _ids(n: int, skey: np.ndarray, order: np.ndarray, e: np.ndarray) -> np.ndarr
     return order[pos]
 
 
-def _parents(n: int, edges: np.ndarray, ids: np.ndarray, root: int) -> tuple[list[int], list[int]]:
-    """Parent vertex and parent edge id of every vertex of a spanning tree (root: -1)."""
-    par, pe, reached = _tree_parents(n, edges, ids, root)
-    if reached != n:
+def _parents(n: int, edges: np.ndarray, ids: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray]:
+    """Parent vertex and parent edge id of every vertex of the spanning tree ``edges[ids]`` (root: -1), by
+    the kernels' BFS (in a tree both are unique, whatever the neighbour order)."""
+    _, par, row, order = bfs_edges(n, edges[ids], np.array([root]))
+    if order.size != n:
         raise ValueError(f"trees: a tree does not span the n={n} vertices")
-    return par.tolist(), pe.tolist()
+    return par, np.where(row >= 0, ids[row], -1)
 
 
 @numba.njit(cache=True)
-def _tree_parents(n, edges, ids, root):  # pragma: no cover - compiled
-    """BFS from ``root`` over the edges ``edges[ids]``: parent vertex, parent edge id (``-1`` at the root and
-    unreached vertices) and the number of vertices reached. In a tree both are unique, whatever the order."""
-    m = ids.shape[0]
-    ptr = np.zeros(n + 1, np.int64)
-    for j in range(m):
-        ptr[edges[ids[j], 0] + 1] += 1
-        ptr[edges[ids[j], 1] + 1] += 1
-    for v in range(n):
-        ptr[v + 1] += ptr[v]
-    fill = ptr[:n].copy()
-    nb = np.empty(2 * m, np.int64)
-    eid = np.empty(2 * m, np.int64)
-    for j in range(m):
-        u = edges[ids[j], 0]
-        v = edges[ids[j], 1]
-        nb[fill[u]] = v
-        eid[fill[u]] = ids[j]
-        fill[u] += 1
-        nb[fill[v]] = u
-        eid[fill[v]] = ids[j]
-        fill[v] += 1
-    par = np.full(n, -1, np.int64)
-    pe = np.full(n, -1, np.int64)
-    seen = np.zeros(n, np.bool_)
-    queue = np.empty(n, np.int64)
-    seen[root] = True
-    queue[0] = root
-    head = 0
-    tail = 1
-    while head < tail:
-        u = queue[head]
-        head += 1
-        for p in range(ptr[u], ptr[u + 1]):
-            v = nb[p]
-            if not seen[v]:
-                seen[v] = True
-                par[v] = u
-                pe[v] = eid[p]
-                queue[tail] = v
-                tail += 1
-    return par, pe, tail
+def _path_to_root(p, x, out):  # pragma: no cover - compiled
+    """``x`` and its ancestors under the parent pointers ``p`` into ``out``; returns their number."""
+    k = 0
+    out[0] = x
+    while p[x] >= 0:
+        x = p[x]
+        k += 1
+        out[k] = x
+    return k + 1
+
+
+@numba.njit(cache=True)
+def _swaps(n, eu, ev, par, pedge, uf, pending, nnew):  # pragma: no cover - compiled
+    """The length-2 exchanges of :func:`complete_last_tree`, in the order of ``pending``.
+
+    ``par``, ``pedge`` (``(k, n)``: parent vertex and edge id per tree) and the union-find ``uf`` of the
+    new tree ``F`` (``nnew`` edges so far) are updated in place. For each pending edge ``j = xy`` (until
+    ``F`` has ``n - 1`` edges): over the trees ``t`` in order and the edges ``f`` of the ``T_t``-path from
+    ``x`` (then from ``y``) to their lowest common ancestor, in order from ``x`` (from ``y``), take the
+    first ``f`` joining two components of ``F`` with the least cost ``depth(other end) + 1 + i`` (the depth
+    of the re-hung end, ``i`` the position of ``f`` on the path). Returns the ``f`` moved to ``F`` and the
+    pending edges no swap could place, both in order.
+    """
+    k = par.shape[0]
+    added = np.empty(pending.shape[0], np.int64)
+    stuck = np.empty(pending.shape[0], np.int64)
+    na = 0
+    ns = 0
+    ax = np.empty(n, np.int64)
+    ay = np.empty(n, np.int64)
+    pos_y = np.full(n, -1, np.int64)
+    old_pe = np.empty(n, np.int64)
+    for jj in range(pending.shape[0]):
+        if nnew + na == n - 1:
+            break
+        j = pending[jj]
+        x = eu[j]
+        y = ev[j]
+        best = -1
+        bt = bside = bi = bf = -1
+        for t in range(k):
+            lx = _path_to_root(par[t], x, ax)
+            ly = _path_to_root(par[t], y, ay)
+            for i in range(ly):
+                pos_y[ay[i]] = i
+            lca_x = 0
+            while pos_y[ax[lca_x]] < 0:
+                lca_x += 1
+            lca_y = pos_y[ax[lca_x]]
+            for i in range(ly):
+                pos_y[ay[i]] = -1
+            for side in range(2):
+                chain = ax if side == 0 else ay
+                cut = lca_x if side == 0 else lca_y
+                dep_other = (ly if side == 0 else lx) - 1
+                for i in range(cut):
+                    f = pedge[t, chain[i]]
+                    if find(uf, eu[f]) == find(uf, ev[f]):
+                        continue
+                    cost = dep_other + 1 + i
+                    if best < 0 or cost < best:
+                        best, bt, bside, bi, bf = cost, t, side, i, f
+        if best < 0:
+            stuck[ns] = j
+            ns += 1
+            continue
+        # re-hang: reverse the parent pointers along chain[0..i], then hang chain[0] from the other end
+        p = par[bt]
+        pe = pedge[bt]
+        _path_to_root(p, x if bside == 0 else y, ax)
+        for a in range(bi + 1):
+            old_pe[a] = pe[ax[a]]
+        for a in range(bi, 0, -1):
+            p[ax[a]] = ax[a - 1]
+            pe[ax[a]] = old_pe[a - 1]
+        p[ax[0]] = y if bside == 0 else x
+        pe[ax[0]] = j
+        uf[find(uf, eu[bf])] = find(uf, ev[bf])
+        added[na] = bf
+        na += 1
+    return added[:na], stuck[:ns]
 
 
 def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used: np.ndarray,
@@ -156,111 +199,36 @@ def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used:
     Spec er_polarfly.md §1.6b step 2; Edmonds (1965).
     """
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    m = edges.shape[0]
     used = np.asarray(used, dtype=bool)
     free = np.flatnonzero(~used)
     if free.size < n - 1:
         raise ValueError(f"used: only {free.size} unused edges, a new spanning tree needs n-1={n - 1}")
     skey, sorder = _edge_index(n, edges)
     tids = [_ids(n, skey, sorder, t) for t in trees]
-    eu, ev = edges[:, 0].tolist(), edges[:, 1].tolist()
-    owner = [-1] * m
-    for t, ids in enumerate(tids):
-        for j in ids.tolist():
-            owner[j] = t
-    par: list[list[int]] = []
-    pedge: list[list[int]] = []
-    for ids in tids:
-        p, pe = _parents(n, edges, ids, root)
-        par.append(p)
-        pedge.append(pe)
-
-    # Kruskal pass over the unused edges (vectorised union-find is not needed: n - 1 unions)
-    uf = list(range(n))
-
-    def find(x: int) -> int:
-        r = x
-        while uf[r] != r:
-            r = uf[r]
-        while uf[x] != r:
-            uf[x], x = r, uf[x]
-        return r
-
-    new: list[int] = []
-    pending: list[int] = []
-    for j in free.tolist():
-        ra, rb = find(eu[j]), find(ev[j])
-        if ra != rb:
-            uf[ra] = rb
-            new.append(j)
-        else:
-            pending.append(j)
-
-    def ancestors(t: int, x: int) -> list[int]:
-        p = par[t]
-        out = [x]
-        while p[x] >= 0:
-            x = p[x]
-            out.append(x)
-        return out
-
-    swaps = 0
-    stuck: list[int] = []
     k = len(trees)
-    for j in pending:
-        if len(new) == n - 1:
-            break
-        x, y = eu[j], ev[j]
-        best = None
-        for t in range(k):
-            ax, ay = ancestors(t, x), ancestors(t, y)
-            sy = set(ay)
-            lca_i = next(i for i, v in enumerate(ax) if v in sy)
-            lca = ax[lca_i]
-            ly = ay.index(lca)
-            # path edges: (ax[i] -> parent) for i < lca_i, (ay[i] -> parent) for i < ly
-            for side, chain, cut, dep_other in ((0, ax, lca_i, len(ay) - 1), (1, ay, ly, len(ax) - 1)):
-                for i in range(cut):
-                    c = chain[i]
-                    f = pedge[t][c]
-                    if find(eu[f]) == find(ev[f]):
-                        continue
-                    # re-hang the subtree of c below `other`: chain[0] becomes the child of `other`
-                    cost = dep_other + 1 + i
-                    if best is None or cost < best[0]:
-                        best = (cost, t, side, i, f)
-        if best is None:
-            stuck.append(j)
-            continue
-        _, t, side, i, f = best
-        chain = ancestors(t, x if side == 0 else y)[: i + 1]  # chain[0] .. chain[i] = c
-        other = y if side == 0 else x
-        p, pe = par[t], pedge[t]
-        # reverse the parent pointers along chain, then hang chain[0] from `other`
-        old_pe = [pe[v] for v in chain]
-        for a in range(i, 0, -1):
-            p[chain[a]] = chain[a - 1]
-            pe[chain[a]] = old_pe[a - 1]
-        p[chain[0]] = other
-        pe[chain[0]] = j
-        owner[f] = -1
-        owner[j] = t
-        ra, rb = find(eu[f]), find(ev[f])
-        uf[ra] = rb
-        new.append(f)
-        swaps += 1
+    par = np.empty((k, n), dtype=np.int64)
+    pedge = np.empty((k, n), dtype=np.int64)
+    for t, ids in enumerate(tids):
+        par[t], pedge[t] = _parents(n, edges, ids, root)
+
+    # Kruskal pass over the unused edges, then the length-2 swaps (one compiled call each)
+    uf = np.arange(n)
+    joins = union_edges(uf, edges[free])
+    added, stuck = _swaps(n, edges[:, 0].copy(), edges[:, 1].copy(), par, pedge, uf, free[~joins],
+                          int(joins.sum()))
+    new = np.concatenate([free[joins], added])
+    swaps = int(added.size)
 
     general = 0
-    if len(new) < n - 1:
+    if new.size < n - 1:
         # general matroid-partition augmentation for the rest
         fp = ForestPartition(n, edges, k + 1)
         for t in range(k):
-            for v in range(n):
-                if pedge[t][v] >= 0:
-                    fp.add(pedge[t][v], t)
-        for jj in new:
+            for eid in pedge[t][pedge[t] >= 0].tolist():
+                fp.add(eid, t)
+        for jj in new.tolist():
             fp.add(jj, k)
-        rest = [jj for jj in stuck if fp.owner[jj] < 0]
+        rest = [jj for jj in stuck.tolist() if fp.owner[jj] < 0]
         for jj in rest:
             if fp.size[k] == n - 1:
                 break
@@ -270,11 +238,8 @@ def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used:
             raise ValueError(f"used: the unused edges cannot complete a {k + 1}-th spanning tree")
         out = [edges[np.array(_forest_ids(fp, t, n), dtype=np.int64)] for t in range(k + 1)]
         return out, {"swaps": swaps, "general": general}
-    out = []
-    for t in range(k):
-        ids = np.array([pedge[t][v] for v in range(n) if pedge[t][v] >= 0], dtype=np.int64)
-        out.append(edges[ids])
-    out.append(edges[np.array(new, dtype=np.int64)])
+    out = [edges[pedge[t][pedge[t] >= 0]] for t in range(k)]
+    out.append(edges[new])
     return out, {"swaps": swaps, "general": general}
 
 

@@ -28,10 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 
-from ..._kernels import _find, bfs_forest, csr, trees_eccentricities
+from ..._kernels import bfs_forest, component_roots, csr, forest_edges, trees_eccentricities
 from ..packing import ForestPartition
 from ..trees import Tree, sort_edge_rows
 
@@ -209,20 +208,7 @@ class LemmaVC1:
 def _max_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
     """Trees and a maximum-size forest of the non-tree subgraph over all maximum EDST sets."""
     nt = np.ascontiguousarray(data.nontree, dtype=np.int64).reshape(-1, 2)
-    return data, nt[_greedy_forest(data.n, nt)]  # greedy spanning forest of N, in edge order
-
-
-@numba.njit(cache=True)
-def _greedy_forest(n, edges):  # pragma: no cover - compiled
-    par = np.arange(n)
-    keep = np.zeros(edges.shape[0], np.bool_)
-    for j in range(edges.shape[0]):
-        x = _find(par, edges[j, 0])
-        y = _find(par, edges[j, 1])
-        if x != y:
-            par[x] = y
-            keep[j] = True
-    return np.flatnonzero(keep)
+    return data, nt[forest_edges(data.n, nt)]  # greedy spanning forest of N, in edge order
 
 
 def _choose_x(n: int, forest: np.ndarray, size: int, rank: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int]:
@@ -236,7 +222,9 @@ def _choose_x(n: int, forest: np.ndarray, size: int, rank: np.ndarray | None) ->
     deg = np.bincount(forest.ravel(), minlength=n)
     verts = np.flatnonzero(deg)
     indptr, indices = csr(n, forest, sort=False)
-    comp = _component_min(n, forest)
+    # component label: the smallest vertex of the component (first occurrence of its union-find root)
+    _, first, inverse = np.unique(component_roots(n, forest), return_index=True, return_inverse=True)
+    comp = first[inverse]
     # roots: per component the vertex maximising (degree, -index)
     order = np.lexsort((verts, -deg[verts]))  # by degree descending, then index ascending
     root_of = np.full(n, -1, dtype=np.int64)
@@ -266,26 +254,6 @@ def _choose_x(n: int, forest: np.ndarray, size: int, rank: np.ndarray | None) ->
             hops += 1
         L = max(L, hops)
     return X, step, L
-
-
-@numba.njit(cache=True)
-def _component_min(n, edges):  # pragma: no cover - compiled
-    """For every vertex, the smallest vertex of its component in the graph ``(n, edges)``."""
-    par = np.arange(n)
-    for j in range(edges.shape[0]):
-        x = _find(par, edges[j, 0])
-        y = _find(par, edges[j, 1])
-        if x < y:
-            par[y] = x
-        elif y < x:
-            par[x] = y
-    out = np.empty(n, np.int64)
-    for v in range(n):
-        x = v
-        while par[x] != x:
-            x = par[x]
-        out[v] = x
-    return out
 
 
 def _augment_forest(data: FactorData) -> tuple[FactorData, np.ndarray]:
