@@ -246,27 +246,52 @@ def _parent_rows(parent, edges):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _smallest_vertices(n, edges):  # pragma: no cover - compiled
+    """The smallest vertex of every component of ``(n, edges)``, increasing."""
+    parent = np.arange(n)
+    union_edges(parent, edges)
+    seen = np.zeros(n, np.bool_)
+    out = np.empty(n, np.int64)
+    k = 0
+    for v in range(n):
+        r = find(parent, v)
+        if not seen[r]:
+            seen[r] = True
+            out[k] = v
+            k += 1
+    return out[:k]
+
+
+@numba.njit(cache=True)
 def _bfs_edges(n, edges, roots):  # pragma: no cover - compiled
+    if roots.shape[0] == 0:
+        roots = _smallest_vertices(n, edges)
     indptr, indices = _csr(n, edges, False)
     dist, parent, order = _bfs_from(indptr, indices, roots)
     return dist, parent, _parent_rows(parent, edges), order
 
 
-def bfs_edges(n: int, edges: np.ndarray, roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def bfs_edges(n: int, edges: np.ndarray,
+              roots: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Breadth-first search of the graph ``(n, edges)`` from ``roots`` (neighbours in edge order), with the
     edge to each vertex's parent: ``(dist, parent, parent_row, order)``.
 
     ``dist``, ``parent`` and ``order`` are those of :func:`bfs` on ``csr(n, edges, sort=False)`` started
     from all roots at once; ``parent_row[v]`` is the row of ``edges`` the search reached ``v`` through
-    (the first row joining ``v`` and ``parent[v]``), ``-1`` at the roots and where unreached.
+    (the first row joining ``v`` and ``parent[v]``), ``-1`` at the roots and where unreached. Without
+    ``roots`` (or with none) the roots are the smallest vertex of every component: a breadth-first spanning
+    forest, the same as one search from each not yet reached vertex in increasing order.
 
     Example
     -------
-    >>> e = np.array([[2, 1], [0, 1], [1, 2]])
-    >>> [a.tolist() for a in bfs_edges(3, e, np.array([0]))]
-    [[0, 1, 2], [-1, 0, 1], [-1, 1, 0], [0, 1, 2]]
+    >>> e = np.array([[2, 1], [0, 1], [1, 2], [3, 4]])
+    >>> [a.tolist() for a in bfs_edges(5, e, np.array([0]))]
+    [[0, 1, 2, -1, -1], [-1, 0, 1, -1, -1], [-1, 1, 0, -1, -1], [0, 1, 2]]
+    >>> [a.tolist() for a in bfs_edges(5, e)][1:3]
+    [[-1, 0, 1, -1, 3], [-1, 1, 0, -1, 3]]
     """
-    return _bfs_edges(int(n), _edge_rows(edges), np.ascontiguousarray(roots, dtype=np.int64).reshape(-1))
+    r = np.zeros(0, np.int64) if roots is None else np.ascontiguousarray(roots, dtype=np.int64).reshape(-1)
+    return _bfs_edges(int(n), _edge_rows(edges), r)
 
 
 @numba.njit(cache=True)

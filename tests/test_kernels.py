@@ -160,6 +160,17 @@ def test_bfs_edges_reach_each_vertex_through_its_first_parent_row(n, m, seed):
         else:
             rows = [j for j, (a, b) in enumerate(e.tolist()) if {a, b} == {v, ref_par[v]}]
             assert row[v] == rows[0]
+    # without roots: a breadth-first spanning forest, one search per unreached vertex in increasing order
+    dist, par, row, _ = bfs_edges(n, e)
+    seen = [-1] * n
+    for s in range(n):
+        if seen[s] < 0:
+            d, p = _python_bfs(n, e, s)
+            for v in range(n):
+                if d[v] >= 0:
+                    seen[v] = 0
+                    assert dist[v] == d[v] and par[v] == p[v]
+    assert (row >= 0).sum() == n - count_components(n, e)
 
 
 def _csr_of(good: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

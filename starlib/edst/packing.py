@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import component_roots
+from .._kernels import bfs_edges, component_roots
 from .trees import EDSTSet, Tree
 
 __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests"]
@@ -88,9 +88,10 @@ def _root(parent: list[int], x: int) -> int:
 class ForestPartition:
     """``k`` edge-disjoint forests over a fixed edge list, grown by matroid-partition augmentation.
 
-    Forest ``i`` is held as adjacency maps (``adj[i][v][w] = edge id``), a union-find of its components
-    (swaps never change components, only a final insertion merges two) and parent pointers rebuilt lazily
-    after a change (for tree paths).
+    Forest ``i`` is held as the set of its edge ids (``members[i]``, a dict in insertion order), a union-find
+    of its components (swaps never change components, only a final insertion merges two) and parent
+    pointers rebuilt lazily after a change (for tree paths) by the compiled breadth-first search
+    :func:`starlib._kernels.bfs_edges`, rooted at the smallest vertex of every component.
 
     Parameters
     ----------
@@ -100,12 +101,13 @@ class ForestPartition:
     """
 
     def __init__(self, n: int, edges: np.ndarray, k: int) -> None:
-        e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        e = np.array(edges, dtype=np.int64).reshape(-1, 2)  # a copy: the ids refer to these rows
         self.n, self.k, self.m = int(n), int(k), int(e.shape[0])
+        self._edges = e
         self.eu: list[int] = e[:, 0].tolist()
         self.ev: list[int] = e[:, 1].tolist()
         self.owner: list[int] = [-1] * self.m
-        self.adj: list[list[dict[int, int]]] = [[{} for _ in range(n)] for _ in range(k)]
+        self.members: list[dict[int, None]] = [{} for _ in range(k)]
         self.uf: list[list[int]] = [list(range(n)) for _ in range(k)]
         self.size: list[int] = [0] * k
         self._par: list[list[int]] = [[] for _ in range(k)]
@@ -117,18 +119,14 @@ class ForestPartition:
 
     # -- forest primitives ---------------------------------------------------------------------
     def _link(self, eid: int, i: int) -> None:
-        a, b = self.eu[eid], self.ev[eid]
-        self.adj[i][a][b] = eid
-        self.adj[i][b][a] = eid
+        self.members[i][eid] = None
         self.owner[eid] = i
         self.size[i] += 1
         self._dirty[i] = True
 
     def _unlink(self, eid: int) -> None:
         i = self.owner[eid]
-        a, b = self.eu[eid], self.ev[eid]
-        del self.adj[i][a][b]
-        del self.adj[i][b][a]
+        del self.members[i][eid]
         self.owner[eid] = -1
         self.size[i] -= 1
         self._dirty[i] = True
@@ -143,26 +141,10 @@ class ForestPartition:
         self._link(eid, i)
 
     def _rebuild(self, i: int) -> None:
-        n = self.n
-        par = [-1] * n
-        pedge = [-1] * n
-        dep = [-1] * n
-        adj = self.adj[i]
-        for s in range(n):
-            if dep[s] >= 0:
-                continue
-            dep[s] = 0
-            stack = [s]
-            while stack:
-                x = stack.pop()
-                dx = dep[x] + 1
-                for y, eid in adj[x].items():
-                    if dep[y] < 0:
-                        dep[y] = dx
-                        par[y] = x
-                        pedge[y] = eid
-                        stack.append(y)
-        self._par[i], self._pedge[i], self._dep[i] = par, pedge, dep
+        ids = np.fromiter(self.members[i], dtype=np.int64, count=len(self.members[i]))
+        dep, par, row, _ = bfs_edges(self.n, self._edges[ids])  # a forest: parents do not depend on the order
+        self._par[i], self._dep[i] = par.tolist(), dep.tolist()
+        self._pedge[i] = np.append(ids, -1)[row].tolist()  # row -1 (a root) picks the appended -1
         self._dirty[i] = False
 
     def path(self, i: int, a: int, b: int) -> list[int]:
@@ -215,6 +197,10 @@ class ForestPartition:
 
         Within one search the labelled edges of each forest are contracted (a union-find whose
         representative is the top vertex of a labelled subtree), so each forest edge is walked once.
+        This is a search of the matroid's exchange graph (its nodes are edges, the arcs out of an edge are
+        the unlabelled forest edges on its tree paths, found on the fly through the contraction), not of
+        the input graph: the arcs exist only as the search goes, so it cannot run on adjacency arrays and
+        stays here rather than in :mod:`starlib._kernels`.
         """
         label: dict[int, int] = {s: -1 for s in sources}
         queue = deque(sources)
@@ -287,16 +273,12 @@ class ForestPartition:
         After a failed search the labelled edges ``L`` satisfy ``|I & A| = k r(A)`` for ``A`` the edges
         inside the components of ``L``: ``A`` is saturated, and stays so while the union only grows.
         """
-        ids = list(self.last_labels)  # in labelling order: the roots depend on the order of the unions
-        e = np.array([[self.eu[j], self.ev[j]] for j in ids], dtype=np.int64).reshape(-1, 2)
-        return component_roots(self.n, e).tolist()
+        ids = np.fromiter(self.last_labels, dtype=np.int64, count=len(self.last_labels))
+        return component_roots(self.n, self._edges[ids]).tolist()  # roots depend on the labelling order
 
     def forest_edges(self, i: int) -> np.ndarray:
         """Forest ``i`` as an ``(size, 2)`` edge array (sorted rows)."""
-        ids = sorted({eid for d in self.adj[i] for eid in d.values()})
-        if not ids:
-            return np.zeros((0, 2), dtype=np.int64)
-        return np.array([[self.eu[j], self.ev[j]] for j in ids], dtype=np.int64)
+        return self._edges[np.array(sorted(self.members[i]), dtype=np.int64)]
 
     def unused(self) -> list[int]:
         """Ids of the edges in no forest."""

@@ -67,7 +67,7 @@ def _parents(n: int, edges: np.ndarray, ids: np.ndarray, root: int) -> tuple[np.
     _, par, row, order = bfs_edges(n, edges[ids], np.array([root]))
     if order.size != n:
         raise ValueError(f"trees: a tree does not span the n={n} vertices")
-    return par, np.where(row >= 0, ids[row], -1)
+    return par, np.append(ids, -1)[row]  # row -1 (the root) picks the appended -1
 
 
 @numba.njit(cache=True)
@@ -236,12 +236,9 @@ def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used:
                 general += 1
         if any(s != n - 1 for s in fp.size):
             raise ValueError(f"used: the unused edges cannot complete a {k + 1}-th spanning tree")
-        out = [edges[np.array(_forest_ids(fp, t, n), dtype=np.int64)] for t in range(k + 1)]
+        out = [fp.forest_edges(t) for t in range(k + 1)]
         return out, {"swaps": swaps, "general": general}
     out = [edges[pedge[t][pedge[t] >= 0]] for t in range(k)]
     out.append(edges[new])
     return out, {"swaps": swaps, "general": general}
 
-
-def _forest_ids(fp: ForestPartition, t: int, n: int) -> list[int]:
-    return sorted({eid for v in range(n) for eid in fp.adj[t][v].values()})
