@@ -179,7 +179,7 @@ def test_depths(q):
         g = nx.Graph(t.edges.tolist())
         assert nx.eccentricity(g, t.root) == d
     if q >= 3:
-        assert min(depths) >= 3  # spec §1.7: no tree of a maximum family has depth < 3
+        assert min(depths) >= 3  # docs/er-edsts.md §9: no tree of a maximum family has depth < 3
     if q % 2 == 0 and q >= 4:
         assert max(depths) == 4
     else:

@@ -10,17 +10,17 @@ the trees are mapped back to the dot-product labelling of :func:`starlib.factors
 
 Methods (``er_edsts(q, method=...)``), with the construction tag stored on each tree:
 
-``"hamiltonian"`` (tag ``ER-A``, spec §1.3, Construction A)
+``"hamiltonian"`` (tag ``ER-A``, Construction A, docs/er-edsts.md §4)
     For ``a != b`` in ``D`` the sum classes ``M_a = {{i, a-i}}`` and ``M_b`` form one Hamiltonian path iff
     ``gcd(a - b, n) = 1``; a maximum matching of ``D`` under that relation gives ``floor((q+1)/2)`` paths.
     Depth ``(n-1)/2`` from the middle vertex. ``O(n q)`` time.
-``"low-depth"`` (tags ``ER-C``, ``ER-F``; spec §1.4-§1.6, variants described in
+``"low-depth"`` (tags ``ER-C``, ``ER-F``; docs/er-edsts.md §5-§7, variants described in
 :mod:`starlib.edst.factor.er_clusters`)
     Even ``q``: ``q/2`` lifted-cluster trees rooted at an absolute point ``w``, depth at most 5 (4 in every
     case computed). Odd ``q >= 5``: ``(q-1)/2`` such trees on ``q-1`` clusters plus a last tree ``ER-F``
     rooted at the centre ``v_z``, chosen by a max-flow; depth at most 5 in every case computed. The
-    lower bound is 3 (§1.7). ``q = 3``, or a failed flow, falls back to ``"repair"``.
-``"repair"`` (tags ``ER-C``, ``ER-D``; spec §1.6b step 2, Construction D without the local search)
+    lower bound is 3 (docs/er-edsts.md §9). ``q = 3``, or a failed flow, falls back to ``"repair"``.
+``"repair"`` (tags ``ER-C``, ``ER-D``; Construction D, docs/er-edsts.md §8)
     Construction C's trees plus Edmonds' matroid-partition augmentation for the last tree (odd ``q``).
     The last tree is deep (its depth grows with ``q``); kept as the generic fallback and a comparison.
 
@@ -36,9 +36,10 @@ True
 
 References
 ----------
-Spec er_polarfly.md §1 (Singer model, Constructions A-D, depth lower bound). Lakhotia et al.,
-"PolarFly: a cost-effective and flexible low-diameter topology", SC'22; Lakhotia et al., "Network-
-accelerated distributed reductions on PolarFly" (SPAA'23, doi:10.1145/3558481.3591073).
+docs/er-edsts.md (Singer model, Constructions A, C, D, the odd-q max-flow tree, depth lower bound); Appendix
+B-B7 of Isham et al. (2025). Lakhotia et al., "PolarFly: a cost-effective and flexible low-diameter topology",
+SC'22; Lakhotia et al., "In-network Allreduce with multiple spanning trees on PolarFly" (SPAA 2023, 165-176,
+doi:10.1145/3558481.3591073).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def er_edst_bound(q: int) -> int:
 
     References
     ----------
-    Spec er_polarfly.md §1.1: ``m/(n-1) = q(q+1)^2/2 / (q(q+1)) = (q+1)/2``.
+    docs/er-edsts.md §1: ``m/(n-1) = q(q+1)^2/2 / (q(q+1)) = (q+1)/2``.
     """
     return (check_prime_power(q) + 1) // 2
 
@@ -124,7 +125,7 @@ def singer_pairing(q: int) -> np.ndarray:
 
     References
     ----------
-    Spec er_polarfly.md §1.3 (pairing).
+    docs/er-edsts.md §4.3 (pairing).
     """
     S = singer_model(q)
     D, n = S.D, S.n
@@ -178,7 +179,7 @@ def hamiltonian_path_orders(S: SingerModel, pairs: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    Spec er_polarfly.md §1.3 (explicit path order).
+    docs/er-edsts.md §4.2 (path order).
     """
     n = S.n
     half = (n + 1) // 2
@@ -245,7 +246,7 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
 
     References
     ----------
-    Spec er_polarfly.md §1.2 item 5.
+    docs/er-edsts.md §3.
     """
     S = singer_model(q)
     n = S.n
@@ -339,7 +340,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
 
     References
     ----------
-    Spec er_polarfly.md §1.3 (A), §1.6 (C), §1.6b (D); upper bound §1.1.
+    docs/er-edsts.md §4 (A), §6-§7 (C), §8 (D); upper bound §1.
     """
     q = check_prime_power(q)
     if method not in METHODS:
@@ -402,7 +403,7 @@ def verify_singer_edsts(q: int, trees: Sequence[Any]) -> VerifyReport:
 
     References
     ----------
-    Spec er_polarfly.md §1.2 item 4 (adjacency), §1.3 (sum classes).
+    docs/er-edsts.md §2.3 (adjacency), §4.1 (sum classes).
     """
     S = singer_model(q)
     n = S.n

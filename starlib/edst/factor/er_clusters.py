@@ -3,11 +3,11 @@
 Fix an absolute point ``w``; its ``q`` neighbours ``v_0 .. v_{q-1}`` are the *centres*. Every other vertex
 is adjacent to exactly one centre, so ``V = {w} u C_0 u ... u C_{q-1}`` with ``C_i = {v_i} u X_i``,
 ``|X_i| = q``; between ``X_i`` and ``X_j`` the edges form a perfect matching ``M(i, j)``; a centre is
-adjacent only to ``w`` and to its ``X_i`` (spec er_polarfly.md §1.4). In Singer labels the layout is
+adjacent only to ``w`` and to its ``X_i`` (docs/er-edsts.md §5). In Singer labels the layout is
 read off the difference table: for ``x != w`` write ``x - w = d - d'`` (``d, d'`` in ``D``, unique); then
 ``x`` is a centre if ``d' = 2w``, and otherwise ``x`` lies in ``X_i`` for the centre ``d' - w``.
 
-:func:`lifted_cluster_trees` implements a variant of Construction C (§1.6) rooted at ``w``: tree ``t``
+:func:`lifted_cluster_trees` implements Construction C (docs/er-edsts.md §6) rooted at ``w``: tree ``t``
 lifts a double star ``S_t`` of the cluster graph ``K_q`` (centres ``a = 2t``, ``b = 2t+1``) through the
 matchings, which gives ``q`` disjoint *copies*; it joins the copies to the hub centres ``v_a`` and
 ``v_b`` through star edges (half the copies each), joins both hubs to ``w``, and hangs every other centre
@@ -33,7 +33,7 @@ Example
 
 References
 ----------
-Spec er_polarfly.md §1.4 (layout), §1.6 (Construction C), §1.7 (depth >= 3 for maximum families).
+docs/er-edsts.md §5 (layout), §6-§7 (Construction C and the odd-q tree), §9 (depth >= 3 for maximum families).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class ClusterLayout:
 
 
 def cluster_layout(S: SingerModel) -> ClusterLayout:
-    """Compute the cluster layout of ER_q (spec §1.4) from the Singer difference table.
+    """Compute the cluster layout of ER_q (docs/er-edsts.md §5) from the Singer difference table.
 
     Parameters
     ----------
@@ -105,7 +105,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     Raises
     ------
     RuntimeError
-        If a structural claim of §1.4 fails (it cannot for a Singer difference set).
+        If a structural claim of docs/er-edsts.md §5 fails (it cannot for a Singer difference set).
 
     Example
     -------
@@ -116,7 +116,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
 
     References
     ----------
-    Spec er_polarfly.md §1.4.
+    docs/er-edsts.md §5.
     """
     q, n, D = S.q, S.n, S.D
     w = int(S.absolute_points()[0])
@@ -266,7 +266,7 @@ def _layout_index(edges, kind, pair, is_centre, w, n, q):  # pragma: no cover - 
 
 
 def double_stars(q: int) -> list[np.ndarray]:
-    """The ``floor(q/2)`` edge-disjoint double stars ``S_t`` of ``K_q`` (spec §1.6 step 1).
+    """The ``floor(q/2)`` edge-disjoint double stars ``S_t`` of ``K_q`` (docs/er-edsts.md §6 step 1).
 
     ``S_t`` has centres ``a = 2t`` and ``b = 2t+1``, the edge ``a b``, and for every other centre pair
     ``u``: ``a_t a_u, b_t b_u`` if ``t < u``, else ``a_t b_u, b_t a_u``; for odd ``q`` also ``a_t z``,
@@ -289,7 +289,7 @@ def double_stars(q: int) -> list[np.ndarray]:
 
     References
     ----------
-    Spec er_polarfly.md §1.6 step 1.
+    docs/er-edsts.md §6 step 1.
     """
     return list(_double_star_rows(int(q)))
 
@@ -790,7 +790,7 @@ def _hung(hang: np.ndarray) -> np.ndarray:
 
 
 def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray]:
-    """Lifted-cluster spanning trees rooted at ``w`` (a variant of Construction C, spec §1.6).
+    """Lifted-cluster spanning trees rooted at ``w`` (Construction C, docs/er-edsts.md §6).
 
     Tree ``t`` (``t < floor(q/2)``) consists of
 
@@ -822,7 +822,7 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
     Raises
     ------
     RuntimeError
-        If a cluster runs out of free star edges (the budget of §1.6 step 4 rules this out).
+        If a cluster runs out of free star edges (the star-edge budget of docs/er-edsts.md §6 rules this out).
 
     Notes
     -----
@@ -839,7 +839,7 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
 
     References
     ----------
-    Spec er_polarfly.md §1.6 (Construction C) steps 1-5, with both hubs joined to ``w``.
+    docs/er-edsts.md §6 (Construction C), steps 1-5.
     """
     q = L.q
     used = np.zeros(L.edges.shape[0], dtype=bool)
@@ -998,7 +998,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
 
     References
     ----------
-    Spec er_polarfly.md §1.6 / §1.6b (this design replaces the matroid repair when the flow saturates).
+    docs/er-edsts.md §7 (this design replaces the matroid repair of §8 when the flow saturates).
     """
     n, q = L.n, L.q
     if q % 2 == 0:

@@ -1,16 +1,15 @@
 """Complete a family of shallow spanning trees to one more tree by edge swaps (matroid-partition repair).
 
 For odd ``q`` the lifted-cluster trees of :mod:`starlib.edst.factor.er_clusters` are one short of the bound
-``(q+1)/2`` and leave exactly ``n - 1`` edges unused, which do not form a tree (spec er_polarfly.md
-§1.6b). :func:`complete_last_tree` builds the last tree ``F`` from them: Kruskal's rule puts every
-leftover edge that joins two components of ``F`` into ``F``; each other leftover edge ``e = xy`` (it
-closes a cycle of ``F``) is swapped into a tree ``T_t`` for an edge ``f`` of the ``T_t``-path from ``x``
-to ``y`` that joins two components of ``F``: ``T_t := T_t - f + e`` stays a spanning tree and ``F := F + f``
-gains a component merge. These are the length-2 augmenting paths of Edmonds' matroid partition (§1.6b
-step 2). Among all trees and all such ``f`` the swap that keeps the re-hung subtree shallowest is taken.
-If no length-2 swap exists, the general augmentation of
-:class:`starlib.edst.packing.ForestPartition` (any length) finishes the job, so the result has the
-maximum number of trees whenever one exists.
+``(q+1)/2`` and leave exactly ``n - 1`` edges unused, which do not form a tree (docs/er-edsts.md §7).
+:func:`complete_last_tree` builds the last tree ``F`` from them: Kruskal's rule puts every leftover edge that
+joins two components of ``F`` into ``F``; each other leftover edge ``e = xy`` (it closes a cycle of ``F``) is
+swapped into a tree ``T_t`` for an edge ``f`` of the ``T_t``-path from ``x`` to ``y`` that joins two components
+of ``F``: ``T_t := T_t - f + e`` stays a spanning tree and ``F := F + f`` gains a component merge. These are the
+length-2 augmenting paths of Edmonds' matroid partition (docs/er-edsts.md §8). Among all trees and all such
+``f`` the swap that keeps the re-hung subtree shallowest is taken. If no length-2 swap exists, the general
+augmentation of :class:`starlib.edst.packing.ForestPartition` (any length) finishes the job, so the result has
+the maximum number of trees whenever one exists.
 
 The existing trees are held as parent pointers rooted at ``w`` (found by the BFS of
 :func:`starlib._kernels.bfs_edges`), so a swap costs ``O(depth)``; the Kruskal pass
@@ -30,7 +29,7 @@ Example
 
 References
 ----------
-Spec er_polarfly.md §1.6b (Construction D, step 2). J. Edmonds, "Minimum partition of a matroid into
+docs/er-edsts.md §8 (Construction D). J. Edmonds, "Minimum partition of a matroid into
 independent subsets", J. Res. NBS 69B (1965) 67-72.
 """
 
@@ -196,7 +195,7 @@ def complete_last_tree(n: int, edges: np.ndarray, trees: list[np.ndarray], used:
 
     References
     ----------
-    Spec er_polarfly.md §1.6b step 2; Edmonds (1965).
+    docs/er-edsts.md §8; Edmonds (1965).
     """
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     used = np.asarray(used, dtype=bool)

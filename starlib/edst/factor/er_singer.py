@@ -27,7 +27,7 @@ True
 
 References
 ----------
-Spec er_polarfly.md §1.2 (Singer model, items 1-5). J. Singer, "A theorem in finite projective geometry
+docs/er-edsts.md §2 (Singer model) and §3 (the isomorphism). J. Singer, "A theorem in finite projective geometry
 and some applications to number theory", Trans. AMS 43 (1938) 377-385.
 """
 
@@ -178,7 +178,7 @@ def is_perfect_difference_set(D: np.ndarray, n: int) -> bool:
 
     References
     ----------
-    Spec er_polarfly.md §1.2 item 3; Singer (1938).
+    docs/er-edsts.md §2.2; Singer (1938).
     """
     d = np.unique(np.asarray(D, dtype=np.int64) % n)
     diff = (d[:, None] - d[None, :]) % n
@@ -307,7 +307,7 @@ class SingerModel:
         return (u != v) & self.in_D[(u + v) % self.n]
 
     def sum_class(self, d: int) -> np.ndarray:
-        """The matching ``M_d = {{i, d - i}}`` as a ``((n-1)/2, 2)`` array, rows ``u < v`` (spec §1.3)."""
+        """The matching ``M_d = {{i, d - i}}`` as a ``((n-1)/2, 2)`` array, rows ``u < v`` (docs/er-edsts.md §4.1)."""
         n = self.n
         i = np.arange(n, dtype=np.int64)
         j = (int(d) - i) % n
@@ -330,7 +330,7 @@ class SingerModel:
     def index_of_points(self, points: np.ndarray) -> np.ndarray:
         """Singer index of each dot-product point ``y`` (rows of integer codes), via ``x = sum_r y_r e_r``.
 
-        ``y . y' = 0`` iff ``x^T G x' = 0`` iff ``i + i'`` is in ``D`` (spec §1.2 item 5), so this maps
+        ``y . y' = 0`` iff ``x^T G x' = 0`` iff ``i + i'`` is in ``D`` (docs/er-edsts.md §3), so this maps
         the vertices of :func:`starlib.factors.polarfly` to the Singer labels isomorphically.
 
         Raises
@@ -349,7 +349,7 @@ class SingerModel:
 
 
 def _gram_basis(T: GFTables, G: np.ndarray) -> tuple[np.ndarray, int]:
-    """A ``G``-orthogonal basis with equal norms ``lam`` (spec §1.2 item 5), by an ordered scan."""
+    """A ``G``-orthogonal basis with equal norms ``lam`` (docs/er-edsts.md §3), by an ordered scan."""
     q = T.q
     g = [[int(G[a, b]) for b in range(3)] for a in range(3)]
 
@@ -454,7 +454,7 @@ def singer_model(q: int) -> SingerModel:
 
     References
     ----------
-    Spec er_polarfly.md §1.2; Singer (1938).
+    docs/er-edsts.md §2-§3; Singer (1938).
     """
     q = check_prime_power(q)
     T = tables(q)
@@ -500,6 +500,6 @@ def singer_graph(q: int) -> ArrayGraph:
 
     References
     ----------
-    Spec er_polarfly.md §1.2 item 4.
+    docs/er-edsts.md §2.3.
     """
     return singer_model(q).graph()
