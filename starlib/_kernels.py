@@ -236,25 +236,23 @@ def _parent_rows(parent, edges):  # pragma: no cover - compiled
     """Row of ``edges`` joining each vertex to ``parent[v]`` (the first such row; ``-1`` where no parent)."""
     row = np.full(parent.shape[0], -1, np.int64)
     for j in range(edges.shape[0]):
-        a = edges[j, 0]
-        b = edges[j, 1]
+        a, b = edges[j, 0], edges[j, 1]
+        if parent[b] == a:
+            a, b = b, a  # a: the end that may hang from the other
         if parent[a] == b and row[a] < 0:
             row[a] = j
-        elif parent[b] == a and row[b] < 0:
-            row[b] = j
     return row
 
 
 @numba.njit(cache=True)
 def _smallest_vertices(n, edges):  # pragma: no cover - compiled
     """The smallest vertex of every component of ``(n, edges)``, increasing."""
-    parent = np.arange(n)
-    union_edges(parent, edges)
+    root = _component_roots(n, edges)
     seen = np.zeros(n, np.bool_)
     out = np.empty(n, np.int64)
     k = 0
     for v in range(n):
-        r = find(parent, v)
+        r = root[v]
         if not seen[r]:
             seen[r] = True
             out[k] = v
