@@ -140,7 +140,7 @@ def complete(n: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``n`` is not an integer ``>= 2``.
+        If ``n`` is not an integer or ``n < 2`` (K_1 has no spanning tree to pack).
 
     Examples
     --------
@@ -173,7 +173,7 @@ def complete_bipartite(n: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``n`` is not an integer ``>= 1``.
+        If ``n`` is not a positive integer.
 
     Examples
     --------
@@ -208,7 +208,7 @@ def cycle(n: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``n`` is not an integer ``>= 3``.
+        If ``n`` is not an integer ``>= 3`` (shorter cycles are not simple graphs).
 
     Examples
     --------
@@ -299,7 +299,7 @@ def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power ``>= 3``.
+        If ``q`` breaks :func:`check_mms_order` (``q = 2`` has no decomposition ``4w + delta``).
 
     Examples
     --------
@@ -345,7 +345,7 @@ def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power ``>= 3``.
+        If ``q`` breaks :func:`check_mms_order`, or ``prime`` is not a flag.
 
     Examples
     --------
@@ -377,7 +377,7 @@ def polarfly_points(q: int) -> np.ndarray:
     Parameters
     ----------
     q : int
-        A prime power.
+        The order of the field of the projective plane PG(2, q) (a prime power).
 
     Returns
     -------
@@ -387,7 +387,7 @@ def polarfly_points(q: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (PG(2, q) needs the field GF(q)).
 
     Examples
     --------
@@ -447,7 +447,7 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
     Parameters
     ----------
     q : int
-        A prime power.
+        The order of the field of PG(2, q), a prime power; ER_q has ``q^2 + q + 1`` vertices.
     loops : bool
         Record the self-loops at the ``q+1`` absolute points (``u.u = 0``). An ArrayGraph cannot
         hold self-loops, so ``edges`` is always the loop-free edge set and, with ``loops=True``,
@@ -566,7 +566,7 @@ def inductive_quad(d: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``d`` is not an integer ``>= 3`` that is 0 or 3 mod 4.
+        If ``d`` breaks :func:`check_rstar_degree`: an R* graph on ``2d+2`` vertices needs ``d = 0, 3 (mod 4)``.
 
     Examples
     --------
@@ -608,13 +608,14 @@ def bdf(d: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``d`` is not an integer ``>= 3`` that is 0 or 3 mod 4.
+        If ``d`` breaks :func:`check_rstar_degree` (as for IQ).
 
     Examples
     --------
+    >>> from starlib.products import has_property_rstar
     >>> g = bdf(8)
-    >>> g.n, g.m, g.degree_set()
-    (18, 72, [8])
+    >>> g.n, g.m, has_property_rstar(g, g.meta["involution"])
+    (18, 72, True)
 
     Notes
     -----

@@ -54,7 +54,7 @@ def field(q: int):
     Parameters
     ----------
     q : int
-        A prime power.
+        The order of the field, a prime power.
 
     Returns
     -------
@@ -64,7 +64,7 @@ def field(q: int):
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (galois would raise a less specific error).
 
     Examples
     --------
@@ -87,7 +87,7 @@ def conway_coefficients(q: int) -> tuple[int, ...]:
     Parameters
     ----------
     q : int
-        A prime power.
+        The order ``p^k`` of the field.
 
     Returns
     -------
@@ -127,7 +127,7 @@ def primitive_element(q: int) -> int:
     Parameters
     ----------
     q : int
-        A prime power.
+        The order of the field (a prime power).
 
     Returns
     -------
@@ -137,7 +137,7 @@ def primitive_element(q: int) -> int:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power: there is no field of that order.
 
     Examples
     --------
@@ -279,7 +279,7 @@ def tables(q: int) -> GFTables:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power, checked before any table is built.
 
     Notes
     -----
@@ -324,7 +324,7 @@ def nonzero_squares(q: int) -> np.ndarray:
     Parameters
     ----------
     q : int
-        A prime power.
+        The field order, a prime power.
 
     Returns
     -------
@@ -344,7 +344,7 @@ def xi_powers(q: int, exponents: Any) -> np.ndarray:
     Parameters
     ----------
     q : int
-        A prime power.
+        Order of the field GF(q) (a prime power).
     exponents : array_like of int
 
     Returns

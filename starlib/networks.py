@@ -71,7 +71,7 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     Parameters
     ----------
     q : int
-        A prime power ``q >= 3``.
+        A prime power ``q >= 3``, the order of the field of the geometry.
 
     Returns
     -------
@@ -85,13 +85,13 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power ``>= 3``.
+        If ``q`` breaks :func:`~starlib.factors.check_mms_order`.
 
     Examples
     --------
     >>> g = slimfly_hafner(3)
-    >>> g.n, g.m, g.degree_set()
-    (18, 45, [5])
+    >>> g.n, g.m, g.degree_set(), g.product.name
+    (18, 45, [5], 'slimfly')
 
     References
     ----------
@@ -136,7 +136,7 @@ def slimfly(q: int) -> StarProduct:
     Parameters
     ----------
     q : int
-        A prime power ``q >= 3``.
+        A prime power ``q >= 3``: ``K_{q,q}`` and ``C(X)`` over GF(q).
 
     Returns
     -------
@@ -146,7 +146,7 @@ def slimfly(q: int) -> StarProduct:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power ``>= 3``.
+        If ``q`` breaks :func:`~starlib.factors.check_mms_order` (MMS(2) does not exist).
 
     Examples
     --------

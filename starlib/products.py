@@ -440,9 +440,9 @@ def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
     Parameters
     ----------
     H : ArrayGraph
-        The supernode.
+        The supernode, for example an IQ graph.
     f : array_like of int
-        A permutation of ``0..H.n-1``.
+        The candidate involution, a permutation of ``0..H.n-1``.
 
     Returns
     -------
@@ -453,7 +453,7 @@ def has_property_rstar(H: ArrayGraph, f: Any) -> bool:
     Raises
     ------
     ValueError
-        If ``f`` is not a permutation of the vertices.
+        If ``f`` is not a permutation of the vertices (being an involution is tested, not required).
 
     Examples
     --------

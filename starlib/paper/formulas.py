@@ -20,11 +20,12 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import sympy as sp
 
-__all__ = ["SYMBOLS", "FORMULAS", "mms_delta", "counts", "product_counts"]
+__all__ = ["SYMBOLS", "FORMULAS", "mms_delta", "counts", "product_counts", "parse_formula", "evaluate_formula"]
 
 q, qp, d, n, delta, k = sp.symbols("q q' d n delta k", integer=True, positive=True)
 SYMBOLS = {"q": q, "paley_q": qp, "d": d, "n": n, "delta": delta}
@@ -102,3 +103,66 @@ def product_counts(nG: int, mG: int, nH: int, mH: int) -> tuple[int, int]:
     """
     nv, mv = _star(sp.Integer(nG), sp.Integer(mG), sp.Integer(nH), sp.Integer(mH))
     return int(nv), int(mv)
+
+
+def parse_formula(text: str, symbols: Mapping[str, sp.Symbol], functions: Mapping[str, Any] | None = None,
+                  rule: str = "") -> sp.Expr:
+    """A formula cell of a table as a sympy expression that may use only ``symbols`` (and ``functions``).
+
+    Parameters
+    ----------
+    text : str
+        The cell, with its symbols written as the keys of ``symbols``.
+    symbols : mapping of str to sympy.Symbol
+        The names the cell may use.
+    functions : mapping of str to callable, optional
+        Functions the cell may call (``{"Max": sympy.Max}``).
+    rule : str
+        How the error message states the allowed names.
+
+    Raises
+    ------
+    ValueError
+        If the cell uses any other name.
+
+    Example
+    -------
+    >>> x = sp.Symbol("x")
+    >>> parse_formula("2*x + 1", {"x": x}, rule="use x")
+    2*x + 1
+    >>> parse_formula("2*y", {"x": x}, rule="use x")
+    Traceback (most recent call last):
+    ...
+    ValueError: text='2*y' uses ['y']; use x
+    """
+    expr = sp.sympify(text, locals={**symbols, **(functions or {})})
+    unknown = expr.free_symbols - set(symbols.values())
+    if unknown:
+        raise ValueError(f"text={text!r} uses {sorted(map(str, unknown))}; {rule}")
+    return expr
+
+
+def evaluate_formula(text: str, expr: sp.Expr, values: Mapping[sp.Symbol, int], what: str) -> int:
+    """The integer value of a parsed formula cell at ``values`` (``what`` names the values in messages).
+
+    Raises
+    ------
+    ValueError
+        If a symbol of the formula has no value, or the value is not an integer.
+
+    Example
+    -------
+    >>> x = sp.Symbol("x")
+    >>> evaluate_formula("x/2", x / 2, {x: 6}, "x=6")
+    3
+    >>> evaluate_formula("x/2", x / 2, {x: 3}, "x=3")
+    Traceback (most recent call last):
+    ...
+    ValueError: x=3: the formula 'x/2' gives 3/2, not an integer
+    """
+    val = sp.sympify(expr).subs(values)
+    if val.free_symbols:
+        raise ValueError(f"{what}: the formula {text!r} needs {sorted(map(str, val.free_symbols))}")
+    if not val.is_integer:
+        raise ValueError(f"{what}: the formula {text!r} gives {val}, not an integer")
+    return int(val)

@@ -36,6 +36,7 @@ from ..bounds import upper_bound
 from ..edst import METHODS, has_property_vd1, max_edsts, verify_edsts
 from ..products import StarProduct, cartesian_product
 from .catalog import format_params
+from .formulas import evaluate_formula, parse_formula
 from .random_products import random_factor, random_star_product, vd1_classes
 
 __all__ = ["SYMBOLS", "formula", "evaluate", "TableIRow", "TABLE_I", "TABLE_I_METHODS", "Built", "build_trees",
@@ -69,11 +70,7 @@ def formula(text: str) -> sympy.Expr:
     >>> formula("Max(d_H + 2*d_G, d_G + 2*d_H)").subs({SYMBOLS["d_G"]: 3, SYMBOLS["d_H"]: 1})
     7
     """
-    expr = sympy.sympify(text, locals={**SYMBOLS, "Max": sympy.Max})
-    unknown = {str(s) for s in expr.free_symbols} - set(SYMBOLS)
-    if unknown:
-        raise ValueError(f"text={text!r} uses {sorted(unknown)}; allowed symbols are {sorted(SYMBOLS)}")
-    return expr
+    return parse_formula(text, SYMBOLS, {"Max": sympy.Max}, f"allowed symbols are {sorted(SYMBOLS)}")
 
 
 def evaluate(text: str, values: dict[str, int]) -> int:
@@ -82,19 +79,15 @@ def evaluate(text: str, values: dict[str, int]) -> int:
     Raises
     ------
     ValueError
-        If a symbol of the formula has no value.
+        If a symbol of the formula has no value (or the value is not an integer).
 
     Example
     -------
     >>> evaluate("(D_G + 1)*(2*t_G + 2*d_H) + D_G", {"D_G": 2, "t_G": 1, "d_H": 3})
     26
     """
-    expr = formula(text)
-    missing = sorted(str(s) for s in expr.free_symbols if str(s) not in values or values[str(s)] is None)
-    if missing:
-        raise ValueError(f"values: the formula {text!r} needs {missing}")
-    val = expr.subs({SYMBOLS[k]: int(v) for k, v in values.items() if v is not None and k in SYMBOLS})
-    return int(val)
+    given = {SYMBOLS[k]: int(v) for k, v in values.items() if v is not None and k in SYMBOLS}
+    return evaluate_formula(text, formula(text), given, "values")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify
 from ..fields import is_prime_power
 from . import formulas
 from .catalog import format_params
-from .formulas import mms_delta
+from .formulas import evaluate_formula, mms_delta, parse_formula
 
 __all__ = ["Table4Row", "TABLE_IV", "INSTANCE_COLUMNS", "parse", "evaluate", "row_for", "prove_row",
            "closed_form_frame", "instance_grid", "degree_string", "instance_row", "instances_frame",
@@ -65,11 +65,8 @@ def parse(text: str) -> sympy.Expr:
     >>> parse("(3*q - 1)/2 + (q' - 1)/2")
     3*q/2 + q'/2 - 1
     """
-    expr = sympy.sympify(text.replace("q'", "qp").replace("d'", "dp"), locals={"q": _Q, "qp": _QP, "dp": _D})
-    unknown = expr.free_symbols - {_Q, _QP, _D}
-    if unknown:
-        raise ValueError(f"text={text!r} uses {sorted(map(str, unknown))}; Table IV formulas use q, q', d'")
-    return expr
+    return parse_formula(text.replace("q'", "qp").replace("d'", "dp"), {"q": _Q, "qp": _QP, "dp": _D},
+                         rule="Table IV formulas use q, q', d'")
 
 
 def evaluate(text: str, params: dict[str, int]) -> int:
@@ -85,13 +82,8 @@ def evaluate(text: str, params: dict[str, int]) -> int:
     >>> evaluate("(q + d')/2 - 1", {"q": 3, "d": 7})
     4
     """
-    expr = parse(text)
-    val = expr.subs({_PARAM_SYMBOL[k]: v for k, v in params.items() if k in _PARAM_SYMBOL})
-    if val.free_symbols:
-        raise ValueError(f"params={params}: the formula {text!r} needs {sorted(map(str, val.free_symbols))}")
-    if not val.is_integer:
-        raise ValueError(f"params={params}: the formula {text!r} gives {val}, not an integer")
-    return int(val)
+    given = {_PARAM_SYMBOL[k]: v for k, v in params.items() if k in _PARAM_SYMBOL}
+    return evaluate_formula(text, parse(text), given, f"params={params}")
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def er_edst_bound(q: int) -> int:
     Parameters
     ----------
     q : int
-        A prime power.
+        The field order of ER_q (a prime power).
 
     Returns
     -------
@@ -82,7 +82,7 @@ def er_edst_bound(q: int) -> int:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (ER_q is defined over GF(q) only).
 
     Example
     -------
@@ -105,7 +105,7 @@ def singer_pairing(q: int) -> np.ndarray:
     Parameters
     ----------
     q : int
-        A prime power.
+        The field order; the Singer set ``D`` has ``q + 1`` elements.
 
     Returns
     -------
@@ -116,7 +116,7 @@ def singer_pairing(q: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (no Singer difference set to pair).
 
     Example
     -------
@@ -225,7 +225,7 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
         :func:`starlib.factors.polarfly` (labels: point triples) or
         :func:`starlib.edst.factor.er_singer.singer_graph` (labels ``0..n-1``), for this ``q``.
     q : int
-        A prime power.
+        The field order of ``graph`` = ER_q (a prime power).
 
     Returns
     -------
@@ -379,7 +379,7 @@ def verify_singer_edsts(q: int, trees: Sequence[Any]) -> VerifyReport:
     Parameters
     ----------
     q : int
-        A prime power.
+        The field order; the trees live on Singer labels ``0..q^2+q``.
     trees : sequence of Tree or array_like
         Trees as ``(k, 2)`` arrays of Singer labels.
 
@@ -391,7 +391,7 @@ def verify_singer_edsts(q: int, trees: Sequence[Any]) -> VerifyReport:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power; tree defects are reported, not raised.
 
     Example
     -------

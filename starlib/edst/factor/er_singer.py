@@ -439,7 +439,7 @@ def singer_model(q: int) -> SingerModel:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (GF(q^3) does not exist).
 
     Notes
     -----
@@ -480,7 +480,7 @@ def singer_graph(q: int) -> ArrayGraph:
     Parameters
     ----------
     q : int
-        A prime power.
+        The field order (a prime power); ``n = q^2 + q + 1`` vertices.
 
     Returns
     -------
@@ -490,7 +490,7 @@ def singer_graph(q: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power.
+        If ``q`` is not a prime power (as :func:`singer_model`).
 
     Example
     -------

@@ -1,13 +1,10 @@
 """Hamiltonian-path packings of the factor graphs that have them, and the tests that recognise those graphs.
 
-=============  =======================================================  =========================
-graph          packing                                                  trees
-=============  =======================================================  =========================
-``K_n``        Walecki's zig-zag Hamiltonian paths                      ``floor(n/2)``
-``K_{q,q}``    Hamiltonian cycles ``M_{2i} u M_{2i+1}`` minus an edge   ``floor(q/2)``
-circulant      ``x -> x + s`` Hamiltonian cycles (``gcd(s, n) = 1``)    one per class ``{s, -s}``
-               minus an edge: Paley ``QR(p)`` and ``C(X)`` for prime p
-=============  =======================================================  =========================
+* :func:`walecki_paths`: Walecki's zig-zag Hamiltonian paths, ``floor(n/2)`` of them in ``K_n``;
+* :func:`bipartite_paths`: ``floor(q/2)`` Hamiltonian paths of ``K_{q,q}``, the cycles ``M_{2i} u M_{2i+1}``
+  of two perfect matchings minus an edge;
+* :func:`circulant_paths`: the cycles ``x -> x + s`` minus an edge, one per class ``{s, -s}`` with
+  ``gcd(s, n) = 1``, in a circulant (Paley ``QR(p)`` and ``C(X)`` for prime ``p``).
 
 Each function returns the paths as ``(n-1, 2)`` edge arrays; :func:`~starlib.edst.factor.choose.factor_edsts`
 roots them and checks that they reach the graph's bound.
