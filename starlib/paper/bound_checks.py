@@ -36,7 +36,10 @@ import pandas as pd
 import sympy as sp
 
 from .. import bounds
+from ..edst import max_edsts, verify_edsts
+from ..factors import complete_bipartite
 from ..graphs import ArrayGraph
+from ..products import cartesian_product, star_product
 from ..validation import check_int
 
 __all__ = ["set_partitions", "nash_williams_tutte", "atlas_check", "prop_iv1_check", "prop_iv1_multigraph_failure",
@@ -149,8 +152,6 @@ def atlas_check(n_max: int = 7) -> pd.DataFrame:
     ----------
     Eq. (1) of Isham et al. (2025); networkx ``graph_atlas_g`` (Read and Wilson, An Atlas of Graphs, 1998).
     """
-    from ..edst import max_edsts, verify_edsts
-
     n_max = check_int(n_max, "n_max", minimum=2, maximum=7)
     parts = {k: set_partitions(k) for k in range(2, n_max + 1)}
     rows = []
@@ -694,10 +695,6 @@ def universal_gap_example(seeds: tuple[int, ...] = (0, 1, 2)) -> pd.DataFrame:
     ----------
     Theorem IV-.4 and Theorem V-B.1 of Isham et al. (2025); docs/star-products.md §3.6.
     """
-    from ..edst import max_edsts, verify_edsts
-    from ..factors import complete_bipartite
-    from ..products import cartesian_product, star_product
-
     G = ArrayGraph.from_edges(list(range(5)), np.array([[0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3]]),
                               name="K_{2,3}+e")
     H = complete_bipartite(3)

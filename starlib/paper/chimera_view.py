@@ -30,6 +30,7 @@ from matplotlib.collections import LineCollection
 from scipy.sparse import csgraph
 
 from .. import bounds
+from ..edst import max_edsts, verify_edsts
 from ..factors import chimera as chimera_graph
 from ..graphs import ArrayGraph
 from ..networks import chimera as chimera_product
@@ -258,8 +259,6 @@ def chimera_row(rows: int, cols: int, toric: bool = False, pack: bool = True) ->
     ----------
     Appendix C (C-A1, Cases 1 and 2) of Isham et al. (2025); Proposition IV-.1.
     """
-    from ..edst import max_edsts, verify_edsts
-
     cc = colour_classes(rows, cols, toric)
     C = cc.graph
     cf_n, cf_m = chimera_closed_form(rows, cols, toric)

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
+from ..edst import max_edsts, verify_edsts
 from ..graphs import ArrayGraph
 from ..registry import get_family
 from ..validation import check_int
@@ -494,8 +495,6 @@ def measure_factor(family: str, value: int, pack: bool = True) -> dict[str, Any]
     ----------
     Table V / Appendix B-B of Isham et al. (2025).
     """
-    from ..edst import max_edsts, verify_edsts
-
     case = case_for(family, value)
     cf = evaluate(case, value)
     g = FAMILIES[family].build(value)

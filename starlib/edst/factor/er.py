@@ -53,6 +53,7 @@ import numba
 import numpy as np
 
 from ..._kernels import count_components
+from ...factors import polarfly_points
 from ...fields import check_prime_power
 from ..trees import EDSTSet, Tree, tree_center
 from ..verify import RULES, VerifyReport
@@ -351,8 +352,6 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     if graph is not None:
         sing = singer_labels_of(graph, q)
     elif labels == "standard":
-        from ...factors import polarfly_points
-
         sing = S.index_of_points(polarfly_points(q))
     else:
         sing = None
