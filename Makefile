@@ -21,7 +21,15 @@ export JUPYTER_PREFER_ENV_PATH := 1
 export TQDM_DISABLE := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce bench lab html clean
+# Every committed output must be the same bytes on any CPU and any thread count. The checks regenerate them under
+# OpenBLAS kernels other than this machine's default, with one BLAS and one numba thread, so that a byte that
+# depends on the CPU fails here too and not only on somebody else's machine.
+ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1
+NBVAL_CORETYPE ?= Zen
+REPRODUCE_CORETYPE ?= Haswell
+
+.PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce reproduce-other-cpu bench lab html \
+	clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -43,11 +51,11 @@ lock: ## re-resolve requirements.in into the full lock requirements.txt (Python 
 
 all: venv notebooks ## set up, then run every notebook in place and write paper_tables/
 
-notebooks: venv ## run every notebook in place (papermill), regenerating paper_tables/
-	@for nb in $(NOTEBOOKS); do echo "== $$nb"; \
-	  $(BIN)/python tools/run_notebook.py $$nb --timeout $(NB_TIMEOUT); done
+notebooks: venv ## run every notebook in place (papermill, JOBS at a time), regenerating paper_tables/
+	@printf '%s\n' $(NOTEBOOKS) | xargs -P $(JOBS) -I{} sh -c \
+	  'echo "== {}"; $(BIN)/python tools/run_notebook.py {} --timeout $(NB_TIMEOUT)'
 
-test: venv lint pytest nbval check-clean ## all checks: lint, unit tests + doctests, nbval, regenerated files unchanged
+test: venv lint pytest nbval check-clean reproduce-other-cpu ## all checks: lint, unit tests + doctests, nbval, outputs unchanged (also on other BLAS kernels)
 
 lint: venv ## ruff over the package, tests and tools
 	$(BIN)/ruff check starlib tests tools benchmarks
@@ -56,10 +64,11 @@ pytest: venv ## unit tests and doctests
 	$(BIN)/python -m pytest -q -n $(JOBS) tests starlib; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; rc=0; fi; exit $$rc
 
-nbval: venv ## re-execute every committed notebook and compare its outputs (regenerates paper_tables/)
+nbval: venv ## re-execute every notebook (OPENBLAS_CORETYPE=Zen, one thread) and compare outputs; rewrites paper_tables/
 	@if [ -z "$(NOTEBOOKS)" ]; then echo "nbval: no notebooks"; exit 0; fi
 	$(BIN)/python tools/clean_generated.py
-	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadscope --nbval --nbval-current-env \
+	env OPENBLAS_CORETYPE=$(NBVAL_CORETYPE) $(ONE_THREAD) \
+	  $(BIN)/python -m pytest -q -n $(JOBS) --dist loadscope --nbval --nbval-current-env \
 	  --nbval-sanitize-with tools/nbval_sanitize.cfg --nbval-cell-timeout $(NB_TIMEOUT) $(NOTEBOOKS)
 
 check-clean: ## fail if paper_tables/ or notebooks/ differ from the committed files (new, stale or changed)
@@ -72,6 +81,11 @@ reproduce: venv ## delete generated tables, rerun every notebook with papermill,
 	$(BIN)/python tools/clean_generated.py
 	$(MAKE) notebooks
 	$(MAKE) check-clean
+
+reproduce-other-cpu: venv ## rerun every notebook under OPENBLAS_CORETYPE=Haswell, one thread; require no change
+	$(BIN)/python tools/clean_generated.py
+	env OPENBLAS_CORETYPE=$(REPRODUCE_CORETYPE) $(ONE_THREAD) $(MAKE) --no-print-directory notebooks
+	$(MAKE) --no-print-directory check-clean
 
 bench: venv ## benchmarks (prints tables; never part of the tests)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done

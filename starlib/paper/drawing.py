@@ -19,12 +19,26 @@ import numpy as np
 
 from ..graphs import ArrayGraph
 
-__all__ = ["supernode_layout", "draw_star_product", "draw_graph"]
+__all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout"]
+
+#: Decimals kept of every node position. A drawing spans about one unit, so 1e-4 is far below a pixel; the
+#: digits beyond come from BLAS (Kamada-Kawai's optimiser) or SIMD sin/cos and differ between CPUs.
+LAYOUT_DIGITS = 4
+
+
+def rounded_layout(pos: dict) -> dict:
+    """Node positions rounded to :data:`LAYOUT_DIGITS` decimals, so that drawings are the same bytes on every CPU.
+
+    >>> rounded_layout({"a": (0.123456789, -1e-9)})
+    {'a': (0.1235, 0.0)}
+    """
+    return {v: tuple(float(round(float(c), LAYOUT_DIGITS)) + 0.0 for c in xy) for v, xy in pos.items()}
 
 
 def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
                      structure_pos: dict | None = None) -> dict:
-    """Positions: supernode g on a circle (or ``structure_pos``), its vertices on a small circle around it."""
+    """Positions: supernode g on a circle (or ``structure_pos``), its vertices on a small circle around it
+    (rounded by :func:`rounded_layout`)."""
     G, H = P.structure, P.supernode
     if structure_pos is None:
         ang = np.pi / 2 - 2 * np.pi * np.arange(G.n) / G.n
@@ -39,7 +53,7 @@ def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
     for g in range(G.n):
         for h in range(H.n):
             pos[P.labels[g * H.n + h]] = tuple(centres[g] + local[h])
-    return pos
+    return rounded_layout(pos)
 
 
 def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = None,
@@ -68,7 +82,7 @@ def draw_graph(G: ArrayGraph, ax: plt.Axes | None = None, title: str | None = No
     """Draw a factor graph (circular or Kamada–Kawai layout; deterministic)."""
     ax = ax or plt.gca()
     g = G.to_networkx()
-    pos = nx.circular_layout(g) if layout == "circular" else nx.kamada_kawai_layout(g)
+    pos = rounded_layout(nx.circular_layout(g) if layout == "circular" else nx.kamada_kawai_layout(g))
     nx.draw_networkx(g, pos, ax=ax, with_labels=False, node_size=node_size, width=0.8, node_color="#3182bd",
                      edge_color="#636363")
     ax.set_axis_off()
