@@ -11,6 +11,7 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -18,8 +19,13 @@ import networkx as nx
 import numpy as np
 
 from ..graphs import ArrayGraph
+from .figures import PALETTE
 
-__all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout"]
+__all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout", "SUPERNODE_COLOURS"]
+
+#: Colours of supernodes 0, 1, 2, ... (cycled): the colour-blind-safe palette without black, which the
+#: supernode edges use.
+SUPERNODE_COLOURS = tuple(c for c in PALETTE if c != "#000000")
 
 #: Decimals kept of every node position. A drawing spans about one unit, so 1e-4 is far below a pixel; the
 #: digits beyond come from BLAS (Kamada-Kawai's optimiser) or SIMD sin/cos and differ between CPUs.
@@ -57,8 +63,39 @@ def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
 
 
 def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = None,
-                      structure_pos: dict | None = None, node_size: int = 40) -> plt.Axes:
-    """Draw a star product: supernode edges dark, the bijection (inter-supernode) edges light."""
+                      structure_pos: dict | None = None, node_size: int = 40,
+                      colours: Sequence[str] | None = None) -> plt.Axes:
+    """Draw a star product: supernode edges dark, the bijection (inter-supernode) edges light.
+
+    Parameters
+    ----------
+    P : StarProduct
+        The product.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+    title : str, optional
+        Panel title.
+    structure_pos : dict, optional
+        Positions of the structure graph's vertices, by label (default: a circle).
+    node_size : int
+        Marker area of the vertices.
+    colours : sequence of str, optional
+        Colour of supernode ``g``'s vertices is ``colours[g % len(colours)]`` (default :data:`SUPERNODE_COLOURS`).
+
+    Returns
+    -------
+    The axes.
+
+    Example
+    -------
+    >>> import matplotlib.pyplot as plt
+    >>> from starlib.networks import complete_paley
+    >>> fig, ax = plt.subplots()
+    >>> ax = draw_star_product(complete_paley(2, 5), ax, colours=["red", "blue"])
+    >>> ax.collections[-1].get_facecolors()[[0, 5]].round(2).tolist()
+    [[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]]
+    >>> plt.close(fig)
+    """
     ax = ax or plt.gca()
     pos = supernode_layout(P, structure_pos=structure_pos)
     g = P.to_networkx()
@@ -67,9 +104,11 @@ def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = No
     inter = [(P.labels[u], P.labels[v]) for u, v in P.edges.tolist() if u // nH != v // nH]
     nx.draw_networkx_edges(g, pos, edgelist=inter, ax=ax, edge_color="#9ecae1", width=0.8)
     nx.draw_networkx_edges(g, pos, edgelist=intra, ax=ax, edge_color="#08306b", width=1.4)
-    colours = [(P.index()[v] // nH) for v in g.nodes()]
-    nx.draw_networkx_nodes(g, pos, ax=ax, node_size=node_size, node_color=colours, cmap="tab10",
-                           vmin=0, vmax=max(9, P.structure.n))
+    palette = list(colours) if colours is not None else list(SUPERNODE_COLOURS)
+    index = P.index()
+    nx.draw_networkx_nodes(g, pos, ax=ax, node_size=node_size,
+                           node_color=[palette[(index[v] // nH) % len(palette)] for v in g.nodes()],
+                           edgecolors="#333333", linewidths=0.5)
     ax.set_axis_off()
     ax.set_aspect("equal")
     if title:
@@ -83,7 +122,7 @@ def draw_graph(G: ArrayGraph, ax: plt.Axes | None = None, title: str | None = No
     ax = ax or plt.gca()
     g = G.to_networkx()
     pos = rounded_layout(nx.circular_layout(g) if layout == "circular" else nx.kamada_kawai_layout(g))
-    nx.draw_networkx(g, pos, ax=ax, with_labels=False, node_size=node_size, width=0.8, node_color="#3182bd",
+    nx.draw_networkx(g, pos, ax=ax, with_labels=False, node_size=node_size, width=0.8, node_color=PALETTE[0],
                      edge_color="#636363")
     ax.set_axis_off()
     ax.set_aspect("equal")

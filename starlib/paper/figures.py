@@ -1,33 +1,128 @@
-"""Save matplotlib figures byte-stably (PNG and PDF) under ``paper_tables/figures/``.
+"""What a notebook shows: figures saved byte-stably and embedded, tables rendered, one look for every chart.
 
-PNG files carry no ``Software`` key and PDF files no creation date, so the bytes depend only
-on the figure and the locked matplotlib version.
+* :func:`show_figure` saves a figure as ``NAME.png`` and ``NAME.pdf`` (through :func:`save_figure`) and
+  displays the PNG just written as the output of the cell that made it, so that the notebook holds the picture
+  of its own run, in the same bytes as the file (``make test`` requires both to be identical on every rerun).
+* :func:`show_table` displays a frame as a rendered table (HTML, with a plain-text twin), its cells formatted
+  as the table writers format them (:func:`starlib.paper.tables.format_cell`).
+* :data:`PALETTE` (Okabe and Ito's colour-blind-safe colours), :data:`MARKERS`, :data:`METHOD_STYLES` (one
+  colour and marker per EDST construction, the same in every figure) and :func:`paper_style` (legible font
+  sizes) give every chart the same look; :func:`network_title` names a network as the paper does and
+  :func:`plain_log_ticks` writes log-axis ticks as plain numbers ("0.2", "5", not "2x10^-1").
+
+PNG files carry no ``Software`` key and PDF files no creation date, so the bytes depend only on the figure
+and the locked matplotlib version.
+
+Example
+-------
+>>> import tempfile, matplotlib; matplotlib.use("Agg")
+>>> import matplotlib.pyplot as plt
+>>> fig, ax = plt.subplots(figsize=(2, 1))
+>>> paths = save_figure(fig, "x", tempfile.mkdtemp())
+>>> [p.name for p in paths], png_size(paths[0])
+(['x.png', 'x.pdf'], (300, 150))
+>>> plt.close(fig)
 """
 
 from __future__ import annotations
 
+import contextlib
+import struct
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import matplotlib
 import matplotlib.figure
+import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
+import pandas as pd
+from cycler import cycler
 
-__all__ = ["save_figure", "stable_rc"]
+from .tables import format_cell
+
+__all__ = ["save_figure", "show_figure", "show_table", "table_bundle", "stable_rc", "png_size", "PALETTE", "MARKERS",
+           "Style", "METHOD_STYLES", "PAPER_RC", "paper_style", "network_title", "plain_log_ticks", "FIGURE_DPI"]
 
 stable_rc = {"svg.hashsalt": "starlib", "pdf.compression": 6, "path.simplify": True}
 
+#: Raster resolution of every PNG (dots per inch).
+FIGURE_DPI = 150
+
+#: Okabe and Ito's eight colours, distinguishable with every common colour-vision deficiency (Okabe & Ito 2008,
+#: "Color Universal Design"): blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+
+#: Markers paired with :data:`PALETTE`, so that no two series differ by colour alone.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
+
+
+class Style(NamedTuple):
+    """Colour, marker and label of one kind of series."""
+
+    colour: str
+    marker: str
+    label: str
+
+
+#: One style per tree-set method of the notebooks (``starlib.paper.tree_depths``, ``starlib.allreduce``).
+METHOD_STYLES = {
+    "bfs": Style("#7f7f7f", "D", "one BFS tree"),
+    "universal": Style(PALETTE[0], "o", "Universal"),
+    "low-depth": Style(PALETTE[2], "^", "low-depth Universal"),
+    "maximum": Style(PALETTE[1], "s", "Maximum"),
+    "property": Style(PALETTE[3], "D", "Property V-D.1"),
+    "generic": Style(PALETTE[6], "x", "exact packer"),
+}
+
+#: Font sizes a reader can read at the figure's printed size, and the colour cycle of :data:`PALETTE`.
+PAPER_RC = {"font.size": 10, "axes.titlesize": 10.5, "axes.labelsize": 10, "xtick.labelsize": 9,
+            "ytick.labelsize": 9, "legend.fontsize": 8.5, "legend.title_fontsize": 9, "figure.titlesize": 11,
+            "axes.prop_cycle": cycler(color=PALETTE), "lines.markersize": 5, "legend.framealpha": 0.92}
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def paper_style() -> contextlib.AbstractContextManager:
+    """A context in which figures get :data:`PAPER_RC` (create the figure and its artists inside it).
+
+    >>> with paper_style():
+    ...     fig, ax = plt.subplots()
+    ...     size = ax.xaxis.label.get_fontsize()
+    >>> size, plt.close(fig)
+    (10.0, None)
+    """
+    return matplotlib.rc_context(PAPER_RC)
+
 
 def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = "../paper_tables/figures",
-                formats: tuple[str, ...] = ("png", "pdf"), dpi: int = 100) -> list[Path]:
+                formats: tuple[str, ...] = ("png", "pdf"), dpi: int = FIGURE_DPI) -> list[Path]:
     """Save ``fig`` as ``NAME.png`` and ``NAME.pdf`` with metadata that does not change between runs.
 
     Parameters
     ----------
-    fig : the figure.
-    name : file stem.
-    out_dir : directory (created if missing).
-    formats : any of ``png``, ``pdf``, ``svg``.
-    dpi : raster resolution.
+    fig : matplotlib.figure.Figure
+        The figure.
+    name : str
+        File stem.
+    out_dir : str or Path
+        Directory (created if missing).
+    formats : tuple of str
+        Any of ``png``, ``pdf``, ``svg``.
+    dpi : int
+        Raster resolution, at least 150.
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order of ``formats``.
+
+    Raises
+    ------
+    ValueError
+        If a format is not one of png, pdf, svg, or ``dpi`` is below 150.
     """
+    if dpi < 150:
+        raise ValueError(f"dpi={dpi} is below 150: PNGs of the compendium are at least 150 dpi")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None,
@@ -42,3 +137,169 @@ def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = 
             fig.savefig(p, format=fmt, dpi=dpi, metadata=meta[fmt])
             paths.append(p)
     return paths
+
+
+def png_size(path: str | Path) -> tuple[int, int]:
+    """Width and height in pixels of a PNG file, read from its header.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a PNG.
+    """
+    head = Path(path).read_bytes()[:24]
+    if head[:8] != _PNG_SIGNATURE:
+        raise ValueError(f"path={str(path)!r} is not a PNG file")
+    return struct.unpack(">II", head[16:24])
+
+
+def show_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path, dpi: int = FIGURE_DPI) -> None:
+    """Save ``fig`` as ``NAME.png`` and ``NAME.pdf`` in ``out_dir``, show the PNG in the notebook, close ``fig``.
+
+    The cell's output is the PNG file's own bytes (``image/png``), displayed at the figure's size (100 pixels
+    per inch of width) and sharp on high-resolution screens. Nothing is returned, so the cell shows the picture
+    and no path. Outside IPython nothing is displayed; the files are still written.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure (closed afterwards, so an inline backend does not draw it a second time).
+    name : str
+        File stem, for example ``"depth_by_q"``.
+    out_dir : str or Path
+        Directory of the figure files (``paper_tables/figures`` for the committed run).
+    dpi : int
+        Raster resolution of the PNG, at least 150.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> fig, ax = plt.subplots(figsize=(2, 1))
+    >>> show_figure(fig, "x", d)
+    <IPython.core.display.Image object>
+    >>> sorted(p.name for p in Path(d).iterdir()), plt.fignum_exists(fig.number)
+    (['x.pdf', 'x.png'], False)
+    """
+    from IPython.display import Image, display
+
+    width_px = round(fig.get_figwidth() * 100)
+    paths = save_figure(fig, name, out_dir, ("png", "pdf"), dpi)
+    plt.close(fig)
+    display(Image(data=paths[0].read_bytes(), format="png", width=width_px))
+
+
+def show_table(frame: pd.DataFrame, float_digits: int = 4, index: bool = False) -> None:
+    """Display ``frame`` as a rendered table, every cell formatted as in the files under ``paper_tables/``.
+
+    Integers stay integers, other floats get ``float_digits`` decimals, booleans read ``yes``/``no`` and missing
+    values ``--`` (:func:`starlib.paper.tables.format_cell`). The output holds ``text/html`` (what a notebook
+    shows) and ``text/plain`` (the same table as aligned text); both are deterministic, so nbval compares them.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table; its column order is kept.
+    float_digits : int
+        Digits after the decimal point of non-integral floats.
+    index : bool
+        Show the frame's index (for pivot tables, whose index labels the rows).
+
+    """
+    from IPython.display import display
+
+    display(table_bundle(frame, float_digits, index), raw=True)
+
+
+def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False) -> dict[str, str]:
+    """The ``text/html`` and ``text/plain`` renderings that :func:`show_table` displays.
+
+    Parameters are those of :func:`show_table`.
+
+    Example
+    -------
+    >>> bundle = table_bundle(pd.DataFrame({"q": [3, 4], "ratio": [0.5, 1.0], "ok": [True, None]}), float_digits=2)
+    >>> print(bundle["text/plain"])
+    q ratio  ok
+    3  0.50 yes
+    4     1  --
+    >>> bundle["text/html"].count("<tr"), "<td>0.50</td>" in bundle["text/html"]
+    (3, True)
+    """
+    cells = frame.map(lambda v: format_cell(v, float_digits))
+    return {"text/html": cells.to_html(index=index, border=0, escape=True),
+            "text/plain": cells.to_string(index=index)}
+
+
+_NETWORK_TITLES = {
+    "slimfly": "Slim Fly MMS({q})",
+    "bundlefly": r"Bundlefly MMS({q}) $\star$ QR({paley_q})",
+    "polarstar-paley": r"PolarStar ER$_{{{q}}}$ $\star$ QR({paley_q})",
+    "polarstar-iq": r"PolarStar ER$_{{{q}}}$ $\star$ IQ({d})",
+}
+
+
+def network_title(family: str, params: dict[str, Any] | str) -> str:
+    """The network as the paper writes it (mathtext), from a family name and its parameters.
+
+    ``params`` is a dict or the ``"q=4;paley_q=5"`` string of the tables (:func:`starlib.paper.catalog.format_params`).
+
+    >>> network_title("bundlefly", "q=4;paley_q=5")
+    'Bundlefly MMS(4) $\\\\star$ QR(5)'
+    >>> network_title("polarstar-iq", {"q": 3, "d": 4})
+    'PolarStar ER$_{3}$ $\\\\star$ IQ(4)'
+
+    Raises
+    ------
+    ValueError
+        If the family has no title or a parameter is missing.
+    """
+    if family not in _NETWORK_TITLES:
+        raise ValueError(f"family={family!r} has no title: one of {', '.join(_NETWORK_TITLES)}")
+    if isinstance(params, str):
+        params = dict(item.split("=", 1) for item in params.split(";") if item)
+    try:
+        return _NETWORK_TITLES[family].format(**params)
+    except KeyError as err:
+        raise ValueError(f"params={params!r}: {family} needs the parameter {err.args[0]!r}") from None
+
+
+def _plain_number(value: float, _pos: int | None = None) -> str:
+    return f"{value:g}"
+
+
+def plain_log_ticks(ax: matplotlib.axes.Axes, axis: str = "y", subs: tuple[float, ...] = (1.0, 2.0, 5.0)) -> None:
+    """Label a log axis at 1, 2, 5 times the powers of ten, written as plain numbers (``0.2``, ``5``, ``100``).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+        Axes whose ``axis`` is already on a log scale.
+    axis : str
+        ``"x"``, ``"y"`` or ``"both"``.
+    subs : tuple of float
+        Multiples of each power of ten that get a labelled tick.
+
+    Raises
+    ------
+    ValueError
+        If ``axis`` is not x, y or both.
+
+    Example
+    -------
+    >>> fig, ax = plt.subplots()
+    >>> ax.set_yscale("log")
+    >>> _ = ax.set_ylim(0.1, 5)
+    >>> plain_log_ticks(ax)
+    >>> fig.canvas.draw()
+    >>> [t.get_text() for t in ax.get_yticklabels() if 0.1 <= t.get_position()[1] <= 5]
+    ['0.1', '0.2', '0.5', '1', '2', '5']
+    >>> plt.close(fig)
+    """
+    if axis not in ("x", "y", "both"):
+        raise ValueError(f"axis={axis!r} is not one of x, y, both")
+    for a in ((ax.xaxis, ax.yaxis) if axis == "both" else (getattr(ax, f"{axis}axis"),)):
+        a.set_major_locator(mticker.LogLocator(base=10, subs=subs))
+        a.set_major_formatter(mticker.FuncFormatter(_plain_number))
+        a.set_minor_formatter(mticker.NullFormatter())
+

@@ -1,0 +1,141 @@
+"""Figures and tables as the notebooks show them (starlib.paper.figures, drawing) and the committed notebooks' images.
+
+The notebooks embed every figure as the PNG file written by the same run: the tests below read the committed
+notebooks and require each figure cell's image output to be byte for byte the committed file under
+``paper_tables/figures/``, and no Markdown image link into ``paper_tables/``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+
+from starlib.networks import complete_paley  # noqa: E402
+from starlib.paper.drawing import SUPERNODE_COLOURS, draw_star_product  # noqa: E402
+from starlib.paper.figures import (  # noqa: E402
+    METHOD_STYLES,
+    PALETTE,
+    network_title,
+    paper_style,
+    plain_log_ticks,
+    png_size,
+    save_figure,
+    show_figure,
+    table_bundle,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+FIGURES = ROOT / "paper_tables" / "figures"
+
+
+def _code_cells(path: Path) -> list[dict]:
+    return [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+def test_palette_is_okabe_ito():
+    # Okabe & Ito (2008), "Color Universal Design", the eight colours in RGB 0-255.
+    okabe_ito = {(0, 0, 0), (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
+                 (213, 94, 0), (204, 121, 167)}
+    assert {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in PALETTE} == okabe_ito
+    styles = [(s.colour, s.marker) for s in METHOD_STYLES.values()]
+    assert len(set(s[0] for s in styles)) == len(styles) and len(set(s[1] for s in styles)) >= len(styles) - 1
+
+
+def test_save_figure_writes_150_dpi_and_identical_bytes(tmp_path):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([1, 2], [3, 4])
+    first = [p.read_bytes() for p in save_figure(fig, "a", tmp_path)]
+    second = [p.read_bytes() for p in save_figure(fig, "a", tmp_path / "again")]
+    plt.close(fig)
+    assert first == second
+    assert png_size(tmp_path / "a.png") == (450, 300)
+    assert b"Software" not in first[0] and b"CreationDate" not in first[1]
+    with pytest.raises(ValueError, match="dpi=100"):
+        save_figure(fig, "b", tmp_path, dpi=100)
+    with pytest.raises(ValueError, match="'gif'"):
+        save_figure(fig, "b", tmp_path, formats=("gif",))
+    with pytest.raises(ValueError, match="not a PNG"):
+        png_size(tmp_path / "a.pdf")
+
+
+def test_show_figure_displays_the_file_bytes(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.plot([0, 1], [0, 1])
+    assert show_figure(fig, "line", tmp_path) is None
+    assert not plt.fignum_exists(fig.number)
+    (img,) = shown
+    assert img.data == (tmp_path / "line.png").read_bytes() and img.width == 400
+    assert (tmp_path / "line.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_table_bundle_formats_as_the_table_files():
+    frame = pd.DataFrame({"q": [3, 11], "ratio": [2 / 3, 2.0], "ok": [True, False], "name": ["<a>", None]})
+    bundle = table_bundle(frame, float_digits=3)
+    assert bundle["text/plain"].splitlines() == [" q ratio  ok name", " 3 0.667 yes  <a>", "11     2  no   --"]
+    html = bundle["text/html"]
+    assert "<td>0.667</td>" in html and "&lt;a&gt;" in html and "<th>ok</th>" in html
+    assert "<tbody>" in html and html.count("<tr>") == 2  # no index column unless asked
+    indexed = table_bundle(frame.set_index("q"), index=True)
+    assert "<th>11</th>" in indexed["text/html"] and indexed["text/plain"].splitlines()[1].startswith("q")
+
+
+def test_network_title():
+    assert network_title("slimfly", "q=7") == "Slim Fly MMS(7)"
+    assert network_title("polarstar-paley", {"q": 4, "paley_q": 5}) == r"PolarStar ER$_{4}$ $\star$ QR(5)"
+    with pytest.raises(ValueError, match="family='torus'"):
+        network_title("torus", "q=3")
+    with pytest.raises(ValueError, match="'paley_q'"):
+        network_title("bundlefly", "q=3")
+
+
+def test_plain_log_ticks_and_style():
+    with paper_style():
+        fig, ax = plt.subplots()
+        assert plt.rcParams["legend.fontsize"] >= 8
+    ax.set_xscale("log")
+    ax.set_xlim(1, 1000)
+    plain_log_ticks(ax, "x")
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if 1 <= t.get_position()[0] <= 1000]
+    plt.close(fig)
+    assert labels == ["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]
+    with pytest.raises(ValueError, match="axis='z'"):
+        plain_log_ticks(ax, "z")
+
+
+def test_star_product_drawing_colours_supernodes():
+    P = complete_paley(4, 5)
+    fig, ax = plt.subplots()
+    draw_star_product(P, ax)
+    colours = [to_hex(c) for c in ax.collections[-1].get_facecolors()]
+    plt.close(fig)
+    by_supernode = [set(colours[g * 5:(g + 1) * 5]) for g in range(4)]
+    assert all(len(s) == 1 for s in by_supernode) and len(set.union(*by_supernode)) == 4
+    assert [s.pop() for s in by_supernode] == [c.lower() for c in SUPERNODE_COLOURS[:4]]
+    assert "#000000" not in SUPERNODE_COLOURS  # black vertices would vanish among the dark supernode edges
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_figures_are_embedded_as_the_committed_files(path):
+    for cell in _code_cells(path):
+        src = "".join(cell["source"])
+        names = re.findall(r'show_figure\([^,]+,\s*"([a-z0-9_]+)"', src)
+        images = [o["data"]["image/png"] for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert len(images) == len(names), f"{path.name}: cell with {names} has {len(images)} images"
+        for name, image in zip(names, images, strict=True):
+            data = base64.b64decode("".join(image) if isinstance(image, list) else image)
+            assert data == (FIGURES / f"{name}.png").read_bytes(), f"{path.name}: {name} differs from the file"
