@@ -133,9 +133,49 @@ def test_star_product_drawing_colours_supernodes():
 def test_notebook_figures_are_embedded_as_the_committed_files(path):
     for cell in _code_cells(path):
         src = "".join(cell["source"])
-        names = re.findall(r'show_figure\([^,]+,\s*"([a-z0-9_]+)"', src)
+        names = re.findall(r'show_figure\(.*?"(\w+)",\s*fig_dir\)', src, flags=re.DOTALL)
         images = [o["data"]["image/png"] for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
         assert len(images) == len(names), f"{path.name}: cell with {names} has {len(images)} images"
         for name, image in zip(names, images, strict=True):
             data = base64.b64decode("".join(image) if isinstance(image, list) else image)
             assert data == (FIGURES / f"{name}.png").read_bytes(), f"{path.name}: {name} differs from the file"
+
+
+def _legend_has_artists(ax) -> bool:
+    legend = ax.get_legend()
+    return legend is not None and all(h is not None for h in legend.legend_handles)
+
+
+def test_table1_depth_figure_draws_each_product_once():
+    from starlib.paper.depth_figures import table1_depth_figure
+
+    rows = pd.DataFrame({"row": [4, 5, 5, 1, 6, 6], "instance": ["a", "a", "b", "c", "d", "e"],
+                         "method": ["property", "property", "property", "maximum", "universal", "universal"],
+                         "depth": [5, 5, 3, 9, None, 4], "depth_formula": [7, 7, 7, 20, 5, 6]})
+    fig = table1_depth_figure(rows)
+    ax = fig.axes[0]
+    points = {c.get_label(): len(c.get_offsets()) for c in ax.collections}
+    plt.close(fig)
+    assert points == {"Universal, row 6 (1 products)": 1, "Maximum, row 1 (1 products)": 1,
+                      "Property V-D.1, rows 4-5 (2 products)": 2}
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    with pytest.raises(ValueError, match="no row has a depth"):
+        table1_depth_figure(rows.assign(depth=None))
+    with pytest.raises(ValueError, match="'magic'"):
+        table1_depth_figure(rows.assign(method="magic"))
+
+
+def test_tree_panels_keep_titles_inside_the_figure(tmp_path):
+    from starlib.edst import auto_trees
+    from starlib.networks import hyperx
+    from starlib.paper.tree_figures import draw_tree_panels
+
+    P = hyperx("4,4")
+    fig = draw_tree_panels(P, auto_trees(P), structure_pos={0: (-1, 1), 1: (1, 1), 2: (1, -1), 3: (-1, -1)})
+    fig.savefig(tmp_path / "t.png", dpi=150)
+    renderer = fig.canvas.get_renderer()
+    top = fig.bbox.y1
+    tops = [ax.title.get_window_extent(renderer).y1 for ax in fig.axes]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    plt.close(fig)
+    assert max(tops) < top and labels[-1] == "root" and len(labels) == 4

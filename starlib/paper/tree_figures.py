@@ -24,11 +24,14 @@ from typing import Any
 import matplotlib.figure
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.lines import Line2D
+
+from .figures import PALETTE, paper_style
 
 __all__ = ["TREE_COLOURS", "product_positions", "draw_tree", "draw_tree_panels"]
 
-#: Colours of trees 0, 1, 2, ... (cycled).
-TREE_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+#: Colours of trees 0, 1, 2, ... (cycled): the colour-blind-safe palette of :mod:`starlib.paper.figures`.
+TREE_COLOURS = (PALETTE[1], PALETTE[0], PALETTE[2], PALETTE[3], PALETTE[4], PALETTE[5], PALETTE[6], PALETTE[7])
 
 
 def product_positions(P: Any, structure_pos: dict | None = None, turn: float = 20.0) -> np.ndarray:
@@ -116,8 +119,8 @@ def draw_tree(P: Any, tree: Any, ax: plt.Axes, colour: str = TREE_COLOURS[0], ti
 
 def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None = None,
                      structure_pos: dict | None = None, panel_size: float = 3.6,
-                     node_size: float = 30) -> matplotlib.figure.Figure:
-    """A figure with one :func:`draw_tree` panel per tree (in a row).
+                     node_size: float = 30, legend: bool = True) -> matplotlib.figure.Figure:
+    """A figure with one :func:`draw_tree` panel per tree (in a row) and a legend of the line styles.
 
     Parameters
     ----------
@@ -127,6 +130,7 @@ def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None 
     structure_pos : optional positions of the structure graph's vertices.
     panel_size : width and height of a panel in inches.
     node_size : marker area of the vertices.
+    legend : draw the key (links of the product, tree edges inside and between supernodes, root) below the panels.
 
     Returns
     -------
@@ -148,9 +152,18 @@ def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None 
     if titles is None:
         titles = [f"tree {i + 1}: {getattr(t, 'construction', '')}, depth {getattr(t, 'depth', '?')}"
                   for i, t in enumerate(trees)]
-    fig, axes = plt.subplots(1, len(trees), figsize=(panel_size * len(trees), panel_size), squeeze=False)
-    for i, (t, ax) in enumerate(zip(trees, axes[0], strict=True)):
-        draw_tree(P, t, ax, colour=TREE_COLOURS[i % len(TREE_COLOURS)], title=titles[i],
-                  structure_pos=structure_pos, node_size=node_size)
-    fig.tight_layout()
+    with paper_style():
+        fig, axes = plt.subplots(1, len(trees), figsize=(panel_size * len(trees), panel_size + 0.5 * legend),
+                                 squeeze=False, layout="constrained")
+        fig.get_layout_engine().set(h_pad=0.12)  # equal-aspect panels: keep the titles clear of the top edge
+        for i, (t, ax) in enumerate(zip(trees, axes[0], strict=True)):
+            draw_tree(P, t, ax, colour=TREE_COLOURS[i % len(TREE_COLOURS)], title=titles[i],
+                      structure_pos=structure_pos, node_size=node_size)
+        if legend:
+            key = [Line2D([], [], color="#d9d9d9", lw=1.2, label="link of the product"),
+                   Line2D([], [], color="#525252", lw=2.0, label="tree edge inside a supernode"),
+                   Line2D([], [], color="#525252", lw=1.4, ls="--", label="tree edge between supernodes"),
+                   Line2D([], [], color="none", marker="o", markersize=9, markerfacecolor="white",
+                          markeredgecolor="black", markeredgewidth=1.5, label="root")]
+            fig.legend(handles=key, loc="outside lower center", ncols=4, frameon=False)
     return fig
