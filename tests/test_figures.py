@@ -179,3 +179,60 @@ def test_tree_panels_keep_titles_inside_the_figure(tmp_path):
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     plt.close(fig)
     assert max(tops) < top and labels[-1] == "root" and len(labels) == 4
+
+
+def _summary() -> pd.DataFrame:
+    rows = []
+    for network, params in (("polarstar-iq", "q={q};d=3"), ("slimfly", "q={q}")):
+        for q in (3, 4, 5):
+            for method, choice, depth in (("universal", "paths", 2 * q), ("low-depth", "paths", 2 * q),
+                                          ("maximum", "paths", 5 * q), ("maximum", "shallow", 4 * q),
+                                          ("generic", "-", 3 * q)):
+                rows.append({"network": network, "parameters": params.format(q=q), "method": method,
+                             "factor_trees": choice, "trees": 2 + (method == "maximum"), "max_depth": depth})
+    return pd.DataFrame(rows)
+
+
+def test_depth_by_q_figure_panels_legend_and_styles():
+    from starlib.paper.depth_figures import depth_by_q_figure
+
+    fig = depth_by_q_figure(_summary())
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    legend = fig.axes[2].get_legend()
+    lines = {(ln.get_color(), ln.get_linestyle(), ln.get_fillstyle()) for ln in fig.axes[0].get_lines()}
+    plt.close(fig)
+    assert titles == ["Slim Fly MMS(q)", r"PolarStar ER$_{q}$ $\star$ IQ(3)"]  # the paper's order, not alphabetical
+    assert [t.get_text() for t in legend.get_texts()] == ["Universal", "low-depth Universal", "Maximum", "exact packer",
+                                                          "factor trees: paths", "factor trees: shallow"]
+    maximum = METHOD_STYLES["maximum"].colour
+    assert (maximum, "-", "full") in lines and (maximum, "--", "none") in lines  # paths and shallow differ twice
+    with pytest.raises(ValueError, match="do not start with q="):
+        depth_by_q_figure(_summary().assign(parameters="d=3"))
+
+
+def test_depth_tradeoff_vs_bound_and_orders_figures():
+    from starlib.paper.depth_figures import depth_tradeoff_figure, depth_vs_bound_figure, generic_orders_figure
+
+    fig = depth_tradeoff_figure(_summary())
+    labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    joins = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) == 2]
+    plt.close(fig)
+    assert labels == ["low-depth Universal", "Maximum", "exact packer", "the two sets of one network"]
+    assert len(joins) == 6  # one line per network and q
+
+    bounded = pd.DataFrame({"theorem": ["V-B.4", "V-B.4", "V-C.12(4)"], "bound": [10, 12, 40], "depth": [7, 12, 9]})
+    fig = depth_vs_bound_figure(bounded)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    plt.close(fig)
+    assert labels == ["V-B.4 (2 trees)", "V-C.12(4) (1 trees)", "depth = bound"]
+    with pytest.raises(ValueError, match="no tree"):
+        depth_vs_bound_figure(bounded.iloc[:0])
+
+    orders = pd.DataFrame({"network": "slimfly", "parameters": "q=7", "seed": [0, 1, 2], "min_depth": [10, 11, 9],
+                           "max_depth": [14, 16, 13], "low_depth_max": 8, "low_depth_bound": 10})
+    fig = generic_orders_figure(orders)
+    ax = fig.axes[0]
+    plt.close(fig)
+    assert ax.get_xlabel().startswith("network (3 random edge orders") and ax.get_ylabel() == "tree depth"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Slim Fly MMS(7)"]
+    assert len(ax.get_legend().get_texts()) == 3 and ax.get_ylim()[1] > 16

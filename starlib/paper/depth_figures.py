@@ -20,11 +20,20 @@ from __future__ import annotations
 
 import matplotlib.figure
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
-from .figures import METHOD_STYLES, paper_style, plain_log_ticks
+from .figures import MARKERS, METHOD_STYLES, PALETTE, network_title, paper_style, plain_log_ticks
 
-__all__ = ["table1_depth_figure"]
+__all__ = ["table1_depth_figure", "depth_vs_bound_figure", "depth_by_q_figure", "depth_tradeoff_figure",
+           "generic_orders_figure", "family_panel"]
+
+#: Panels of :func:`depth_by_q_figure`, in the paper's order of the families.
+PANEL_ORDER = ("slimfly", "bundlefly", "polarstar-paley", "polarstar-iq")
+
+#: Line style and marker fill of the two factor-tree choices of notebook 06 (the exact packer has none).
+FACTOR_TREE_STYLES = {"paths": ("-", "full"), "shallow": ("--", "none")}
 
 
 def _rows_text(rows: list[int]) -> str:
@@ -88,6 +97,200 @@ def table1_depth_figure(instances: pd.DataFrame) -> matplotlib.figure.Figure:
         ax.set(xscale="log", yscale="log", xlabel="Table I depth bound (Max Depth column)",
                ylabel="depth of the deepest tree", title="Table I: deepest tree against the bound of its row")
         plain_log_ticks(ax, "both")
+        ax.legend(loc="upper left")
+        fig.tight_layout()
+    return fig
+
+
+def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
+    """Every product tree's measured depth against the bound of its depth theorem, one colour and marker per theorem.
+
+    Parameters
+    ----------
+    bounded : pandas.DataFrame
+        One row per tree with a bound: columns ``theorem``, ``bound``, ``depth`` (``tree_depths.depth_table``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If the frame is empty or has more theorems than :data:`~starlib.paper.figures.PALETTE` has colours.
+
+    References
+    ----------
+    Theorems V-B.4, V-B.5, V-C.12 of Isham et al. (2025) (docs/star-products.md §5-§8).
+    """
+    theorems = sorted(set(bounded["theorem"]))
+    if not theorems:
+        raise ValueError("bounded: no tree to draw")
+    if len(theorems) > len(PALETTE):
+        raise ValueError(f"bounded: {len(theorems)} theorems, more than the {len(PALETTE)} colours of the palette")
+    with paper_style():
+        fig, ax = plt.subplots(figsize=(6.4, 5.4))
+        for i, thm in enumerate(theorems):
+            grp = bounded[bounded["theorem"] == thm]
+            ax.scatter(grp["bound"], grp["depth"], s=26, marker=MARKERS[i], facecolors="none",
+                       edgecolors=PALETTE[i], linewidths=1.1, label=f"{thm} ({len(grp)} trees)", zorder=2)
+        _diagonal(ax, float(bounded["depth"].min()) * 0.8, float(bounded["bound"].max()) * 1.2)
+        ax.set(xscale="log", yscale="log", xlabel="bound of the tree's depth theorem", ylabel="measured depth",
+               title="Every product tree: measured depth against its bound")
+        plain_log_ticks(ax, "both")
+        ax.legend(loc="upper left", ncols=2)
+        fig.tight_layout()
+    return fig
+
+
+def family_panel(network: str, parameters: str) -> str:
+    """The panel title of a network family with its supernode fixed and ``q`` free.
+
+    >>> family_panel("bundlefly", "q=4;paley_q=5")
+    'Bundlefly MMS(q) $\\\\star$ QR(5)'
+    """
+    params = dict(item.split("=", 1) for item in parameters.split(";"))
+    return network_title(network, {**params, "q": "q"})
+
+
+def depth_by_q_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
+    """The deepest tree of each method against ``q``, one panel per family and supernode, one legend for all.
+
+    A method has its colour and marker (:data:`~starlib.paper.figures.METHOD_STYLES`); the factor trees are told
+    apart by the line and the marker's fill (paths: solid line, filled marker; shallow: dashed line, open marker).
+    Where Universal and low-depth coincide, the smaller triangle sits inside the larger circle, both visible.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``tree_depths.summarise_depths``: columns ``network``, ``parameters`` (starting ``q=``), ``method``,
+        ``factor_trees``, ``trees``, ``max_depth``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a row's parameters do not start with ``q=``.
+
+    References
+    ----------
+    Section VI of Isham et al. (2025): the count-versus-depth trade-off.
+    """
+    data = summary[summary["trees"] > 0].copy()
+    q = data["parameters"].str.extract(r"^q=(\d+)")[0]
+    if q.isna().any():
+        raise ValueError(f"summary: parameters {data['parameters'][q.isna()].iloc[0]!r} do not start with q=")
+    data["q"] = q.astype(int)
+    data["panel"] = [family_panel(n, p) for n, p in zip(data["network"], data["parameters"], strict=True)]
+    data["order"] = data["network"].map({f: i for i, f in enumerate(PANEL_ORDER)}).fillna(len(PANEL_ORDER))
+    panels = list(dict.fromkeys(data.sort_values(["order", "network", "parameters"], kind="mergesort")["panel"]))
+    cols = 3
+    rows = -(-(len(panels) + 1) // cols)
+    with paper_style():
+        fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.3 * rows), squeeze=False, layout="constrained")
+        for ax, panel in zip(axes.flat, panels, strict=False):
+            sub = data[data["panel"] == panel]
+            for method in [m for m in METHOD_STYLES if m in set(sub["method"])]:
+                style = METHOD_STYLES[method]
+                for choice, grp in sub[sub["method"] == method].groupby("factor_trees", sort=True):
+                    grp = grp.sort_values("q")
+                    ls, fill = FACTOR_TREE_STYLES.get(choice, ("none", "full"))
+                    ax.plot(grp["q"], grp["max_depth"], ls=ls, marker=style.marker, color=style.colour,
+                            ms=9 if method == "universal" else 6,
+                            fillstyle=fill, lw=1.4, markeredgewidth=1.2)
+            ax.set(title=panel, xlabel="q", yscale="log")
+            ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+            plain_log_ticks(ax, "y")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("depth of the deepest tree")
+        for ax in axes.flat[len(panels):]:
+            ax.set_axis_off()
+        methods = [m for m in METHOD_STYLES if m in set(data["method"])]
+        key = [Line2D([], [], color=METHOD_STYLES[m].colour, marker=METHOD_STYLES[m].marker, ls="none", ms=7,
+                      label=METHOD_STYLES[m].label) for m in methods]
+        key += [Line2D([], [], color="#525252", ls=ls, marker="o", fillstyle=fill, label=f"factor trees: {choice}")
+                for choice, (ls, fill) in FACTOR_TREE_STYLES.items() if choice in set(data["factor_trees"])]
+        axes.flat[len(panels)].legend(handles=key, loc="center", title="method (colour, marker)", frameon=False)
+    return fig
+
+
+def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
+    """Number of trees against the depth of the deepest one: low-depth and Maximum sets of one network joined.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``tree_depths.summarise_depths`` (columns ``network``, ``parameters``, ``method``, ``factor_trees``,
+        ``trees``, ``max_depth``); one panel per factor-tree choice, the exact packer's sets in both.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    References
+    ----------
+    Section VI of Isham et al. (2025).
+    """
+    with paper_style():
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True, layout="constrained")
+        for ax, choice in zip(axes, ("paths", "shallow"), strict=True):
+            sub = summary[summary["factor_trees"].isin([choice, "-"]) & (summary["trees"] > 0)]
+            for _, grp in sub.groupby(["network", "parameters"]):
+                pair = grp.set_index("method").reindex(["low-depth", "maximum"]).dropna(subset=["trees"])
+                ax.plot(pair["trees"], pair["max_depth"], color="#bdbdbd", lw=0.9, zorder=1)
+            for method in ("low-depth", "maximum", "generic"):
+                grp = sub[sub["method"] == method]
+                style = METHOD_STYLES[method]
+                ax.scatter(grp["trees"], grp["max_depth"], color=style.colour, marker=style.marker, s=30,
+                           label=style.label, zorder=2)
+            ax.set(title=f"factor trees: {choice}", xlabel="number of EDSTs", yscale="log")
+            ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+            plain_log_ticks(ax, "y")
+        axes[0].set_ylabel("depth of the deepest tree")
+        handles, labels = axes[1].get_legend_handles_labels()
+        handles.append(Line2D([], [], color="#bdbdbd", lw=0.9))
+        labels.append("the two sets of one network")
+        axes[1].legend(handles, labels, loc="upper left")
+    return fig
+
+
+def generic_orders_figure(orders: pd.DataFrame) -> matplotlib.figure.Figure:
+    """Depth range of the exact packer's trees per random edge order, beside the low-depth construction.
+
+    Parameters
+    ----------
+    orders : pandas.DataFrame
+        One row per (network, seed): ``network``, ``parameters``, ``seed``, ``min_depth``, ``max_depth``,
+        ``low_depth_max``, ``low_depth_bound``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    with paper_style():
+        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        ticks, names = [], []
+        groups = list(orders.groupby(["network", "parameters"]))
+        width = max(len(g) for _, g in groups) + 3
+        for i, ((family, params), grp) in enumerate(groups):
+            x = i * width + np.arange(len(grp))
+            ax.vlines(x, grp["min_depth"], grp["max_depth"], color=METHOD_STYLES["generic"].colour, lw=2.5,
+                      label="exact packer: shallowest to deepest tree, one bar per edge order" if i == 0 else None)
+            low = METHOD_STYLES["low-depth"]
+            ax.hlines(grp["low_depth_max"].iloc[0], x.min() - 0.5, x.max() + 0.5, color=low.colour, lw=2,
+                      label="low-depth construction: deepest tree" if i == 0 else None)
+            ax.hlines(grp["low_depth_bound"].iloc[0], x.min() - 0.5, x.max() + 0.5, color=low.colour, lw=2, ls="--",
+                      label="low-depth construction: its bound" if i == 0 else None)
+            ticks.append(float(x.mean()))
+            names.append(network_title(family, params))
+        ax.set(xticks=ticks, xticklabels=names, ylabel="tree depth",
+               xlabel=f"network ({width - 3} random edge orders of the exact packer each)",
+               title="The exact packer gives no depth control")
+        top = float(orders["max_depth"].max())
+        ax.set_ylim(0, top * 1.45)
         ax.legend(loc="upper left")
         fig.tight_layout()
     return fig

@@ -52,8 +52,8 @@ FIGURE_DPI = 150
 #: "Color Universal Design"): blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 
-#: Markers paired with :data:`PALETTE`, so that no two series differ by colour alone.
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
+#: Markers paired with :data:`PALETTE`, so that no two series differ by colour alone (all readable hollow).
+MARKERS = ("o", "s", "^", "D", "v", "<", ">", "p")
 
 
 class Style(NamedTuple):
