@@ -64,7 +64,7 @@ def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
 
 def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = None,
                       structure_pos: dict | None = None, node_size: int = 40,
-                      colours: Sequence[str] | None = None) -> plt.Axes:
+                      colours: Sequence[str] | None = None, inner: float | None = None) -> plt.Axes:
     """Draw a star product: supernode edges dark, the bijection (inter-supernode) edges light.
 
     Parameters
@@ -81,6 +81,8 @@ def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = No
         Marker area of the vertices.
     colours : sequence of str, optional
         Colour of supernode ``g``'s vertices is ``colours[g % len(colours)]`` (default :data:`SUPERNODE_COLOURS`).
+    inner : float, optional
+        Radius of the small circle of each supernode (default: :func:`supernode_layout`'s).
 
     Returns
     -------
@@ -97,7 +99,7 @@ def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = No
     >>> plt.close(fig)
     """
     ax = ax or plt.gca()
-    pos = supernode_layout(P, structure_pos=structure_pos)
+    pos = supernode_layout(P, structure_pos=structure_pos, inner=inner)
     g = P.to_networkx()
     nH = P.supernode.n
     intra = [(P.labels[u], P.labels[v]) for u, v in P.edges.tolist() if u // nH == v // nH]
