@@ -54,6 +54,7 @@ __all__ = [
     "bundlefly",
     "polarstar",
     "loop_matching",
+    "paley_loop_matching",
     "complete_paley",
     "hyperx",
     "torus",
@@ -215,10 +216,12 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
 
 
 def loop_matching(f: np.ndarray) -> np.ndarray:
-    """Greedy pairs ``{h, f(h)}`` such that no vertex is used twice (PolarStar's loop edges).
+    """Greedy pairs ``{h, f(h)}`` such that no vertex is used twice (PolarStar's loop edges with IQ/bdf).
 
     Scans ``h = 0, 1, ...`` and keeps ``{h, f(h)}`` when ``h != f(h)`` and neither end is covered
-    yet (the ``cov`` array of the reference code). For an involution this is every pair.
+    yet (the ``conn`` array of the reference code's ``starProdGen``). For an involution without fixed points
+    (the IQ and bdf supernodes) this is every pair, a perfect matching. For a Paley supernode
+    :func:`polarstar` uses :func:`paley_loop_matching` instead (docs/networks.md §6).
 
     Parameters
     ----------
@@ -246,6 +249,50 @@ def loop_matching(f: np.ndarray) -> np.ndarray:
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)
 
 
+def paley_loop_matching(paley_q: int) -> np.ndarray:
+    """PolarStar's loop edges in a Paley supernode: ``{h, xi h}`` for every ``h`` with ``(xi - 1) h`` a non-square.
+
+    The loop of an absolute point of ER_q joins ``(a, h)`` to ``(a, f(h))``, with ``f(x) = xi x`` on ``QR(q')``.
+    The pair ``{h, xi h}`` is a Paley edge iff ``xi h - h = (xi - 1) h`` is a square, so the pairs kept here are
+    exactly the ones that are not edges yet. ``xi - 1 != 0``, so the ``h`` kept form one coset of the squares
+    (the squares or the non-squares of GF(q')*) and their images ``xi h`` the other one: the pairs are a perfect
+    matching between the squares and the non-squares, covering every vertex but 0 (the one fixed point of f,
+    which no pair ``{h, f(h)}`` can cover). The greedy scan of :func:`loop_matching`, which takes pairs in index
+    order whether or not they are edges already, may instead take existing edges (both pairs for QR(5) with
+    ``xi = 2``).
+
+    Parameters
+    ----------
+    paley_q : int
+        Prime power ``q' = 1 (mod 4)``, the order of the Paley supernode.
+
+    Returns
+    -------
+    ndarray
+        ``((q'-1)/2, 2)`` int64 array of pairs ``(h, xi h)``, sorted by ``h`` (galois integer codes).
+
+    Raises
+    ------
+    ValueError
+        If ``paley_q`` is not a prime power ``= 1 (mod 4)``.
+
+    Examples
+    --------
+    >>> paley_loop_matching(5).tolist()      # xi = 2, xi - 1 = 1: h in {2, 3}, the non-squares
+    [[2, 4], [3, 1]]
+
+    References
+    ----------
+    Lakhotia et al., PolarStar (arXiv:2302.07217), the network version with the loops of ER_q;
+    docs/networks.md §6.
+    """
+    paley_q = check_paley_order(paley_q, "paley_q")
+    T = tables(paley_q)
+    h = np.arange(1, paley_q, dtype=np.int64)
+    h = h[T.log[T.mul(T.sub(T.xi, 1), h)] % 2 == 1]  # (xi - 1) h a non-square: odd discrete log
+    return np.stack([h, T.mul(T.xi, h)], axis=1)
+
+
 def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: int | None = None,
               loops: bool = False) -> StarProduct:
     """PolarStar ``ER_q * QR(q')`` or ``ER_q * IQ(d')``: the same bijection f on every ER_q arc.
@@ -262,18 +309,24 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     d : int, optional
         Required for ``supernode="iq"`` / ``"bdf"``: degree ``>= 3``, ``= 0 or 3 (mod 4)``.
     loops : bool
-        The network version: each of the ``q+1`` absolute points ``a`` of ER_q also gets the
-        intra-supernode edges ``{(a, h), (a, f(h))}`` chosen greedily (:func:`loop_matching`),
-        recorded in ``meta["extra_edges"]``. With IQ these form a perfect matching and the graph
-        becomes ``(q+1+d)``-regular. With Paley, ``{h, xi h}`` is already an edge iff ``(xi-1) h``
-        is a square, so some loop edges are new (none for QR(5), 16 for ER_3 * QR(9)) and the graph
-        stays irregular. The EDST paper uses ``loops=False``.
+        ``False`` (default) builds the EDST paper's graph: ER_q without its loops, so PolarStar is
+        not regular. ``True`` builds the network version of the PolarStar design: the loop at each
+        of the ``q+1`` absolute points ``a`` of ER_q becomes intra-supernode edges
+        ``{(a, h), (a, f(h))}``, one per vertex at most, recorded in ``meta["extra_edges"]``, which
+        raise the degree of the absolute supernodes to that of the others. With IQ/bdf, ``f`` is an
+        involution without fixed points and the pairs (:func:`loop_matching`) are a perfect
+        matching of non-edges: the graph is ``(q+1+d)``-regular. With Paley, the pairs are
+        :func:`paley_loop_matching`, ``{h, xi h}`` with ``(xi - 1) h`` a non-square: ``(q'-1)/2``
+        new edges per absolute supernode covering every vertex but ``h = 0`` (the fixed point of
+        ``f``; ``q'`` is odd, so no perfect matching exists). Every vertex then has degree
+        ``q + 1 + (q'-1)/2`` except the ``q+1`` vertices ``(a, 0)``, which keep ``q + (q'-1)/2``.
 
     Returns
     -------
     StarProduct
         ``(q^2+q+1) n_H`` vertices; without loops ``q(q+1)^2 n_H/2 + (q^2+q+1) m_H`` edges and
-        degrees ``q + deg_H`` (absolute supernodes) or ``q + 1 + deg_H``; diameter 3.
+        degrees ``q + deg_H`` (absolute supernodes) or ``q + 1 + deg_H``; diameter 3. With loops,
+        ``(q+1) floor(n_H/2)`` edges more.
 
     Raises
     ------
@@ -287,6 +340,9 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     (104, 348, [6, 7])
     >>> polarstar(3, supernode="iq", d=3, loops=True).m
     364
+    >>> L = polarstar(5, paley_q=5, loops=True)          # radix 8: the q+1 = 6 vertices (a, 0) have 7 links
+    >>> L.m, L.degree_set(), int((L.degrees() == 7).sum())
+    (617, [7, 8], 6)
 
     References
     ----------
@@ -316,7 +372,7 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     f = H.meta["bijection"]
     extra = None
     if loops:
-        pairs = loop_matching(f)
+        pairs = paley_loop_matching(paley_q) if supernode == "paley" else loop_matching(f)
         a = G.meta["absolute_points"]
         extra = (a[:, None, None] * H.n + pairs[None, :, :]).reshape(-1, 2)
     P = star_product(G, H, f, name="polarstar", params=params, extra_edges=extra)

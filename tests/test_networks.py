@@ -11,7 +11,7 @@ import sympy
 
 from starlib.cli import families
 from starlib.factors import chimera as chimera_plain
-from starlib.factors import polarfly
+from starlib.factors import paley, polarfly
 from starlib.fields import tables
 from starlib.graphs import ArrayGraph
 from starlib.networks import (
@@ -19,6 +19,7 @@ from starlib.networks import (
     chimera,
     complete_paley,
     hyperx,
+    paley_loop_matching,
     polarstar,
     slimfly,
     slimfly_hafner,
@@ -119,9 +120,13 @@ def test_polarstar(q, supernode, extra):
     assert P.diameter() == 3
     L = polarstar(q, supernode=supernode, loops=True, **extra)
     assert L.diameter() == 3
+    assert L.m == P.m + (q + 1) * (H.n // 2)
     if supernode != "paley":  # the loop edges of an involution are a perfect matching: (q+1+d)-regular
         assert L.degree_set() == [q + 1 + dH]
-        assert L.m == P.m + (q + 1) * H.n // 2
+    else:  # every vertex but (a, 0) of the q+1 absolute supernodes a
+        low = np.flatnonzero(L.degrees() == q + dH)
+        assert low.tolist() == sorted((G.meta["absolute_points"] * H.n).tolist())
+        assert L.degree_set() == [q + dH, q + 1 + dH]
 
 
 def test_polarstar_sanity_and_rejects():
@@ -227,17 +232,40 @@ def test_polarfly_structure_of_polarstar_is_loop_free():
     assert P.structure.m == polarfly(3).m and "loops" not in P.structure.meta
 
 
-@pytest.mark.parametrize(("q", "pq"), [(2, 5), (3, 5), (3, 9), (3, 13), (4, 13)])
-def test_polarstar_paley_loop_edges(q, pq):
-    """Loop edges {h, xi h} are new exactly when (xi - 1) h is a non-square: only for QR(5) do they all exist."""
+@pytest.mark.parametrize("pq", [5, 9, 13, 17, 25, 29])
+def test_paley_loop_matching_is_a_perfect_matching_of_the_nonzero_elements(pq):
+    """{h, xi h} with (xi - 1) h a non-square: squares matched to non-squares, 0 alone, no Paley edge among them.
+
+    Oracle: galois's arithmetic (squares as x**2, its primitive element), not starlib's tables.
+    """
+    import galois
+
+    GF = galois.GF(pq)
+    xi = GF.primitive_element
+    squares = {int(x) for x in GF(np.arange(1, pq)) ** 2}
+    pairs = paley_loop_matching(pq)
+    H = paley(pq)
+    assert int(H.meta["xi"]) == int(xi)
+    expected = [(h, int(xi * GF(h))) for h in range(1, pq) if int((xi - GF(1)) * GF(h)) not in squares]
+    assert [tuple(p) for p in pairs.tolist()] == expected
+    assert np.array_equal(H.meta["bijection"][pairs[:, 0]], pairs[:, 1])  # each pair is {h, f(h)}
+    assert sorted(pairs.ravel().tolist()) == list(range(1, pq))  # every vertex once, except 0
+    assert all((a in squares) != (b in squares) for a, b in pairs.tolist())  # a square with a non-square
+    edges = {tuple(e) for e in np.sort(H.edges, axis=1).tolist()}
+    assert not edges & {tuple(sorted(p)) for p in pairs.tolist()}
+    with pytest.raises(ValueError, match="paley_q=7"):
+        paley_loop_matching(7)
+
+
+@pytest.mark.parametrize(("q", "pq"), [(2, 5), (3, 5), (3, 9), (3, 13), (4, 13), (5, 5)])
+def test_polarstar_paley_loop_edges_are_all_new(q, pq):
+    """Every loop edge is new: (q+1)(q'-1)/2 more links than the EDST paper's graph (605 -> 617 for ER_5 * QR(5))."""
     P, L = polarstar(q, paley_q=pq), polarstar(q, paley_q=pq, loops=True)
-    T = tables(pq)
-    pairs = np.array([(h, int(T.mul(T.xi, h))) for h in range(1, pq)])
-    covered, new = set(), 0
-    for h, fh in pairs.tolist():  # the greedy choice, re-done by hand
-        if h in covered or fh in covered:
-            continue
-        covered |= {h, fh}
-        new += int(T.sub(fh, h)) not in set(T.squares().tolist())
-    assert L.m - P.m == (q + 1) * new
-    assert (L.m == P.m) == (pq == 5)
+    assert L.m - P.m == (q + 1) * (pq - 1) // 2
+    old = {tuple(e) for e in canonical(P.edges).tolist()}
+    new = [tuple(e) for e in canonical(L.edges).tolist() if tuple(e) not in old]
+    a = P.meta["absolute_points"]
+    assert sorted(new) == sorted(tuple(sorted((int(x) * pq + h, int(x) * pq + fh)))
+                                 for x in a for h, fh in paley_loop_matching(pq).tolist())
+    if (q, pq) == (5, 5):
+        assert (P.m, L.m, L.degree_set(), int((L.degrees() == 7).sum())) == (605, 617, [7, 8], 6)
