@@ -34,10 +34,12 @@ from starlib.cayley import (
     insertion,
     lehmer_rank,
     mnb_lower_bound,
+    network_invariants,
     node_level_check,
     optimal_schedule_length,
     paper_allport_schedule,
     rotation,
+    rotation_set_diameters,
     selection,
     simulate_schedule,
     star_distance_sum,
@@ -349,3 +351,72 @@ def test_tn_in_is_theorem7():
 @pytest.mark.parametrize("k", range(2, 8))
 def test_star_distance_sum_matches_bfs(k):
     assert star_distance_sum(k) == int(cayley_distances(k, generator_set("star", k=k)).sum())
+
+
+# -- the rotation sets of RS, RR and RIS (left open by the paper) ----------------------------------------------
+
+def _hand_digraph(family: str, l: int, n: int, rotations: str) -> nx.DiGraph:
+    """The Cayley digraph from the paper's definitions, written out on tuples (no starlib.cayley code)."""
+    k = n * l + 1
+
+    def t(u, i):  # T_i: exchange positions 1 and i
+        u = list(u)
+        u[0], u[i - 1] = u[i - 1], u[0]
+        return tuple(u)
+
+    def ins(u, i):  # I_i: u_2 .. u_i u_1 u_{i+1} ..
+        return u[1:i] + u[:1] + u[i:]
+
+    def sel(u, i):  # I_i^-1: u_i u_1 .. u_{i-1} u_{i+1} ..
+        return u[i - 1:i] + u[:i - 1] + u[i:]
+
+    def rot(u, s):  # positions 2..k shifted right by s
+        body = u[1:]
+        return u[:1] + body[-s:] + body[:-s]
+
+    moves = []
+    if family == "RS":
+        moves += [lambda u, i=i: t(u, i) for i in range(2, n + 2)]
+    else:
+        moves += [lambda u, i=i: ins(u, i) for i in range(2, n + 2)]
+    if family == "RIS":
+        moves += [lambda u, i=i: sel(u, i) for i in range(2, n + 2)]
+    moves.append(lambda u: rot(u, n))
+    if rotations == "R and R^-1":
+        moves.append(lambda u: rot(u, k - 1 - n))
+    g = nx.DiGraph()
+    for u in itertools.permutations(range(1, k + 1)):
+        g.add_edges_from((u, m(u)) for m in moves if m(u) != u)
+    return g
+
+
+@pytest.mark.parametrize("family", ["RS", "RR", "RIS"])
+@pytest.mark.parametrize(("l", "n"), [(2, 1), (3, 1), (4, 1), (2, 2), (5, 1), (3, 2), (2, 3)])
+def test_rotation_set_diameters_match_networkx(family, l, n):
+    """Both readings against networkx on the digraph built from the definitions (all-pairs up to k = 5)."""
+    r = rotation_set_diameters(family, l=l, n=n)
+    assert r["rotations"] == ("R only" if family == "RR" else "R and R^-1")
+    assert r["alternative_rotations"] == ("R and R^-1" if family == "RR" else "R only")
+    k = n * l + 1
+    for prefix in ("", "alternative_"):
+        g = _hand_digraph(family, l, n, r[f"{prefix}rotations"])
+        undirected = all(g.has_edge(v, u) for u, v in g.edges())
+        assert r[f"{prefix}directed"] == (not undirected)
+        if k <= 5:
+            expected = nx.diameter(g.to_undirected() if undirected else g)
+        else:  # vertex-transitive: the eccentricity of the identity is the diameter
+            expected = max(nx.single_source_shortest_path_length(g, tuple(range(1, k + 1))).values())
+        assert r[f"{prefix}diameter"] == expected, prefix
+    if l == 2:  # R = R^-1: one graph
+        assert r["diameter"] == r["alternative_diameter"]
+    # the chosen reading is the graph the family builds
+    assert r["diameter"] == network_invariants(family, l=l, n=n)["diameter"]
+
+
+def test_rotation_set_diameters_quoted_figures_and_rejects():
+    r = rotation_set_diameters("RS", l=4, n=2)     # figures quoted in the issue that asked for this table
+    assert (r["diameter"], r["alternative_diameter"]) == (22, 23)
+    with pytest.raises(ValueError, match="family='MS'"):
+        rotation_set_diameters("MS", l=2, n=2)
+    with pytest.raises(ValueError, match="l=1"):
+        rotation_set_diameters("RS", l=1, n=2)

@@ -47,6 +47,7 @@ __all__ = [
     "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
     "complete_rotation_rotator", "macro_insertion_selection", "rotation_insertion_selection",
     "complete_rotation_insertion_selection", "build_family", "family_instances", "network_invariants", "BUILDERS",
+    "ROTATION_CHOICES", "rotation_set_diameters",
 ]
 
 
@@ -562,6 +563,64 @@ def network_invariants(family: str, *, k: int | None = None, l: int | None = Non
             "degree": degree(gens, "merge"), "degree_parallel": degree(gens, "parallel"),
             "directed": not is_inverse_closed(gens), "diameter": int(dist.max()),
             "mean_distance": float(dist.sum()) / (dist.size - 1), "distance_sum": int(dist.sum())}
+
+
+#: The families whose rotation set the paper leaves open: the ``_SUPER`` key starlib builds and the alternative.
+#: ``"R"`` is ``{R, R^-1}`` (undirected), ``"R+"`` is ``{R}`` alone (directed for ``l >= 3``).
+ROTATION_CHOICES: dict[str, tuple[str, str]] = {"RS": ("R", "R+"), "RR": ("R+", "R"), "RIS": ("R", "R+")}
+
+_ROTATION_WORDS = {"R": "R and R^-1", "R+": "R only"}
+
+
+def rotation_set_diameters(family: str, *, l: int, n: int, space: PermutationSpace | None = None) -> dict:
+    """Diameter of RS, RR or RIS with starlib's rotation set and with the alternative one.
+
+    Section 2.2 of the paper names RS, RR and RIS by "rotation" without saying whether ``R^-1`` is a generator
+    too. starlib builds RS and RIS with ``R`` and ``R^-1`` (undirected) and RR with ``R`` alone (directed, as a
+    rotator graph), :data:`ROTATION_CHOICES`; this function gives the diameter of both readings (one
+    breadth-first search each, :func:`cayley_diameter`; for a directed graph the largest distance along arcs).
+    For ``l = 2``, ``R = R^-1`` and the two readings are the same graph.
+
+    Parameters
+    ----------
+    family : str
+        ``"RS"``, ``"RR"`` or ``"RIS"`` (or the command-line names).
+    l, n : int
+        Boxes and balls per box, ``k = n*l + 1 <= MAX_K``.
+    space : PermutationSpace, optional
+        Shared neighbour cache for this ``k``.
+
+    Returns
+    -------
+    dict
+        ``network, family, l, n, k, rotations, diameter, directed, alternative_rotations,
+        alternative_diameter, alternative_directed`` (``rotations`` in words: ``"R and R^-1"`` or ``"R only"``).
+
+    Raises
+    ------
+    ValueError
+        If the family is not one of RS, RR, RIS, or ``(l, n)`` break their rules.
+
+    Examples
+    --------
+    >>> r = rotation_set_diameters("RS", l=4, n=2)          # k = 9: 362,880 nodes
+    >>> r["rotations"], r["diameter"], r["alternative_rotations"], r["alternative_diameter"]
+    ('R and R^-1', 22, 'R only', 23)
+
+    References
+    ----------
+    Yeh, Varvarigos and Lee (1999), Section 2.2 (rotation-star, rotation-rotator, rotation-IS; Definition 3).
+    """
+    info = family_info(family, allowed=tuple(ROTATION_CHOICES))
+    k = check_ln(l, n, build=True)
+    nucleus = _NUCLEUS[info.nucleus](k, n + 1)
+    out = {"network": f"{info.abbrev}({l},{n})", "family": info.abbrev, "l": int(l), "n": int(n), "k": k}
+    for prefix, key in zip(("", "alternative_"), ROTATION_CHOICES[info.abbrev], strict=True):
+        gens = nucleus + _SUPER[key](k, l, n)
+        out[f"{prefix}rotations"] = _ROTATION_WORDS[key]
+        out[f"{prefix}diameter"] = cayley_diameter(k, gens, space=space)
+        out[f"{prefix}directed"] = not is_inverse_closed(gens)
+    return out
 
 
 # -- the families as graph builders (registered on the command line) --------------------------------------
