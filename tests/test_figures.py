@@ -17,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
@@ -236,3 +237,51 @@ def test_depth_tradeoff_vs_bound_and_orders_figures():
     assert ax.get_xlabel().startswith("network (3 random edge orders") and ax.get_ylabel() == "tree depth"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["Slim Fly MMS(7)"]
     assert len(ax.get_legend().get_texts()) == 3 and ax.get_ylim()[1] > 16
+
+
+def test_speedup_figure_merges_identical_curves_only():
+    from starlib.allreduce import allreduce_time
+    from starlib.paper.allreduce_figures import byte_label, speedup_figure
+
+    sizes = 2.0 ** np.arange(3, 31)
+    depths = {("polarstar-iq", "q=4;d=3", "bfs"): [3], ("polarstar-iq", "q=4;d=3", "universal"): [6],
+              ("polarstar-iq", "q=4;d=3", "low-depth"): [6], ("polarstar-iq", "q=4;d=3", "maximum"): [19, 7, 8],
+              ("polarstar-iq", "q=4;d=3", "generic"): [19, 4, 5], ("slimfly", "q=4", "bfs"): [2],
+              ("slimfly", "q=4", "maximum"): [11, 5, 6], ("slimfly", "q=4", "generic"): [10, 5, 6]}
+    fig = speedup_figure(depths, [("polarstar-iq", "q=4;d=3"), ("slimfly", "q=4")], sizes, 1.0, 8e-5)
+    first, second = fig.axes[0], fig.axes[1]
+    labels = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in (first, second)]
+    suptitle = fig.get_suptitle()
+    top = second.get_lines()[-1].get_ydata()
+    plt.close(fig)
+    # same depth maximum and count: the same time at every size (the equal split); 10 != 11: two curves
+    assert labels[0] == ["one BFS tree (k=1, D=3)", "Universal = low-depth Universal (k=1, D=6)",
+                         "Maximum = exact packer (k=3, D=19)"]
+    assert labels[1] == ["one BFS tree (k=1, D=2)", "Maximum (k=3, D=11)", "exact packer (k=3, D=10)"]
+    expected = allreduce_time([2], sizes, 1.0, 8e-5) / allreduce_time([10, 5, 6], sizes, 1.0, 8e-5)
+    assert np.allclose(top, expected) and 2.8 < top[-1] < 3.0  # tends to k = 3
+    assert "1 µs per message" in suptitle and "12.5 GB/s" in suptitle
+    assert [byte_label(2.0**e) for e in (3, 10, 26)] == ["8 B", "1 KiB", "64 MiB"]
+    with pytest.raises(ValueError, match="no 'bfs' set"):
+        speedup_figure({("slimfly", "q=4", "maximum"): [3]}, [("slimfly", "q=4")], sizes, 1.0, 8e-5)
+
+
+def test_resilience_figure_one_line_per_tree_count():
+    from starlib.allreduce import intact_expected
+    from starlib.paper.allreduce_figures import resilience_figure
+
+    rows = [{"network": "slimfly", "parameters": "q=4", "n": 32, "method": m, "trees": k, "f": f,
+             "mc_intact": intact_expected(k, 32, f), "sd_intact": 0.1}
+            for m, k in (("bfs", 1), ("low-depth", 1), ("maximum", 3), ("generic", 3)) for f in (0.001, 0.01)]
+    fig = resilience_figure(pd.DataFrame(rows), trials=100)
+    ax = fig.axes[0]
+    curves = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 100]
+    texts = [t.get_text() for t in ax.texts]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    plt.close(fig)
+    assert len(curves) == 2 and texts == ["k=1", "k=3"]
+    assert labels[:4] == ["one BFS tree (k=1)", "low-depth Universal (k=1)", "Maximum (k=3)", "exact packer (k=3)"]
+    assert ticks == ["0.1%", "1%"] and ax.get_title() == "Slim Fly MMS(4), n = 32"
+    with pytest.raises(ValueError, match="trials=0"):
+        resilience_figure(pd.DataFrame(rows), trials=0)
