@@ -285,3 +285,58 @@ def test_resilience_figure_one_line_per_tree_count():
     assert ticks == ["0.1%", "1%"] and ax.get_title() == "Slim Fly MMS(4), n = 32"
     with pytest.raises(ValueError, match="trials=0"):
         resilience_figure(pd.DataFrame(rows), trials=0)
+
+
+def test_netdesign_figures():
+    from starlib import netdesign as nd
+    from starlib.paper.netdesign_figures import (
+        COMPUTE_COLOUR,
+        confidence_figure,
+        evolution_figure,
+        max_routers_figure,
+        route_figure,
+        toy_networks_figure,
+    )
+
+    N, m = 100, 4
+    ns = np.arange(1, N - 1)
+    mmax = np.array([nd.max_routers(N, m, int(x)) for x in ns])
+    levels = np.array([nd.tree_levels(N, m, int(x)) for x in ns])
+    fig = max_routers_figure(ns, mmax, levels, N, m)
+    ax = fig.axes[0]
+    drawn = sum(len(ln.get_xdata()) for ln in ax.get_lines())
+    plt.close(fig)
+    assert drawn == len(ns) and len(ax.get_lines()) == len(set(levels.tolist()))  # one panel, every n once
+    assert f"{mmax.min():,} at n = {ns[np.argmin(mmax)]}" in ax.texts[0].get_text()
+    with pytest.raises(ValueError, match="differ"):
+        max_routers_figure(ns, mmax[:-1], levels, N, m)
+
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    fig = confidence_figure([2, 10], a, mc_trials=50)
+    dots = [ln.get_ydata() for ln in fig.axes[0].get_lines() if ln.get_linestyle() == "None"][:2]
+    plt.close(fig)
+    for U, got in zip((2, 10), dots, strict=True):  # the same draws, in the same order, as the notebook made
+        p = np.unique(np.geomspace(1, 5 * U, 60).astype(int))
+        assert np.array_equal(got, nd.monte_carlo_confidence(p[:: max(1, len(p) // 12)].tolist(), U, 50, seed=b))
+    assert a.random() == b.random()  # and nothing else: later cells of the notebook see the same generator state
+    assert fig.axes[0].get_legend().get_texts()[-1].get_text() == "the notes: U = 100, C = 0.9, p = 230"
+
+    ex = nd.NOTES_EXAMPLE_CONNECTIONS
+    pos = {-1: (0, 0), 4: (1, 0), -2: (2, -0.9), 5: (3, 0), -3: (4, 0), 2: (1, 1.4), 1: (2, 2.1), 3: (3, 1.4)}
+    fig = route_figure(ex, pos, [-1, 4, 2, 1, 3, 5, -3], [-1, 4, -2, 5, -3])
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    plt.close(fig)
+    assert labels[:2] == ["through routers only: 5 routers, 6 links", "through compute node: 4 links (not allowed)"]
+
+    fig = toy_networks_figure({"one router": nd.single_port_network([], [5])})
+    ax = fig.axes[0]
+    squares = [c for c in ax.collections
+               if len(c.get_facecolor()) and to_hex(c.get_facecolor()[0]) == COMPUTE_COLOUR.lower()]
+    plt.close(fig)
+    assert ax.get_title() == "one router\npairs: 10 at 1 hop" and len(squares[0].get_offsets()) == 5
+
+    result = nd.evolve(nd.random_network(8, 1, 4, 4, seed=0), steps=20, seed=0)
+    fig = evolution_figure(result, "search")
+    ylabels = [ax.get_ylabel() for ax in fig.axes]
+    plt.close(fig)
+    assert ylabels == ["score f (lower is better)", "mean router hops", "bisection width (exact)"]
