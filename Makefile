@@ -29,7 +29,7 @@ NBVAL_CORETYPE ?= Zen
 REPRODUCE_CORETYPE ?= Haswell
 
 .PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce reproduce-other-cpu bench lab html \
-	clean
+	site clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -95,6 +95,9 @@ lab: venv ## open the notebooks in JupyterLab from the same environment
 
 html: venv ## render the executed notebooks to static HTML in html/
 	$(BIN)/jupyter nbconvert --to html --output-dir html $(NOTEBOOKS)
+
+site: venv ## the reader's site in site/: the README's map and every executed notebook as HTML (nothing re-run)
+	$(BIN)/python tools/build_site.py --out site
 
 clean: ## remove the virtual environment and build products (not paper_tables/)
 	rm -rf $(VENV) build html .pytest_cache .hypothesis

@@ -1,0 +1,316 @@
+"""The reader's site (tools/build_site.py, ``make site``), checked in a real headless Chromium.
+
+Every page is reached from the landing page and opened from a local HTTP server (under a sub-path, as the site
+may be served from anywhere) and once from disk: status 200, no console error, no failed or off-site request,
+no broken image, and every formula rendered by the bundled MathJax with no raw ``$`` left. A separate test plants
+each fault in a synthetic page and shows that the check reports it. The browser tests skip, with a message, where
+Playwright or Chromium is missing (``.ci/run`` installs Debian's Chromium); Playwright never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import functools
+import http.server
+import importlib.util
+import shutil
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urljoin
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def _load_builder():
+    spec = importlib.util.spec_from_file_location("tools_build_site", ROOT / "tools" / "build_site.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+bs = _load_builder()
+
+# What a page must satisfy once loaded; returns a list of problems (empty when the page is fine).
+PAGE_CHECK_JS = r"""
+() => {
+  const problems = [];
+  for (const img of document.images) {
+    if (!img.complete || img.naturalWidth === 0) problems.push("broken image " + img.src.slice(0, 100));
+  }
+  const maths = Array.from(document.querySelectorAll('script[type^="math/tex"]'));
+  for (const s of maths) {
+    const frame = document.getElementById(s.id + "-Frame");
+    if (!frame) problems.push("formula not rendered: " + s.textContent.slice(0, 60));
+  }
+  for (const e of document.querySelectorAll(".MathJax_Error")) {
+    problems.push("MathJax error: " + e.textContent.slice(0, 80));
+  }
+  // TeX errors (shown as their source by noErrors) and undefined macros (red by noUndefined), in MathJax's tree
+  const bad = n => n && (n.type === "merror" || (n.type === "mtext" && n.mathcolor === "red") ||
+                         (n.data || []).some(bad));
+  for (const jax of (window.MathJax && MathJax.Hub ? MathJax.Hub.getAllJax() : [])) {
+    if (bad(jax.root)) problems.push("MathJax error in: " + jax.originalText.slice(0, 60));
+  }
+  for (const md of document.querySelectorAll(".jp-RenderedMarkdown, .site-item")) {
+    const copy = md.cloneNode(true);
+    copy.querySelectorAll('script, code, pre, [class^="MathJax"], [id^="MathJax"]').forEach(e => e.remove());
+    const m = copy.textContent.match(/.{0,30}\$.{0,30}/);
+    if (m) problems.push("raw $ left: " + m[0].replace(/\s+/g, " "));
+  }
+  return {problems: problems, formulas: maths.length,
+          links: Array.from(document.querySelectorAll("a[href]")).map(a => a.getAttribute("href"))};
+}
+"""
+
+# Resolves once MathJax has typeset the page: "done", "no MathJax", or "timeout" after 20 s. Hub.Queue runs after
+# the start-up typesetting; polling isReady first covers a page where MathJax.js is still loading its parts.
+MATHJAX_DONE_JS = """
+() => new Promise(resolve => {
+  const started = Date.now();
+  const poll = () => {
+    if (!window.MathJax) { resolve("no MathJax"); return; }
+    if (Date.now() - started > 20000) { resolve("timeout"); return; }
+    if (MathJax.isReady && MathJax.Hub) { MathJax.Hub.Queue(() => resolve("done")); return; }
+    setTimeout(poll, 50);
+  };
+  poll();
+})
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (make venv)")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium); the site is not checked")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    """Serve ``directory`` on 127.0.0.1 from a thread; yields the base URL."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def check_page(browser, url: str, allowed: str) -> dict:
+    """Open ``url`` in a fresh context; every request outside ``allowed`` (a URL prefix) is blocked and reported.
+
+    Returns the page's problems (status, console errors, failed or blocked requests, broken images, formulas
+    not rendered, raw ``$``), its number of formulas and its links.
+    """
+    context = browser.new_context()
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    problems: list[str] = []
+
+    def route(r) -> None:
+        if r.request.url.startswith(allowed) or r.request.url.startswith("data:"):
+            r.continue_()
+        else:
+            problems.append(f"request outside the site: {r.request.url}")
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})"))
+    page.on("response", lambda r: problems.append(f"status {r.status}: {r.url}") if r.status >= 400 else None)
+    try:
+        response = page.goto(url, wait_until="load", timeout=30_000)
+        if url.startswith("http") and (response is None or response.status != 200):
+            problems.append(f"status {None if response is None else response.status} for the page")
+        if page.evaluate(MATHJAX_DONE_JS) == "timeout":
+            problems.append("MathJax did not finish within 20 s")
+        page.wait_for_load_state("networkidle")  # requests that the rendered maths make late (fonts) are seen
+        result = page.evaluate(PAGE_CHECK_JS)
+    finally:
+        context.close()
+    result["problems"] = problems + result["problems"]
+    return result
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> tuple[Path, list[Path]]:
+    """The site built from this repository, deep inside a served folder (``/compendium/v1/site/``)."""
+    www = tmp_path_factory.mktemp("www")
+    out = www / "compendium" / "v1" / "site"
+    return out, bs.build_site(out)
+
+
+def test_every_page_of_the_site_in_chromium(browser, site):
+    out, pages = site
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    assert pages == [Path("index.html")] + [Path("notebooks", f"{n}.html") for n in notebooks]
+    rows = bs.notebook_map((ROOT / "README.md").read_text(encoding="utf-8"))
+    with_math = {p.stem for p in (ROOT / "notebooks").glob("[0-9]*.ipynb")
+                 if any("$" in c.source for c in nbformat.read(str(p), as_version=4).cells
+                        if c.cell_type == "markdown")}
+    with serve(out.parent.parent.parent) as base:
+        top = urljoin(base, "compendium/v1/site/")
+        seen: dict[str, dict] = {}
+        todo = [urljoin(top, "index.html")]
+        while todo:  # crawl from the landing page: every page must be reachable
+            url = todo.pop()
+            if url in seen:
+                continue
+            seen[url] = check_page(browser, url, base)
+            for href in seen[url]["links"]:
+                target = urljoin(url, href).split("#")[0]
+                if target.startswith(top) and target.endswith(".html"):
+                    todo.append(target)
+        problems = [f"{url[len(top):]}: {p}" for url, r in sorted(seen.items()) for p in r["problems"]]
+        assert not problems, "\n".join(problems)
+        assert sorted(u[len(top):] for u in seen) == sorted(str(p) for p in pages)
+
+        index = seen[urljoin(top, "index.html")]
+        linked = [h for h in index["links"] if h.startswith("notebooks/")]
+        assert sorted(set(linked)) == [f"notebooks/{r.notebook}.html" for r in rows] == \
+            [f"notebooks/{n}.html" for n in notebooks]
+        for name in notebooks:
+            formulas = seen[urljoin(top, f"notebooks/{name}.html")]["formulas"]
+            assert (formulas > 0) == (name in with_math), (name, formulas)
+
+        # The "hide code" switch hides the code and keeps the argument, on this page and the next one.
+        context = browser.new_context()
+        page = context.new_page()
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
+        page.goto(urljoin(top, f"notebooks/{notebooks[0]}.html"))
+        code = page.locator(".jp-CodeCell .jp-Cell-inputWrapper").first
+        prose = page.locator(".jp-MarkdownCell").first
+        assert code.is_visible() and prose.is_visible()
+        page.check("#site-hide-code")
+        assert not code.is_visible() and prose.is_visible()
+        page.click("a.site-next >> nth=0")
+        page.wait_for_load_state("load")
+        assert page.is_checked("#site-hide-code")
+        assert not page.locator(".jp-CodeCell .jp-Cell-inputWrapper").first.is_visible()
+        context.close()
+
+    # Opened from disk, without a server: the same checks, on the landing page and the page with most formulas.
+    busiest = max(notebooks, key=lambda n: seen[urljoin(top, f"notebooks/{n}.html")]["formulas"])
+    for rel in ("index.html", f"notebooks/{busiest}.html"):
+        result = check_page(browser, (out / rel).as_uri(), out.as_uri())
+        assert not result["problems"], (rel, result["problems"])
+
+
+def test_the_page_check_catches_each_fault(browser, tmp_path):
+    """A page of a site built from a synthetic repository, clean and then with one fault planted per copy: the
+    check above passes the clean page and reports each fault."""
+    repo = _mini_repo(tmp_path / "repo", ["01-a"], "# 1. A page\nwith $q^2 + q + 1$ and ![a figure](f.png)")
+    shutil.copyfile(next((ROOT / "paper_tables" / "figures").glob("*.png")), repo / "notebooks" / "f.png")
+    out = tmp_path / "site"
+    bs.build_site(out, repo)
+    clean = (out / "notebooks" / "01-a.html").read_text(encoding="utf-8")
+    assert clean.count("</main>") == 1 and "MathJax.js?" in clean
+    faults = {
+        "broken_image": ('<img src="missing.png">', "status 404: "),
+        "console_error": ('<script>console.error("planted");</script>', "console error: planted"),
+        "script_error": ("<script>undefinedFunction();</script>", "page error: undefinedFunction is not defined"),
+        "off_site": ('<img src="http://192.0.2.1/x.png">', "request outside the site: http://192.0.2.1/x.png"),
+        "raw_math": ('<div class="jp-RenderedMarkdown tex2jax_ignore"><p>left as $x$</p></div>', "raw $ left"),
+        "tex_error": ("<p>$\\frac{1}{$</p>", "MathJax error in: \\frac{1}{"),
+        "undefined_macro": ("<p>$\\notamacro x$</p>", "MathJax error in: \\notamacro x"),
+        "zero_size_image": ('<img src="data:image/png;base64,">', "broken image data:image/png"),
+    }
+    for name, (snippet, _) in faults.items():
+        (out / "notebooks" / f"{name}.html").write_text(clean.replace("</main>", snippet + "</main>"))
+    with serve(out) as base:
+        results = {name: check_page(browser, urljoin(base, f"notebooks/{name}.html"), base)
+                   for name in ["01-a", *faults]}
+    assert results["01-a"]["problems"] == [] and results["01-a"]["formulas"] == 1
+    for name, (_, report) in faults.items():
+        assert any(report in p for p in results[name]["problems"]), (name, results[name]["problems"])
+
+
+def test_builder_doctests():
+    failures, tried = doctest.testmod(bs, optionflags=doctest.ELLIPSIS)
+    assert tried >= 6 and failures == 0
+
+
+def _mini_repo(root: Path, readme_rows: list[str], markdown: str = "# 1. A notebook\nwith $x^2$") -> Path:
+    """A repository with a README map and one notebook per row name, each with one Markdown and one code cell."""
+    (root / "notebooks").mkdir(parents=True)
+    table = ["| paper item | notebook | output files (`paper_tables/`) | time |", "|---|---|---|---|"]
+    table += [f"| item {n} | `{n}` | `t{n}` | 1 s |" for n in readme_rows]
+    (root / "README.md").write_text("# Mini\n\nIntro.\n\n## What regenerates what\n\n" + "\n".join(table) + "\n")
+    for name in readme_rows:
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(markdown),
+                                             nbformat.v4.new_code_cell("print(1)")])
+        nbformat.write(nb, str(root / "notebooks" / f"{name}.ipynb"))
+    return root
+
+
+def test_builder_copies_what_pages_show_links_notebooks_and_repeats_its_bytes(tmp_path):
+    md = ("# 1. First\n![f](../paper_tables/figures/f.png) and [the other one](02-b.ipynb#Top), "
+          "[outside](https://example.org/x)")
+    repo = _mini_repo(tmp_path / "repo", ["01-a", "02-b"], md)
+    (repo / "paper_tables" / "figures").mkdir(parents=True)
+    (repo / "paper_tables" / "figures" / "f.png").write_bytes(b"\x89PNG")
+    pages = bs.build_site(tmp_path / "s1", repo)
+    assert pages == [Path("index.html"), Path("notebooks/01-a.html"), Path("notebooks/02-b.html")]
+    page = (tmp_path / "s1" / "notebooks" / "01-a.html").read_text()
+    assert 'href="02-b.html#Top"' in page and "02-b.ipynb" not in page and 'href="https://example.org/x"' in page
+    assert (tmp_path / "s1" / "paper_tables" / "figures" / "f.png").read_bytes() == b"\x89PNG"
+    index = (tmp_path / "s1" / "index.html").read_text()
+    assert '<a href="notebooks/01-a.html"><code>01-a</code></a>' in index and "item 02-b" in index
+    bs.build_site(tmp_path / "s2", repo)
+    for f in sorted(p for p in (tmp_path / "s1").rglob("*") if p.is_file()):
+        assert f.read_bytes() == (tmp_path / "s2" / f.relative_to(tmp_path / "s1")).read_bytes(), f
+    bs.build_site(tmp_path / "s1", repo)  # an earlier site is replaced
+
+
+@pytest.mark.parametrize("case, message", [
+    ("unlisted", r"notebooks \['02-b'\] are not in the README's 'What regenerates what' table"),
+    ("no notebook", r"notebook\(s\) \['03-c'\] have no notebooks/<name>.ipynb"),
+    ("broken link", r"notebooks/01-a.html: src='\.\./paper_tables/missing.png' points at nothing"),
+    ("network", r"notebooks/01-a.html: <img src='https://example.org/x.png'> would load from the network"),
+    ("not a site", r"exists and is not a site built by tools/build_site.py"),
+    ("no map", r"README: no section '## What regenerates what'"),
+])
+def test_builder_refuses(tmp_path, case, message):
+    md = {"broken link": "# A\n![x](../paper_tables/missing.png)",
+          "network": '# A\n<img src="https://example.org/x.png">'}.get(case, "# A")
+    repo = _mini_repo(tmp_path / "repo", ["01-a", "02-b"], md)
+    out = tmp_path / "site"
+    if case == "unlisted":
+        readme = (repo / "README.md").read_text()
+        (repo / "README.md").write_text("\n".join(x for x in readme.splitlines() if "02-b" not in x))
+    elif case == "no notebook":
+        readme = (repo / "README.md").read_text()
+        (repo / "README.md").write_text(readme + "| item 03 | `03-c` | `t` | 1 s |\n")
+    elif case == "not a site":
+        out.mkdir()
+        (out / "notes.txt").write_text("mine")
+    elif case == "no map":
+        (repo / "README.md").write_text("# Mini\n")
+    with pytest.raises(ValueError, match=message):
+        bs.build_site(out, repo)
+    if case == "not a site":
+        assert (out / "notes.txt").read_text() == "mine"
+    else:
+        assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".site")]
