@@ -340,3 +340,31 @@ def test_netdesign_figures():
     ylabels = [ax.get_ylabel() for ax in fig.axes]
     plt.close(fig)
     assert ylabels == ["score f (lower is better)", "mean router hops", "bisection width (exact)"]
+
+
+def test_cayley_figures():
+    from starlib.paper.cayley_figures import FAMILIES, degree_diameter_figure, family_style, mnb_te_figure
+
+    # the paper's names: <super generators><nucleus>, with IS alone having no super generators
+    assert [family_style(f) for f in ("MS", "RR", "IS", "complete-RIS")] == [
+        ("star nucleus", "swaps"), ("rotator nucleus", "rotations"), ("insertion-selection nucleus", "none"),
+        ("insertion-selection nucleus", "all rotations")]
+    assert len({(family_style(f)) for f in FAMILIES}) == len(FAMILIES)  # every family has its own look
+    with pytest.raises(ValueError, match="'TN'"):
+        family_style("TN")
+    table = pd.DataFrame([{"family": f, "nodes": 24, "degree": 3, "diameter": 5} for f in (*FAMILIES, "star")])
+    fig = degree_diameter_figure(table, 4)
+    ax = fig.axes[0]
+    xs = sorted(float(c.get_offsets()[0][0]) for c in ax.collections)
+    plt.close(fig)
+    assert len(xs) == 10 and len(set(xs)) == 10 and xs[0] < 24 < xs[-1]  # spread around N = 4! = 24
+    cor = pd.DataFrame([{"series": s, "k": k, "mnb_over_order": 2.0, "te_over_order": 3.0, "mnb_over_lb": 4.0,
+                         "te_over_lb": 5.0} for s in ("a", "b") for k in (3, 5, 7)])
+    fig = mnb_te_figure(cor)
+    ylabels = [ax.get_ylabel() for ax in fig.axes]
+    widths = [ln.get_linewidth() for ln in fig.axes[0].get_lines()]
+    plt.close(fig)
+    assert all(ylabels) and fig.axes[2].get_xlabel().startswith("number of symbols k")
+    assert widths[0] > 2 * widths[1]  # coinciding series: the first drawn wide under the second
+    with pytest.raises(ValueError, match="5 series"):
+        mnb_te_figure(pd.concat([cor.assign(series=str(i)) for i in range(5)]))
