@@ -368,3 +368,24 @@ def test_cayley_figures():
     assert widths[0] > 2 * widths[1]  # coinciding series: the first drawn wide under the second
     with pytest.raises(ValueError, match="5 series"):
         mnb_te_figure(pd.concat([cor.assign(series=str(i)) for i in range(5)]))
+
+
+def test_scaling_figures_keep_the_legend_clear_of_the_targets():
+    from starlib.paper.scaling_figures import PHASES, scaling_memory_figure, scaling_time_figure
+
+    data = pd.DataFrame({"family": ["a", "a", "b", "b"], "links": [10**3, 10**6, 10**3, 10**6], "runs": 5,
+                         "generic_factor": [False, True, False, False], "peak_rss_mb": 300.0, "rss_growth_mb": 20.0,
+                         **{f"seconds_{p}": [1e-4, 1e-2, 2e-4, 2e-2] for p in PHASES},
+                         **{f"traced_mb_{p}": [0.01, 10.0, 0.02, 20.0] for p in PHASES}})
+    fig = scaling_time_figure(data, {"a": "A", "b": "B"}, target_links=10**6, target_seconds=10.0, fit_min_links=10)
+    axes = fig.axes
+    time_labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    notes = [t.get_text() for t in axes[0].texts]
+    plt.close(fig)
+    assert [ax.get_title() for ax in axes] == ["A", "B"] and axes[0].get_legend() is None  # legend outside
+    assert time_labels == ["edges", "build", "edsts", "verify", "generic factor packing"]
+    assert notes == ["1,000,000 links", "10 s target"] and axes[0].get_ylabel() == "seconds (best of 5 runs)"
+    fig = scaling_memory_figure(data, {"a": "A"}, memory_limit_gb=8)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["8 GB limit"] and fig.axes[0].get_legend() is None
+    assert len(fig.legends[0].get_texts()) == 6
+    plt.close(fig)

@@ -1,0 +1,129 @@
+"""Charts of notebook 11: time and memory of the star-product EDST constructions against the number of links.
+
+One panel per family, log-log axes, one colour and marker per phase; the targets (10^6 links, the time budget,
+the memory limit) are labelled where they are drawn, and the legend sits below the panels, clear of every line.
+Kept apart from :mod:`starlib.paper.scaling`, which the benchmarks import without matplotlib.
+
+Example
+-------
+>>> import matplotlib; matplotlib.use("Agg")
+>>> import pandas as pd
+>>> data = pd.DataFrame({"family": "slimfly", "links": [10**3, 10**6], "runs": 5, "generic_factor": False,
+...                      **{f"seconds_{p}": [1e-4, 1e-2] for p in PHASES}})
+>>> fig = scaling_time_figure(data, {"slimfly": "Slim Fly"}, target_links=10**6, target_seconds=10.0,
+...                           fit_min_links=10**5)
+>>> [t.get_text() for t in fig.legends[0].get_texts()]
+['edges', 'build', 'edsts', 'verify']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import matplotlib.figure
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.axes import Axes
+
+from .figures import PALETTE, paper_style
+
+__all__ = ["PHASES", "PHASE_STYLES", "scaling_time_figure", "scaling_memory_figure"]
+
+#: The measured phases of ``benchmarks/bench_scaling.py``, in order.
+PHASES = ("edges", "build", "edsts", "verify")
+
+#: Colour and marker of each phase.
+PHASE_STYLES = {"edges": (PALETTE[0], "v"), "build": (PALETTE[1], "s"), "edsts": (PALETTE[2], "o"),
+                "verify": (PALETTE[3], "^")}
+
+
+def _targets(ax: Axes, target_links: float | None, level: float, level_label: str) -> None:
+    if target_links is not None:
+        ax.axvline(target_links, color="#7f7f7f", ls=":", lw=1)
+        ax.annotate(f"{target_links:,.0f} links", (target_links, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(-3, 0), textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8,
+                    color="#525252")
+    ax.axhline(level, color="#7f7f7f", ls="--", lw=1)
+    ax.annotate(level_label, (0.02, level), xycoords=("axes fraction", "data"), xytext=(0, -3),
+                textcoords="offset points", va="top", fontsize=8, color="#525252")
+
+
+def _panels(families: Mapping[str, str]):
+    fig, axes = plt.subplots(1, len(families), figsize=(4.2 * len(families), 4.3), sharey=True,
+                             squeeze=False, layout="constrained")
+    return fig, axes[0]
+
+
+def scaling_time_figure(data: pd.DataFrame, titles: Mapping[str, str], target_links: float,
+                        target_seconds: float, fit_min_links: float) -> matplotlib.figure.Figure:
+    """Seconds of each phase against links, one panel per family; a generic factor packing would be circled.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The measurement record: ``family``, ``links``, ``runs``, ``generic_factor`` and ``seconds_<phase>`` for
+        every phase of :data:`PHASES`.
+    titles : mapping
+        Family -> panel title, in the order of the panels.
+    target_links, target_seconds : float
+        The targets drawn (a vertical and a horizontal line).
+    fit_min_links : float
+        Instances at least this large are the fitted ones (only they are circled when generic).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    with paper_style():
+        fig, axes = _panels(titles)
+        for ax, (fam, title) in zip(axes, titles.items(), strict=True):
+            sub = data[data.family == fam].sort_values("links")
+            for p in PHASES:
+                colour, marker = PHASE_STYLES[p]
+                ax.plot(sub.links, sub[f"seconds_{p}"], marker=marker, ms=5, lw=1.3, color=colour, label=p)
+            gen_rows = sub[sub.generic_factor & (sub.links >= fit_min_links)]
+            if len(gen_rows):
+                ax.scatter(gen_rows.links, gen_rows.seconds_edsts, s=120, facecolors="none", edgecolors="black",
+                           label="generic factor packing")
+            _targets(ax, target_links, target_seconds, f"{target_seconds:g} s target")
+            ax.set(xscale="log", yscale="log", title=title, xlabel="links m")
+        axes[0].set_ylabel(f"seconds (best of {int(data.runs.max())} runs)")
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), title="phase")
+    return fig
+
+
+def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
+                          memory_limit_gb: float) -> matplotlib.figure.Figure:
+    """Peak memory against links: the process's peak, its growth above the imports, each phase's traced peak.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        ``family``, ``links``, ``peak_rss_mb``, ``rss_growth_mb`` and ``traced_mb_<phase>`` for every phase.
+    titles : mapping
+        Family -> panel title, in the order of the panels.
+    memory_limit_gb : float
+        The limit drawn as a horizontal line.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    with paper_style():
+        fig, axes = _panels(titles)
+        for ax, (fam, title) in zip(axes, titles.items(), strict=True):
+            sub = data[data.family == fam].sort_values("links")
+            ax.plot(sub.links, sub.peak_rss_mb, marker="D", ms=5, lw=1.6, color="black", label="peak RSS (process)")
+            ax.plot(sub.links, sub.rss_growth_mb, marker="d", ms=5, lw=1.2, ls="--", color="black",
+                    label="peak RSS above imports")
+            for p in PHASES:
+                colour, marker = PHASE_STYLES[p]
+                ax.plot(sub.links, sub[f"traced_mb_{p}"], marker=marker, ms=5, lw=1.3, color=colour,
+                        label=f"traced: {p}")
+            _targets(ax, None, memory_limit_gb * 1024, f"{memory_limit_gb:g} GB limit")
+            ax.set(xscale="log", yscale="log", title=title, xlabel="links m")
+        axes[0].set_ylabel("peak memory (MB)")
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=3)
+    return fig
