@@ -1,30 +1,63 @@
-"""The table writer: three renderings of one frame, deterministic formats."""
+"""The table writer: three renderings of one frame, every table described, deterministic formats.
 
+The CSV rendering is what machines read and must not change; the Markdown and LaTeX renderings carry a caption,
+a glossary (meaning and unit of every column), one missing-value marker and a fixed number of decimals per
+column. ``tests/test_latex.py`` compiles the LaTeX.
+"""
+
+import csv
+import json
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from starlib.paper.tables import format_cell, render_latex, render_markdown, write_table
+from starlib.paper.table_notes import TABLE_NOTES, Column, TableNote
+from starlib.paper.tables import (
+    LONGTABLE_ROWS,
+    MISSING,
+    describe,
+    display_cells,
+    format_cell,
+    render_latex,
+    render_markdown,
+    tex_formula,
+    tex_mixed,
+    tex_rich,
+    tex_text,
+    write_table,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NOTE = TableNote("Test table with $\\lfloor m/(n-1) \\rfloor$ and `code`.",
+                 {"q": Column("prime power", tex="$q$"),
+                  "ratio": Column("a ratio", decimals=2),
+                  "name": Column("a name"),
+                  "ok": Column("yes if fine")})
 
 
-def test_integers_stay_integers_in_mixed_frames(tmp_path):
-    df = pd.DataFrame({"q": [3, 5], "ratio": [0.5, 1.0], "name": ["a_b", "c"], "ok": [True, False]})
-    write_table(df, "t", tmp_path)
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame({"q": [3, 5], "ratio": [0.5, 1.0], "name": ["a_b", "c"], "ok": [True, False]})
+
+
+# -- CSV: the machine format, unchanged -------------------------------------------------------------------------------
+
+def test_csv_keeps_integers_and_its_own_float_digits(tmp_path):
+    write_table(_frame(), "t", tmp_path, note=NOTE)
     assert (tmp_path / "t.csv").read_text() == "q,ratio,name,ok\n3,0.5000,a_b,True\n5,1,c,False\n"
-    md = (tmp_path / "t.md").read_text().splitlines()
-    assert md[0] == "| q | ratio | name | ok |"
-    assert md[2] == "| 3 | 0.5000 | a_b | yes |"
-    tex = (tmp_path / "t.tex").read_text()
-    assert r"a\_b" in tex and r"\toprule" in tex and r"\bottomrule" in tex
-    assert "3 & 0.5000" in tex
+    write_table(_frame(), "t", tmp_path, note=NOTE, float_digits=1)
+    assert (tmp_path / "t.csv").read_text().splitlines()[1] == "3,0.5,a_b,True"
 
 
 def test_sorting_and_byte_stability(tmp_path):
+    note = TableNote("Orders of ER_q.", {"q": Column("prime power"), "n": Column("vertices", "vertices")})
     df = pd.DataFrame({"q": [7, 2, 5], "n": [57, 7, 31]})
-    write_table(df, "a", tmp_path, sort_by=["q"])
+    write_table(df, "a", tmp_path, sort_by=["q"], note=note)
     first = [(tmp_path / f"a.{ext}").read_bytes() for ext in ("csv", "md", "tex")]
-    write_table(df.sample(frac=1, random_state=1), "a", tmp_path, sort_by=["q"])
+    write_table(df.sample(frac=1, random_state=1), "a", tmp_path, sort_by=["q"], note=note)
     second = [(tmp_path / f"a.{ext}").read_bytes() for ext in ("csv", "md", "tex")]
     assert first == second
     assert first[0].decode().splitlines()[1:] == ["2,7", "5,31", "7,57"]
@@ -32,15 +65,202 @@ def test_sorting_and_byte_stability(tmp_path):
 
 def test_cells_and_quoting(tmp_path):
     assert format_cell(Fraction(3, 4)) == "3/4"
-    assert format_cell(float("nan")) == "--"
+    assert format_cell(float("nan")) == MISSING == "--"
     assert format_cell(float("nan"), for_csv=True) == ""
     assert format_cell(2.0) == "2"
+    note = TableNote("Parameters.", {"parameters": Column("parameters")})
     df = pd.DataFrame({"parameters": ["q=3;d=7", "x,y"]})
-    write_table(df, "p", tmp_path)
+    write_table(df, "p", tmp_path, note=note)
     assert (tmp_path / "p.csv").read_text().splitlines()[2] == '"x,y"'
-    assert "x,y" in render_markdown(df) and "q=3;d=7" in render_latex(df)
+    assert "x,y" in render_markdown(df) and "q=3;d=7" in render_latex(df, "p", note=note)
 
+
+# -- descriptions: every table has one, and it matches its frame -----------------------------------------------------
 
 def test_bad_name(tmp_path):
     with pytest.raises(ValueError, match="name="):
-        write_table(pd.DataFrame({"a": [1]}), "x/y", tmp_path)
+        write_table(pd.DataFrame({"a": [1]}), "x/y", tmp_path, note=NOTE)
+
+
+def test_a_table_without_description_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="table 'no_such_table' has no description"):
+        write_table(pd.DataFrame({"a": [1]}), "no_such_table", tmp_path)
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_the_description_must_match_the_columns(tmp_path):
+    with pytest.raises(ValueError, match=r"columns \['extra'\] have no description"):
+        write_table(_frame().assign(extra=1), "t", tmp_path, note=NOTE)
+    with pytest.raises(ValueError, match=r"describes columns \['ok'\]"):
+        write_table(_frame().drop(columns="ok"), "t", tmp_path, note=NOTE)
+    floats = TableNote("x", {"x": Column("a float without decimals")})
+    with pytest.raises(ValueError, match="column 'x' holds floats but its description sets no decimals"):
+        write_table(pd.DataFrame({"x": [0.5]}), "t", tmp_path, note=floats)
+    with pytest.raises(ValueError, match="kind="):
+        Column("x", kind="formula")
+
+
+def _notebook_tables() -> dict[str, str]:
+    """Table name -> notebook, for every ``write_table(frame, "name", out_dir, ...)`` in the notebooks' code."""
+    out = {}
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        names = re.findall(r"\"(\w+)\",\s*out_dir", code)
+        assert len(names) == code.count("write_table("), f"{nb.name}: a write_table call of another form"
+        out.update(dict.fromkeys(names, nb.name))
+    return out
+
+
+def test_every_notebook_table_is_described_and_every_description_used():
+    written = _notebook_tables()
+    assert len(written) >= 29
+    assert sorted(set(written) - set(TABLE_NOTES)) == []
+    assert sorted(set(TABLE_NOTES) - set(written)) == []
+
+
+def test_the_committed_tables_are_the_described_ones():
+    committed = {p.stem for p in (ROOT / "paper_tables").glob("*.csv")}
+    assert committed == set(TABLE_NOTES)
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_NOTES))
+def test_every_description_renders_and_cites_its_source(name):
+    note = describe(name)
+    assert re.search(r"(Table|Section|section|Appendix|Theorem|Definition|Figure|eq\.|notebook|docs/)", note.caption)
+    for text in [note.caption] + [c.meaning for c in note.columns.values()]:
+        assert tex_rich(text).isascii()
+    for col in list(note.columns.values()) + ([note.default] if note.default else []):
+        assert col.meaning.strip(), name
+        if col.unit:
+            assert tex_rich(col.unit).isascii()
+
+
+def test_the_committed_csv_headers_match_the_descriptions():
+    """The described columns are exactly the columns of the committed CSV files."""
+    for name, note in TABLE_NOTES.items():
+        with open(ROOT / "paper_tables" / f"{name}.csv", newline="", encoding="utf-8") as f:
+            cols = next(csv.reader(f))
+        assert set(note.columns) <= set(cols), name
+        if note.default is None:
+            assert set(cols) == set(note.columns), name
+
+
+# -- Markdown --------------------------------------------------------------------------------------------------------
+
+def test_markdown_caption_glossary_marker_and_decimals():
+    df = pd.DataFrame({"q": [3, 5], "ratio": [0.5, 1.0], "name": ["a_b", None], "ok": [True, False]})
+    md = render_markdown(df, note=NOTE, name="t").splitlines()
+    assert md[0] == "**t.** Test table with $\\lfloor m/(n-1) \\rfloor$ and `code`."
+    assert md[2] == "| q | ratio | name | ok |"
+    assert md[3] == "|---:|---:|---|---|"
+    assert md[4:6] == ["| 3 | 0.50 | a_b | yes |", "| 5 | 1.00 | -- | no |"]  # two decimals, also for 1.0
+    assert "- `ratio`: a ratio." in md and "- `q`: prime power." in md
+    assert md[-1] == "`--`: no value (not applicable, or not computed at this size)."
+
+
+def test_markdown_units_shared_columns_and_no_marker_line_without_missing_values():
+    note = TableNote("Schedule.", {"step": Column("step", "steps")}, default=Column("dimension", empty=""))
+    md = render_markdown(pd.DataFrame({"step": [1], "2": ["T_2"], "3": [""]}), note=note, name="f")
+    assert "- `step` [steps]: step." in md
+    assert "- `2`, `3`: dimension." in md
+    assert "| 1 | T_2 |  |" in md  # the empty cell means something here: it is not a missing value
+    assert "no value" not in md
+
+
+def test_markdown_without_description_is_a_plain_table():
+    md = render_markdown(pd.DataFrame({"x": [1.0, 0.25], "s": ["a|b", None]}), float_digits=3)
+    assert md == "| x | s |\n|---:|---|\n| 1.000 | a\\|b |\n| 0.250 | -- |\n"
+
+
+def test_display_cells_missing_sentinels_empty_and_scientific():
+    df = pd.DataFrame({"d": [-1, 4], "f": ["-", "paths"], "e": ["", "2 4"], "c": [4.735685e-298, 1.0]})
+    cols = [Column("depth", missing=(-1,)), Column("factor", missing=("-",)), Column("cases", empty="none"),
+            Column("confidence", decimals=2, sci=True)]
+    assert display_cells(df, columns=cols) == [[None, None, "none", "4.74e-298"], ["4", "paths", "2 4", "1.00e+00"]]
+    assert display_cells(pd.DataFrame({"b": [True], "n": [pd.NA]}).astype(object)) == [["yes", None]]
+
+
+# -- LaTeX -------------------------------------------------------------------------------------------------------------
+
+def test_latex_float_with_caption_label_booktabs_and_glossary():
+    tex = render_latex(_frame(), "t", note=NOTE)
+    assert "\\begin{table}[htbp]" in tex and "\\caption{Test table with $\\lfloor m/(n-1) \\rfloor$ and " \
+        "\\texttt{code}.}" in tex
+    assert "\\label{tab:t}" in tex and "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
+    assert "$q$ & ratio & name & ok \\\\" in tex  # the described header, else the escaped name
+    assert "3 & 0.50 & a\\_b & yes \\\\" in tex
+    assert "\\textbf{ratio}: a ratio." in tex
+    assert "\\resizebox{\\linewidth}{!}" in tex  # scaled down only when wider than the text
+    assert "longtable" not in tex.split("% Needs")[1].split("\n", 1)[1] and "landscape" not in tex
+    assert tex.isascii()
+
+
+def test_latex_longtable_switch_and_landscape():
+    note = TableNote("Long.", {"x": Column("x")})
+    short = render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS)}), "s", note=note)
+    long = render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS + 1)}), "s", note=note)
+    assert "\\begin{table}" in short and "\\begin{longtable}" not in short
+    assert "\\begin{longtable}{@{}r@{}}" in long and "\\begin{table}" not in long
+    assert "\\endfirsthead" in long and "\\endhead" in long and "(continued)" in long
+    assert long.count("\\caption{") == 1 and "\\label{tab:s}" in long
+    wide = render_latex(pd.DataFrame({"x": [1]}), "w", note=TableNote("Wide.", {"x": Column("x")}, landscape=True,
+                                                                       rotate=True, size="scriptsize"))
+    assert wide.index("\\begin{landscape}") < wide.index("\\begin{table}") < wide.index("\\end{landscape}")
+    assert "\\rotatebox{90}{x}" in wide and "\\scriptsize" in wide
+    forced = render_latex(pd.DataFrame({"x": [1]}), "f", note=TableNote("F.", {"x": Column("x")}, long=True))
+    assert "\\begin{longtable}" in forced
+
+
+def test_latex_escaping_unicode_and_missing_marker():
+    assert tex_text("50% of a_b & {c} #1 ~ ^ \\") == \
+        "50\\% of a\\_b \\& \\{c\\} \\#1 \\textasciitilde{} \\textasciicircum{} \\textbackslash{}"
+    assert tex_text("agrees except 2 missing '\u2014' cells") == "agrees except 2 missing '---' cells"
+    with pytest.raises(ValueError, match="U\\+2603"):
+        tex_text("snow \u2603")
+    note = TableNote("M.", {"x": Column("x", decimals=1), "s": Column("s", width="2cm")})
+    tex = render_latex(pd.DataFrame({"x": [float("nan")], "s": ["q=3;paley_q=5"]}), "m", note=note)
+    assert "-- & q=3;\\allowbreak{}paley\\_q=5 \\\\" in tex
+    assert ">{\\raggedright\\arraybackslash}p{2cm}" in tex
+    assert "\\textbf{--}: no value" in tex
+
+
+def test_formulas_become_mathematics():
+    assert tex_formula("(3*q - 1)/2") == "$(3q - 1)/2$"
+    assert tex_formula("K_{q,q} * C(X)", star=True) == "$K_{q,q} \\star C(X)$"
+    assert tex_formula("t_G + t_H - 1") == "$t_G + t_H - 1$"
+    assert tex_formula("MMS(5)") == "$\\mathrm{MMS}(5)$"
+    assert tex_formula("ER_47 * QR(53)", star=True) == "$\\mathrm{ER}_{47} \\star \\mathrm{QR}(53)$"
+    assert tex_formula("C_3 \u25a1 C_4") == "$C_3 \\mathbin{\\square} C_4$"
+    assert tex_formula("Max(d_H + 2*d_G, d_G + 2*d_H)") == "$\\max(d_H + 2d_G, d_G + 2d_H)$"
+    assert tex_formula("q^2(3q - 1)/2") == "$q^2(3q - 1)/2$"
+    assert tex_formula("floor(m/(n-1))") == "$\\lfloor m/(n-1)\\rfloor$"
+    assert tex_formula("q != 2 mod 4") == "$q \\not\\equiv 2 \\pmod{4}$"
+    assert tex_formula("C_2x4") == "$C_{2\\times 4}$"
+    assert tex_formula("R^1") == "$R^1$"
+    with pytest.raises(ValueError, match="are words"):
+        tex_formula("not regular")
+
+
+def test_text_with_formulas():
+    assert tex_mixed("Within 1 (YES if r_G = t_G or r_H = t_H)") == "Within 1 (YES if $r_G = t_G$ or $r_H = t_H$)"
+    assert tex_mixed("delta = 1 (q = 1 mod 4)") == "$\\delta = 1\\ (q \\equiv 1 \\pmod{4})$"
+    assert tex_mixed("Prop IV-.3, case r_G < t_G: tau* - t_G in [-1, -1]") == \
+        "Prop IV-.3, case $r_G < t_G$: $\\tau^* - t_G$ in $[-1, -1]$"
+    assert tex_mixed("exact packing max_edsts = brute-force tau") == \
+        "exact packing \\texttt{max\\_edsts} $=$ brute-force $\\tau$"
+    assert tex_mixed("q' = 4k + 1, k >= 1 (a prime power q' = 1 mod 4)") == \
+        "$q' = 4k + 1$, $k \\ge 1$ (a prime power $q' \\equiv 1 \\pmod{4}$)"
+    assert tex_mixed("|E(G*H)| = (t_G+t_H)(N-1) + L", star=True) == "$|E(G\\star H)| = (t_G+t_H)(N-1) + L$"
+    assert tex_mixed("random-invariant #3") == "random-invariant \\#3"
+    assert tex_mixed("Fig. 11 (chain, M = 2)") == "Fig. 11 (chain, $M = 2$)"
+    assert tex_mixed("d_G + d_H (V-B.3), or eq. (1)") == "$d_G + d_H$ (V-B.3), or eq. (1)"
+
+
+def test_latex_scientific_notation_and_math_columns(tmp_path):
+    note = TableNote("S.", {"c": Column("confidence", decimals=2, sci=True),
+                            "f": Column("formula", kind="math"), "m": Column("mixed", kind="mixed")})
+    df = pd.DataFrame({"c": [4.735685e-298, 1.0], "f": ["3*q/4", "q/2"], "m": ["q even", "\u2014"]})
+    tex = render_latex(df, "s", note=note)
+    assert "$4.74 \\times 10^{-298}$ & $3q/4$ & $q$ even \\\\" in tex
+    assert "$1.00$ & $q/2$ & --- \\\\" in tex

@@ -1,0 +1,710 @@
+"""What every table under ``paper_tables/`` shows: caption, column glossary, decimals, formula columns, layout.
+
+One :class:`TableNote` per table name, in :data:`TABLE_NOTES`; :func:`starlib.paper.tables.write_table` looks the
+name up and refuses a table without one (and a note that does not describe exactly the frame's columns). The
+notes are read from what the notebooks compute (the modules of :mod:`starlib.paper` and the side domains);
+captions cite the source's table, section, theorem or equation numbers: the star-product paper (Isham et al.,
+2025), the super Cayley paper (Yeh, Varvarigos and Lee) and the network-design notes.
+
+Text conventions (captions, meanings, units): ``$...$`` is LaTeX mathematics (GitHub and Jupyter render it in
+the Markdown files too) and ```...``` is code. A column's ``kind`` says how the LaTeX rendering typesets its
+cells: ``"text"`` as text, ``"math"`` as one formula written in ASCII (``(3*q - 1)/2``), ``"mixed"`` as text with
+formulas in it (:func:`starlib.paper.tables.tex_mixed` states the rule).
+
+Example
+-------
+>>> note = TABLE_NOTES["table4"]
+>>> note.columns["Degree"].kind, note.landscape
+('mixed', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Column", "TableNote", "TABLE_NOTES"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """The description of one column.
+
+    Attributes
+    ----------
+    meaning : what the column holds (text; ``$...$`` mathematics, ```...``` code).
+    unit : its unit (``"vertices"``, ``"$\\mu$s"``), empty for a flag, a name or a formula.
+    tex : the LaTeX header (an abbreviation, raw LaTeX); default the column name, escaped.
+    kind : ``"text"``, ``"math"`` or ``"mixed"`` (module docstring).
+    star : ``*`` in the column's formulas is the star product (else multiplication).
+    decimals : digits after the point of every float in the Markdown and LaTeX renderings (required for a
+        column that holds floats).
+    sci : floats in scientific notation (``4.74e-298``) with ``decimals`` digits.
+    missing : values that mean "no value" and are shown as the missing marker (``-1`` for "no tree").
+    empty : what an empty string shows; ``None``: it is a missing value.
+    width : LaTeX column width (``"3cm"``): the text wraps inside it.
+    """
+
+    meaning: str
+    unit: str = ""
+    tex: str | None = None
+    kind: str = "text"
+    star: bool = False
+    decimals: int | None = None
+    sci: bool = False
+    missing: tuple = ()
+    empty: str | None = None
+    width: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("text", "math", "mixed"):
+            raise ValueError(f"kind={self.kind!r} is not one of text, math, mixed")
+        if self.decimals is not None and (not isinstance(self.decimals, int) or self.decimals < 0):
+            raise ValueError(f"decimals={self.decimals!r} must be an integer >= 0")
+
+
+@dataclass(frozen=True)
+class TableNote:
+    """The description of one table.
+
+    Attributes
+    ----------
+    caption : what the table shows, citing the source's numbers (text with ``$...$`` mathematics).
+    columns : column name -> :class:`Column`, for every column of the frame.
+    default : the description of every column not in ``columns`` (tables with one column per dimension).
+    landscape : LaTeX: the table gets a page of its own, turned (``pdflscape``).
+    size : LaTeX font size of the table (``small``, ``footnotesize``, ``scriptsize``, ...).
+    tabcolsep : LaTeX space on each side of a column.
+    rotate : LaTeX headers turned by 90 degrees (each column only as wide as its values).
+    long : LaTeX ``longtable`` (breaks across pages) or a ``table`` float; ``None``: a ``longtable`` when the
+        table has more than :data:`starlib.paper.tables.LONGTABLE_ROWS` rows.
+    """
+
+    caption: str
+    columns: dict[str, Column] = field(default_factory=dict)
+    default: Column | None = None
+    landscape: bool = False
+    size: str = "small"
+    tabcolsep: str = "4pt"
+    rotate: bool = False
+    long: bool | None = None
+
+
+# -- columns shared by several tables ----------------------------------------------------------------------------
+
+_NETWORK = Column("network family (`slimfly`: Slim Fly $\\mathrm{MMS}(q)$; `bundlefly`: "
+                  "$\\mathrm{MMS}(q) \\star \\mathrm{QR}(q')$; `polarstar-paley`: $\\mathrm{ER}_q \\star "
+                  "\\mathrm{QR}(q')$; `polarstar-iq`: $\\mathrm{ER}_q \\star \\mathrm{IQ}(d')$)", tex="network")
+_PARAMS = Column("the family's parameters (`paley_q` is the Paley order $q'$, `d` the IQ degree $d'$)",
+                 tex="param.")
+_N = Column("vertices of the network", "vertices", tex="$n$")
+_M = Column("edges of the network", "edges", tex="$m$")
+_YES = "yes if "
+
+
+def _flag(text: str, tex: str | None = None) -> Column:
+    return Column(_YES + text, tex=tex)
+
+
+# -- the star-product paper ----------------------------------------------------------------------------------------
+
+_NETWORKS = TableNote(
+    "Networks of the star-product paper (Section II, Appendix B; docs/networks.md): vertices, edges, degree set "
+    "and diameter measured on the built graphs, beside the closed forms.",
+    {"network": Column("network family (as on the command line, `python -m starlib networks`)"),
+     "parameters": Column("the family's parameters", tex="param."),
+     "vertices": Column("vertices counted on the built graph", "vertices", tex="$n$"),
+     "edges": Column("edges counted on the built graph", "edges", tex="$m$"),
+     "degrees": Column("the distinct vertex degrees, counted", "links", tex="degrees"),
+     "diameter": Column("diameter (breadth-first search)", "hops", tex="diam."),
+     "formula_vertices": Column("closed form of $n$ (docs/star-products.md §10)", "vertices", tex="$n$ (f.)"),
+     "formula_edges": Column("closed form of $m$", "edges", tex="$m$ (f.)"),
+     "formula_degrees": Column("closed form of the degree set", "links", tex="degrees (f.)"),
+     "expected_diameter": Column("the diameter the family is known to have, where one is stated", "hops",
+                                 tex="diam. (f.)"),
+     "agree": _flag("every measured value equals its closed form")},
+    size="footnotesize")
+
+_TABLE5 = TableNote(
+    "Table V of the star-product paper (Appendix B-B), restored: closed forms of the factor graphs per case, "
+    "each proved with sympy for every parameter of its case. $t = \\lfloor m/(n-1) \\rfloor$ is the eq. (1) "
+    "bound and $r = m - t(n-1)$ the number of edges left outside $t$ spanning trees.",
+    {"graph": Column("factor graph", tex="graph", kind="math"),
+     "case": Column("parameter case ($q = 4w + \\delta$ for the MMS graphs)", tex="case", kind="mixed"),
+     "parameter": Column("the parameter written as $a k + c$, and its admissible values", tex="parameter",
+                         kind="mixed", width="5cm"),
+     "n": Column("closed form of the number of vertices", "vertices", tex="$n$", kind="math"),
+     "m": Column("closed form of the number of edges", "edges", tex="$m$", kind="math"),
+     "degree": Column("closed form of the degree (ER$_q$: $q+1$ at $q^2$ vertices, $q$ at the $q+1$ absolute "
+                      "points)", "links", tex="degree", kind="mixed", width="2.6cm"),
+     "st_edges": Column("edges of a spanning tree, $n - 1$", "edges", tex="$n-1$", kind="math"),
+     "t": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$, attained (Appendix B-B)", "trees", tex="$t$",
+                 kind="math"),
+     "r": Column("non-tree edges $m - t(n-1)$", "edges", tex="$r$", kind="math"),
+     "r_vs_t": Column("$r$ against $t$ (Table I: $r = t$ Theorem V-C.3, $r > t$ Corollary V-C.10, $r < t$ "
+                      "Corollary V-C.11)", tex="$r$ vs $t$", kind="math"),
+     "proved": _flag("sympy proved the row for every parameter of the case", "proved"),
+     "source": Column("section of the paper", tex="source")},
+    landscape=True, size="footnotesize")
+
+_DEGREES_MEASURED = "degrees as `d (xN)`: $N$ vertices of degree $d$"
+_TABLE5_MEASURED = TableNote(
+    "Table V measured (Appendix B-B of the star-product paper): every factor graph built, counted and packed "
+    "exactly with the matroid partition, beside the closed forms of Table V at the same parameter.",
+    {"graph": Column("factor graph (the row of Table V)", tex="graph", kind="math"),
+     "family": Column("builder (`starlib.factors`; `slimfly` for $\\mathrm{MMS}(q)$)", tex="builder"),
+     "parameter": Column("the parameter's value", tex="param.", kind="math"),
+     "case": Column("the case of Table V", tex="case", kind="mixed"),
+     "n": Column("vertices counted", "vertices", tex="$n$"),
+     "m": Column("edges counted", "edges", tex="$m$"),
+     "degrees": Column(_DEGREES_MEASURED + ", counted", tex="degrees", width="2.2cm"),
+     "st_edges": Column("edges of a spanning tree, $n - 1$", "edges", tex="$n-1$"),
+     "t_eq1": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="$t_{\\mathrm{eq1}}$"),
+     "t_packed": Column("maximum number of EDSTs found by the exact packing (`max_edsts`, trees verified); not "
+                        "computed above `pack_max_edges` edges", "trees", tex="$t_{\\mathrm{packed}}$"),
+     "r": Column("non-tree edges $m - t(n-1)$, with the packed $t$ where computed", "edges", tex="$r$"),
+     "cf_n": Column("closed form of $n$", "vertices", tex="$n$ (f.)"),
+     "cf_m": Column("closed form of $m$", "edges", tex="$m$ (f.)"),
+     "cf_degrees": Column("closed form of the " + _DEGREES_MEASURED, tex="degrees (f.)", width="2.2cm"),
+     "cf_t": Column("closed form of $t$", "trees", tex="$t$ (f.)"),
+     "cf_r": Column("closed form of $r$", "edges", tex="$r$ (f.)"),
+     "agree": _flag("every measured value equals its closed form and the packing attains $t$")},
+    landscape=True, size="footnotesize", tabcolsep="3pt")
+
+_BOUNDS_CHECK = TableNote(
+    "Upper bounds on the number of EDSTs (Section IV and Appendix A of the star-product paper): every statement "
+    "checked by a sympy identity or certificate, or exhaustively over the stated range.",
+    {"statement": Column("the statement checked ($\\tau$: maximum number of EDSTs; $\\tau^*$: the eq. (1) bound "
+                         "of the product)", tex="statement", kind="mixed", star=True, width="8.6cm"),
+     "method": Column("how it was checked", tex="method", width="4.6cm"),
+     "range": Column("the cases covered", tex="range", kind="mixed", star=True, width="6cm"),
+     "cases": Column("cases checked", "cases", tex="cases"),
+     "counterexamples": Column("cases where the statement fails", "cases", tex="fails"),
+     "holds": _flag("no counterexample", "holds")},
+    landscape=True, size="footnotesize")
+
+_TABLE1 = TableNote(
+    "Table I of the star-product paper (Section V), reconstructed, with the checks run on built star products "
+    "$G \\star H$ per row: $t_G, t_H$ are the factors' EDST counts, $r_G, r_H$ their non-tree edges, $d_G, d_H$ "
+    "the largest radii of their trees, $D_G$ the height of $T_G^{t_G}$ from the root used and $D_T$ that of the "
+    "Property V-D.1 tree (Table II).",
+    {"Conditions": Column("when the row applies", tex="Conditions", kind="mixed", width="2.9cm"),
+     "# EDSTs": Column("number of EDSTs the construction builds", "trees", tex="\\# EDSTs", kind="math",
+                       width="1.5cm"),
+     "Max?": Column("how far the count can be from the maximum", tex="Max?", kind="mixed", width="2.2cm"),
+     "EDST Thm.": Column("the result that builds the trees", tex="EDST Thm."),
+     "Max Depth": Column("bound on the depth of the deepest tree", "hops", tex="Max Depth", kind="mixed",
+                         width="5.2cm"),
+     "Min Depth": Column("bound on the depth of the min-depth trees", "hops", tex="Min Depth", kind="math",
+                         width="1.6cm"),
+     "# Min-Depth EDSTs": Column("number of trees within the Min Depth bound", "trees", tex="\\# Min-D.",
+                                 kind="math"),
+     "Depth Thms.": Column("the depth theorems", tex="Depth Thms.", width="1.3cm"),
+     "instances": Column("distinct star products checked in the row", "products", tex="inst."),
+     "checks": Column("(product, construction) pairs checked", "checks", tex="checks"),
+     "largest gap to bound": Column("largest eq. (1) bound minus count over the checks", "trees",
+                                    tex="gap bd."),
+     "largest gap to maximum": Column("largest exact maximum minus count, where the exact packing ran", "trees",
+                                      tex="gap max."),
+     "all agree": _flag("every check agrees: count equals the formula, trees verified, gap within the claim, "
+                        "every depth within its bounds", "agree")},
+    landscape=True, size="footnotesize")
+
+_TABLE1_INSTANCES = TableNote(
+    "The checks behind Table I (Section V of the star-product paper): one row per star product $G \\star H$ "
+    "and construction run for a Table I row; factor quantities as in Table II (see Table I).",
+    {"row": Column("the row of Table I", tex="row"),
+     "instance": Column("the star product ($\\square$: Cartesian product; random ones are seeded)", tex="instance",
+                        kind="mixed", star=True, width="1.6cm"),
+     "source": Column("family or kind of product", tex="source", width="1.5cm"),
+     "parameters": Column("its parameters (random products: factor sizes, $t$, $r$ and seed)", tex="param.",
+                          width="2.2cm"),
+     "vertices": _N,
+     "edges": _M,
+     "t_G": Column("EDSTs of the structure graph $G$", "trees", tex="$t_G$"),
+     "r_G": Column("non-tree edges of $G$", "edges", tex="$r_G$"),
+     "t_H": Column("EDSTs of the supernode $H$", "trees", tex="$t_H$"),
+     "r_H": Column("non-tree edges of $H$", "edges", tex="$r_H$"),
+     "property_vd1": _flag("the product has Property V-D.1", "V-D.1"),
+     "method": Column("construction run (`maximum`: Section V-C; `property`: V-D; `universal`, `low-depth`: "
+                      "V-B)", tex="method"),
+     "theorem": Column("the result the construction used", tex="thm."),
+     "formula_count": Column("the row's count formula at the factors' values", "trees", tex="form."),
+     "constructed": Column("trees built and verified", "trees", tex="built"),
+     "upper_bound": Column("eq. (1) bound of the product", "trees", tex="bound"),
+     "exact_maximum": Column("exact maximum (matroid packing), for products with at most `exact_max_edges` edges",
+                             "trees", tex="max."),
+     "max": Column("gap of the count to the bound", tex="gap"),
+     "claim": Column("the row's Max? claim", tex="claim", kind="mixed", width="1.9cm"),
+     "claim_holds": _flag("the gap is within the claim", "ok"),
+     "verified": _flag("the verifier accepts the trees", "ver."),
+     "depth": Column("depth of the deepest tree", "hops", tex="depth"),
+     "depth_formula": Column("the row's Max Depth bound at the measured quantities", "hops", tex="bd."),
+     "min_depth": Column("depth of the deepest min-depth tree (Constructions V-B.2, V-C.4)", "hops",
+                         tex="min d."),
+     "min_depth_formula": Column("the row's Min Depth bound", "hops", tex="bd."),
+     "d_G": Column("largest radius of the trees of $G$", "hops", tex="$d_G$"),
+     "d_H": Column("largest radius of the trees of $H$", "hops", tex="$d_H$"),
+     "D_G": Column("height of $T_G^{t_G}$ from the root used", "hops", tex="$D_G$"),
+     "D_T": Column("height of the Property V-D.1 tree $T$ (construction `property` only)", "hops", tex="$D_T$"),
+     "agree": _flag("everything agrees: count, verifier, claim, depth bounds, theorem", "agree")},
+    landscape=True, size="scriptsize", tabcolsep="2.5pt", rotate=True)
+
+_TABLE4 = TableNote(
+    "Table IV of the star-product paper (Slim Fly, Bundlefly and PolarStar; Appendix B-C), reconstructed: every "
+    "row proved for all of its parameters with sympy, and checked on the networks built (`table4_instances`). "
+    "$q = 4w + \\delta$; $q'$ is a prime power $\\equiv 1 \\pmod 4$; $d' \\equiv 0$ or $3 \\pmod 4$.",
+    {"Network": Column("the network as a star product", tex="Network", kind="mixed", star=True, width="2.8cm"),
+     "Parameters": Column("the parameter case", tex="Parameters", kind="mixed", width="3.1cm"),
+     "Degree": Column("degree (ER$_q$ is loop-free, so PolarStar is not regular: $q + \\deg_H$ at the $q+1$ "
+                      "absolute points, $q + 1 + \\deg_H$ elsewhere)", "links", tex="Degree", kind="mixed",
+                      width="3.2cm"),
+     "Upper bound": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="Upper bound", kind="math"),
+     "Thm.": Column("the construction Table I selects", tex="Thm."),
+     "# EDSTs constructed": Column("trees it builds", "trees", tex="\\# EDSTs", kind="math"),
+     "Max?": Column("the paper's answer: does the construction reach the maximum", tex="Max?"),
+     "bound proved": _flag("sympy proved the bound is $\\lfloor m/(n-1) \\rfloor$ for every parameter "
+                           "(and, for regular rows, $2m = n \\cdot$ degree)", "proved"),
+     "bound - constructed": Column("bound minus count, simplified symbolically", "trees", tex="gap",
+                                   kind="math"),
+     "instances": Column("networks of the row built and checked", "networks", tex="inst."),
+     "all agree": _flag("every instance has the row's degree, bound, theorem and count, and its trees verify",
+                        "agree"),
+     "Max? (computed)": Column("the answer from the computation (`table4_maybe` settles the Maybe row by exact "
+                               "packing)", tex="Max? (computed)", width="2.6cm")},
+    landscape=True, size="footnotesize")
+
+_TABLE4_INSTANCES = TableNote(
+    "The networks of Table IV built (star-product paper, Section V and Appendix B-C): degree, eq. (1) bound, the "
+    "construction Table I prescribes and the number of EDSTs it builds, verified.",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "vertices": _N,
+     "edges": _M,
+     "degree": Column("degree, or the range min-max when the network is not regular", "links", tex="degree"),
+     "upper_bound": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="bound"),
+     "theorem": Column("the result that built the trees", tex="thm."),
+     "constructed": Column("trees built", "trees", tex="built"),
+     "maximum": _flag("the count reaches the bound (so it is the maximum)", "max."),
+     "verified": _flag("the verifier accepts the trees (spanning, acyclic, edge-disjoint)", "ver.")},
+    size="footnotesize")
+
+_TABLE4_MAYBE = TableNote(
+    "The row of Table IV marked Maybe (PolarStar $\\mathrm{ER}_q \\star \\mathrm{IQ}(d')$, $q$ odd, "
+    "$d' \\equiv 3 \\pmod 4$; star-product paper): the construction's count against the true maximum found by "
+    "exact packing.",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "vertices": _N,
+     "edges": _M,
+     "upper_bound": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="bound"),
+     "theorem": Column("the result the construction uses", tex="thm."),
+     "constructed": Column("trees the construction builds", "trees", tex="built"),
+     "exact_maximum": Column("maximum number of EDSTs (Edmonds' matroid partition)", "trees", tex="max."),
+     "certificate": Column("the bound that certifies the maximum (`edges`: eq. (1))", tex="cert."),
+     "verified": _flag("both tree sets verify", "ver."),
+     "construction_is_maximum": _flag("the construction reaches the maximum", "constr. max.")},
+    size="footnotesize")
+
+#: the columns that name a tree set of `depths` and `depths_trees`
+_DEPTH_SET = {
+    "network": _NETWORK,
+    "parameters": _PARAMS,
+    "n": _N,
+    "radius": Column("radius of the network (no spanning tree is shallower)", "hops", tex="rad."),
+    "method": Column("construction (`universal`: Theorem V-B.1; `low-depth`: the same with Theorem V-B.5(2); "
+                     "`maximum`: V-C.3, V-C.10, V-C.11; `generic`: exact packing, no depth control)", tex="method"),
+    "factor_trees": Column("factor EDSTs used (`paths`: Hamiltonian paths where they exist; `shallow`: shallow "
+                           "trees; the exact packer uses none)", tex="factor", missing=("-",)),
+    "trees": Column("trees in the set (all verified)", "trees", tex="trees"),
+    "expected_trees": Column("trees Table I predicts (generic: the upper bound)", "trees", tex="exp."),
+}
+_DEPTHS = TableNote(
+    "Depth of the EDSTs of Slim Fly, Bundlefly and PolarStar (star-product paper: depth theorems of Section V, "
+    "Table I's depth columns, the count-against-depth trade-off of Section VI), per network, construction and "
+    "choice of factor trees.",
+    {**_DEPTH_SET,
+     "min_depth": Column("depth of the shallowest tree", "hops", tex="min", missing=(-1,)),
+     "max_depth": Column("depth of the deepest tree", "hops", tex="max", missing=(-1,)),
+     "mean_depth": Column("mean depth of the trees", "hops", tex="mean", decimals=2),
+     "max_bound": Column("largest depth bound of the trees' theorems (Table I's Max Depth for these factor "
+                         "trees)", "hops", tex="bound", missing=(-1,)),
+     "low_family_trees": Column("trees of the min-depth families V-B.2, V-C.4, V-B.5(2)", "trees",
+                                tex="min-d."),
+     "within_bound": _flag("every tree is within its theorem's bound", "within")},
+    size="footnotesize")
+
+_DEPTHS_TREES = TableNote(
+    "Every tree of `depths` (star-product paper, Section V): its depth measured from its root beside the bound of "
+    "its depth theorem as recorded by the construction and as recomputed from the recorded factor quantities.",
+    {**_DEPTH_SET,
+     "valid": _flag("the set verifies", "valid"),
+     "tree": Column("the tree's number in its set (0: the set is empty)", tex="tree", missing=(0,)),
+     "construction": Column("the construction that built the tree", tex="constr."),
+     "depth": Column("depth measured from the tree's root", "hops", tex="depth", missing=(-1,)),
+     "bound": Column("depth bound recorded by the construction", "hops", tex="bound", missing=(-1,)),
+     "bound_recomputed": Column("the bound recomputed from the recorded quantities (docs/star-products.md "
+                                "§5-§8)", "hops", tex="recomp.", missing=(-1,)),
+     "theorem": Column("the depth theorem that bounds the tree", tex="theorem")},
+    size="scriptsize", tabcolsep="2.8pt")
+
+_DEPTHS_GENERIC = TableNote(
+    "The exact packer gives no depth control (star-product paper, Section VI): a maximum packing for each "
+    "shuffled edge order, against the low-depth construction with shallow factor trees (Theorems V-B.4, V-B.5(2)).",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "seed": Column("seed of the edge order", tex="seed"),
+     "trees": Column("trees of the maximum packing", "trees", tex="trees"),
+     "min_depth": Column("depth of its shallowest tree", "hops", tex="min"),
+     "max_depth": Column("depth of its deepest tree", "hops", tex="max"),
+     "low_depth_trees": Column("trees of the low-depth construction", "trees", tex="low trees"),
+     "low_depth_max": Column("depth of its deepest tree", "hops", tex="low max"),
+     "low_depth_bound": Column("its largest depth bound", "hops", tex="low bound")})
+
+_CHIMERA = TableNote(
+    "The Chimera graph $C_{R \\times C}$ as a star product $K_2 \\star H$ (Appendix C of the star-product paper): "
+    "counts against the closed forms, the two colour classes, the Proposition IV-.1 bound and the exact maximum "
+    "number of EDSTs.",
+    {"instance": Column("the Chimera, planar or toric", tex="Chimera", kind="mixed"),
+     "rows": Column("rows $R$ of cells", "cells", tex="$R$"),
+     "cols": Column("columns $C$ of cells", "cells", tex="$C$"),
+     "toric": _flag("wrap-around couplers", "toric"),
+     "n": _N,
+     "m": _M,
+     "cf_n": Column("closed form $8RC$", "vertices", tex="$n$ (f.)"),
+     "cf_m": Column("closed form $24RC - 4(R+C)$, toric $24RC$", "edges", tex="$m$ (f.)"),
+     "degrees": Column("the distinct vertex degrees", "links", tex="deg."),
+     "blue": Column("components of the blue cells (`K44`: one cell; `pair`: two cells joined; `ring`: four "
+                    "cells round a block corner)", tex="blue"),
+     "red": Column("components of the red cells", tex="red"),
+     "isomorphic": _flag("the blue and red parts are isomorphic", "iso."),
+     "rule": _flag("the derived rule says $K_2 \\star H$: $(a-1)(b-1)$ even for $C_{2a \\times 2b}$ "
+                   "(docs/networks.md §9.3; planar even sizes only)", "rule"),
+     "star_product": _flag("the library's $K_2 \\star H$ maps onto the Chimera edge for edge", "$K_2 \\star H$"),
+     "n_H": Column("vertices of the supernode $H$ (the blue part)", "vertices", tex="$n_H$"),
+     "m_H": Column("edges of $H$", "edges", tex="$m_H$"),
+     "a": Column("$a$ in $m = a n + b$ (Proposition IV-.1)", tex="$a$"),
+     "b": Column("$b$ in $m = a n + b$", "edges", tex="$b$"),
+     "bound": Column("Proposition IV-.1 bound", "trees", tex="bound"),
+     "max_edsts": Column("maximum number of EDSTs (exact packing, up to `pack_max_vertices` vertices)", "trees",
+                         tex="max.")},
+    landscape=True, size="footnotesize")
+
+_ER_EDSTS = TableNote(
+    "EDSTs of $\\mathrm{ER}_q$ (PolarFly; Appendix B-B7 of the star-product paper, docs/er-edsts.md §4): "
+    "Construction A (Hamiltonian paths from the Singer difference set) attains the bound "
+    "$\\lfloor (q+1)/2 \\rfloor$ for every prime power $q$ computed, verified.",
+    {"q": Column("prime power", tex="$q$"),
+     "vertices": Column("vertices $q^2 + q + 1$", "vertices", tex="$n$"),
+     "edges": Column("edges $q(q+1)^2/2$", "edges", tex="$m$"),
+     "bound": Column("eq. (1) bound $\\lfloor (q+1)/2 \\rfloor$", "trees", tex="bound"),
+     "trees": Column("trees of Construction A", "trees", tex="trees"),
+     "verified": _flag("the verifier accepts the trees", "ver."),
+     "seconds": Column("wall time to build and verify (recorded only with `record_times`)", "s", tex="time",
+                       decimals=3)},
+    size="footnotesize")
+
+_ER_EDSTS_DEPTH = TableNote(
+    "Depth of the two EDST families of $\\mathrm{ER}_q$ (docs/er-edsts.md §4-§9): Construction A's Hamiltonian paths "
+    "against the low-depth lifted-cluster trees; a maximum family has depth at least 3 for $q \\ge 3$.",
+    {"q": Column("prime power", tex="$q$"),
+     "method": Column("family (`hamiltonian`: Construction A; `low-depth`: lifted clusters)", tex="family"),
+     "constructions": Column("the constructions of its trees (docs/er-edsts.md)", tex="constructions"),
+     "trees": Column("trees", "trees", tex="trees"),
+     "verified": _flag("the verifier accepts the trees", "ver."),
+     "min_depth": Column("depth of the shallowest tree", "hops", tex="min"),
+     "max_depth": Column("depth of the deepest tree", "hops", tex="max")},
+    size="footnotesize")
+
+# -- beyond the paper: allreduce and resilience (notebook 08), scaling (notebook 11) -------------------------------
+
+_AR_METHOD = Column("tree set (`bfs`: one breadth-first tree; `universal`, `low-depth`, `maximum`: the "
+                    "constructions of Section V; `generic`: exact packing)", tex="method")
+_ALLREDUCE = TableNote(
+    "What the trees buy (beyond the star-product paper; its Section VI trade-off): time of a pipelined allreduce "
+    "over each set of edge-disjoint trees in the latency-bandwidth model of notebook 08 (message cut into one "
+    "part per tree, each part pipelined in chunks).",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "n": _N,
+     "method": _AR_METHOD,
+     "trees": Column("trees in the set", "trees", tex="$k$"),
+     "max_depth": Column("depth of the deepest tree", "hops", tex="$D_{\\max}$"),
+     "t_1KiB_us": Column("allreduce time of 1 KiB, equal split", "$\\mu$s", tex="1\\,KiB", decimals=2),
+     "t_64KiB_us": Column("allreduce time of 64 KiB, equal split", "$\\mu$s", tex="64\\,KiB", decimals=2),
+     "t_1MiB_us": Column("allreduce time of 1 MiB, equal split", "$\\mu$s", tex="1\\,MiB", decimals=2),
+     "t_64MiB_us": Column("allreduce time of 64 MiB, equal split", "$\\mu$s", tex="64\\,MiB", decimals=2),
+     "t_64MiB_balanced_us": Column("allreduce time of 64 MiB, split balanced by tree depth", "$\\mu$s",
+                                   tex="64\\,MiB bal.", decimals=2),
+     "bandwidth_GBps": Column("bandwidth of the set: trees times the link bandwidth", "GB/s", tex="GB/s",
+                              decimals=1),
+     "crossover_vs_low_depth_equal_bytes": Column(
+         "message size above which this set beats the low-depth set, equal split (only for sets with more trees)",
+         "bytes", tex="cross. eq.", decimals=0),
+     "crossover_vs_low_depth_balanced_bytes": Column("the same with the balanced split", "bytes",
+                                                     tex="cross. bal.", decimals=0)},
+    landscape=True, size="footnotesize")
+
+_RESILIENCE = TableNote(
+    "Link failures (notebook 08, beyond the star-product paper): how many of a set's edge-disjoint trees stay "
+    "intact when links fail, independently with probability $f$ or as a fixed number $F = \\mathrm{round}(fm)$ of "
+    "links; closed forms against seeded Monte Carlo means.",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "n": _N,
+     "m": _M,
+     "method": _AR_METHOD,
+     "trees": Column("trees in the set", "trees", tex="$k$"),
+     "f": Column("failure probability of a link", tex="$f$", decimals=4),
+     "expected_intact": Column("expected intact trees $k(1-f)^{n-1}$", "trees", tex="$E$", decimals=3),
+     "mc_intact": Column("Monte Carlo mean of intact trees", "trees", tex="$E$ MC", decimals=3),
+     "sd_intact": Column("standard deviation of intact trees (binomial)", "trees", tex="sd", decimals=3),
+     "p_any_intact": Column("probability that some tree is intact, $1 - (1 - (1-f)^{n-1})^k$", tex="$P$",
+                            decimals=3),
+     "mc_p_any_intact": Column("Monte Carlo frequency of some tree intact", tex="$P$ MC", decimals=3),
+     "failed_links": Column("failed links $F$ in the fixed-count model", "links", tex="$F$"),
+     "expected_intact_fixed": Column("expected intact trees with $F$ failed links, "
+                                     "$k\\binom{m-n+1}{F}/\\binom{m}{F}$", "trees", tex="$E_F$", decimals=3),
+     "mc_intact_fixed": Column("Monte Carlo mean with $F$ failed links", "trees", tex="$E_F$ MC", decimals=3),
+     "sd_intact_fixed": Column("standard deviation with $F$ failed links", "trees", tex="sd$_F$", decimals=3)},
+    size="scriptsize", tabcolsep="3pt")
+
+_SCALING_FAMILY = Column("network family (`polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)", tex="family")
+_SCALING_RATIOS = TableNote(
+    "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): the best recorded "
+    "time of each phase per instance (`benchmarks/results/scaling.csv`, written by `make bench`) and its ratio to "
+    "the edge-list floor, the time to write the product's edge list once.",
+    {"family": _SCALING_FAMILY,
+     "instance": Column("the star product", tex="instance", kind="mixed", star=True),
+     "links": Column("links (edges) of the product", "links", tex="$m$"),
+     "trees": Column("EDSTs built", "trees", tex="trees"),
+     "theorem": Column("the construction Table I selects", tex="thm."),
+     "edges ms": Column("edge-list floor: each link written once", "ms", tex="edges", decimals=3),
+     "build ms": Column("the starlib builder, factors and sorting included", "ms", tex="build", decimals=3),
+     "edsts ms": Column("the EDST construction, factor packings included", "ms", tex="edsts", decimals=3),
+     "verify ms": Column("the verifier", "ms", tex="verify", decimals=3),
+     "build/edges": Column("build time over the floor", tex="b/e", decimals=2),
+     "edsts/edges": Column("construction time over the floor", tex="c/e", decimals=2),
+     "edsts/build": Column("construction time over the build time", tex="c/b", decimals=2),
+     "edsts+verify s": Column("construction and verification", "s", tex="c+v", decimals=3),
+     "(edsts+verify)/edges": Column("construction and verification over the floor", tex="(c+v)/e", decimals=2),
+     "sort ms": Column("canonical sort of all tree edges (for output only)", "ms", tex="sort", decimals=3),
+     "peak RSS MB": Column("peak resident memory of the process", "MB", tex="RSS", decimals=1),
+     "valid": _flag("the trees verify", "valid")},
+    landscape=True, size="footnotesize")
+
+_SCALING = TableNote(
+    "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): exponent $k$ of "
+    "cost $= c\\,m^k$ ($m$ links), fitted by least squares on log-log axes per family and phase over the recorded "
+    "instances with at least `fit_min_links` links, and the cost at the largest of them.",
+    {"family": _SCALING_FAMILY,
+     "cost": Column("the cost fitted: the time of a phase (`seconds_edges`, `seconds_build`, `seconds_edsts`, "
+                    "`seconds_verify`), the peak resident memory above the imports (`rss_growth_mb`) or the traced "
+                    "memory of one phase (`traced_mb_edges`, ...)", tex="cost"),
+     "exponent": Column("fitted exponent $k$", tex="$k$", decimals=3),
+     "r2": Column("coefficient of determination of the fit", tex="$R^2$", decimals=3),
+     "points": Column("instances fitted", "instances", tex="pts."),
+     "min links": Column("links of the smallest instance fitted", "links", tex="min $m$"),
+     "max links": Column("links of the largest instance fitted", "links", tex="max $m$"),
+     "largest fitted": Column("the largest instance fitted", tex="largest", kind="mixed", star=True),
+     "at largest": Column("the cost there", "s or MB", tex="cost there", decimals=3),
+     "ratio to floor at largest": Column("time cost there over the edge-list floor (times only)",
+                                         tex="/ floor", decimals=2)},
+    size="footnotesize")
+
+# -- the network-design notes (notebook 09) --------------------------------------------------------------------------
+
+_ROUTER_COUNTS = TableNote(
+    "Router counts of the network-design notes (section 6): the maximum (every node roots $n$ private trees of "
+    "routers, $k$ levels deep; eqs. 3, 9, 10) and the minimum (a daisy chain, eqs. 6, 7), evaluated and counted "
+    "in the networks built.",
+    {"case": Column("the notes' example or figure", tex="case", kind="mixed", width="3.3cm"),
+     "N": Column("compute nodes", "nodes", tex="$N$"),
+     "m": Column("ports per router", "ports", tex="$m$"),
+     "n": Column("ports per compute node", "ports", tex="$n$"),
+     "k": Column("tree levels: the least $k$ with $n(m-1)^k \\ge N-1$", "levels", tex="$k$"),
+     "max_routers": Column("maximum router count $M_{\\max}$ (eq. 10)", "routers", tex="$M_{\\max}$"),
+     "tree_routers_built": Column("routers of the tree network built", "routers", tex="built"),
+     "tree_empty_ports": Column("router ports left empty in it", "ports", tex="empty"),
+     "tree_route_routers": Column("routers on the longest route (not computed for $N$ = `N_example`)", "routers",
+                                  tex="route", decimals=0),
+     "notes_max": Column("the notes' value of $M_{\\max}$", "routers", tex="notes", decimals=0),
+     "min_routers": Column("minimum router count $M_{\\min}$ (eq. 7; $n = 1$ only)", "routers", tex="$M_{\\min}$",
+                           decimals=0),
+     "chain_routers_built": Column("routers of the daisy chain built", "routers", tex="built", decimals=0),
+     "chain_max_hops": Column("longest route in it", "routers", tex="hops", decimals=0),
+     "notes_min": Column("the notes' value of $M_{\\min}$", "routers", tex="notes", decimals=0)},
+    size="footnotesize")
+
+_BISECTION_CONFIDENCE = TableNote(
+    "Picks needed so that $p$ random picks with replacement among $U$ items include a given one with confidence "
+    "$C = 1 - (1 - 1/U)^p$ (network-design notes, section 8.1.1, eqs. 17-20), with a seeded Monte Carlo check.",
+    {"U": Column("items (bisections) to pick from", "items", tex="$U$"),
+     "C": Column("confidence wanted", tex="$C$", decimals=2),
+     "picks": Column("least $p$ with confidence at least $C$", "picks", tex="$p$"),
+     "confidence_at_picks": Column("confidence of $p$ picks", tex="$C(p)$", decimals=4),
+     "confidence_at_picks_minus_1": Column("confidence of $p - 1$ picks (below $C$)", tex="$C(p-1)$",
+                                           decimals=4),
+     "mc_trials": Column("Monte Carlo runs", "runs", tex="runs"),
+     "mc_estimate": Column("Monte Carlo frequency of the item among $p$ picks", tex="MC", decimals=4),
+     "mc_sigma": Column("standard error of that frequency", tex="$\\sigma$", decimals=4),
+     "notes_picks": Column("the notes' value of $p$", "picks", tex="notes", decimals=0)},
+    size="small")
+
+_HOP_COUNTS = TableNote(
+    "Router-only hop counts (routers per route; network-design notes, section 1.3) over all pairs of compute "
+    "nodes, and bisection widths (section 8.2), of the notes' networks, trees, daisy chains and seeded random "
+    "networks.",
+    {"network": Column("the network ($N$ nodes, $n$ ports each; $M$ routers, $m$ ports each)", tex="network",
+                       kind="mixed", width="4.2cm"),
+     "N": Column("compute nodes", "nodes", tex="$N$"),
+     "M": Column("routers", "routers", tex="$M$"),
+     "max_node_ports": Column("most ports of a compute node", "ports", tex="ports"),
+     "pairs": Column("pairs of compute nodes", "pairs", tex="pairs"),
+     "hops_1": Column("pairs 1 router apart", "pairs", tex="1"),
+     "hops_2": Column("pairs 2 routers apart", "pairs", tex="2"),
+     "hops_3": Column("pairs 3 routers apart", "pairs", tex="3"),
+     "hops_4_or_more": Column("pairs 4 or more routers apart", "pairs", tex="$\\ge 4$"),
+     "mean_hops": Column("mean hop count", "routers", tex="mean", decimals=3),
+     "max_hops": Column("largest hop count", "routers", tex="max"),
+     "bisection": Column("bisection width: fewest links separating two halves of the compute nodes (even $N$ "
+                         "only)", "links", tex="bis.", decimals=0),
+     "bisection_exact": _flag("every split was examined (else sampled: an upper bound)", "exact"),
+     "bisection_splits": Column("compute splits examined", "splits", tex="splits", decimals=0),
+     "bisection_confidence": Column("confidence that a given minimising split was examined (eq. 17)",
+                                    tex="conf.", decimals=2, sci=True),
+     "notes": Column("what the notes say", tex="notes", width="2.4cm")},
+    landscape=True, size="footnotesize")
+
+# -- the super Cayley paper (notebook 10) ----------------------------------------------------------------------------
+
+_SC_NETWORK = Column("super Cayley graph ($k = nl + 1$ symbols: an outside ball and $l$ boxes of $n$ balls)",
+                     tex="network")
+_SC_L = Column("boxes $l$", "boxes", tex="$l$")
+_SC_N = Column("balls per box $n$", "balls", tex="$n$")
+_SC_K = Column("symbols $k = nl + 1$", "symbols", tex="$k$")
+_SUPER_CAYLEY = TableNote(
+    "Super Cayley graphs (Yeh, Varvarigos and Lee, Definitions 1-3) and reference networks (star graph, "
+    "bubble-sort graph, transposition network): nodes, degree, and the diameter and mean distance from one "
+    "breadth-first search (the graphs are vertex-transitive).",
+    {"network": Column("the graph and its parameters", tex="network"),
+     "family": Column("its family", tex="family"),
+     "l": Column("boxes $l$ (super Cayley graphs only)", "boxes", tex="$l$"),
+     "n": Column("balls per box $n$ (super Cayley graphs only)", "balls", tex="$n$"),
+     "k": Column("symbols $k$", "symbols", tex="$k$"),
+     "nodes": Column("nodes $k!$", "nodes", tex="nodes"),
+     "degree": Column("distinct non-identity generators", "links", tex="deg."),
+     "degree_parallel": Column("generators with coincident ones counted twice", "links", tex="deg. par."),
+     "directed": _flag("the generator set is not closed under inverses", "dir."),
+     "diameter": Column("diameter", "hops", tex="diam."),
+     "mean_distance": Column("mean distance from a node to the others", "hops", tex="mean dist.", decimals=4)},
+    size="footnotesize")
+
+_SCHED_NETWORK = Column("host network", tex="network")
+_SUPER_CAYLEY_CONGESTION = TableNote(
+    "Emulating the star graph (Theorems 1-3 of the super Cayley paper): for every star dimension a generator "
+    "word; their dilation and their congestion per directed link ($I_2$ and $I_2^{-1}$ as parallel or as one "
+    "merged link).",
+    {"network": _SCHED_NETWORK, "l": _SC_L, "n": _SC_N, "k": _SC_K,
+     "words_ok": _flag("every word leads from every node $U$ to $U T_j$", "ok"),
+     "dilation": Column("longest word", "links", tex="dil."),
+     "congestion_parallel": Column("largest number of words on a directed link, parallel links", "paths",
+                                   tex="cong. par."),
+     "congestion_merged": Column("the same with one merged link", "paths", tex="cong. mer."),
+     "claim_max(2n,l)": Column("the paper's congestion $\\max(2n, l)$", "paths", tex="claim"),
+     "per_dim_near": Column("largest congestion of one dimension $i \\le n+1$", "paths", tex="$i \\le n+1$"),
+     "per_dim_far_min": Column("smallest congestion of one dimension $i > n+1$ (the paper: 2)", "paths",
+                               tex="$i > n+1$ min"),
+     "per_dim_far_max": Column("largest congestion of one dimension $i > n+1$", "paths", tex="$i > n+1$ max"),
+     "node_check": Column("the words walked from all $k!$ nodes, loads uniform (up to `k_node_max`)",
+                          tex="nodes")},
+    size="footnotesize")
+
+_SUPER_CAYLEY_ALLPORT = TableNote(
+    "All-port emulation of the star graph (Theorems 4-5 of the super Cayley paper): the claimed slowdown against "
+    "the schedule of the proof, the constructed schedule, and the optimum found by integer programming.",
+    {"network": _SCHED_NETWORK, "l": _SC_L, "n": _SC_N, "k": _SC_K,
+     "claim": Column("claimed steps: $\\max(2n, l+1)$ (MS, complete-RS) or $\\max(2n, l+2)$ (MIS, complete-RIS)",
+                     "steps", tex="claim"),
+     "proof_schedule": Column("the proof's schedule of Theorem 4: its steps and verdict (defined for $l = rn+1$ "
+                              "and $l \\le n$)", tex="proof", width="4.2cm"),
+     "constructed": Column("steps of the constructed schedule", "steps", tex="constr."),
+     "optimum_parallel": Column("fewest steps (integer programming), $I_2$, $I_2^{-1}$ parallel links", "steps",
+                                tex="opt. par."),
+     "optimum_merged": Column("fewest steps with one merged link", "steps", tex="opt. mer."),
+     "simulated": Column("the schedule simulated packet by packet on all $k!$ nodes (up to `k_node_max`)",
+                         tex="sim.")},
+    size="footnotesize")
+
+_FIGURE_DIM = Column("star dimension $j$: the generator the packet for dimension $j$ takes at this step "
+                     "($T_j$: transposition, $R^i$: rotation by $i$ boxes; a dash: waiting or not yet sent; "
+                     "empty: delivered)", tex=None, kind="mixed", empty="")
+_FIGURE_STEP = Column("step of the schedule", "steps", tex="step")
+_FIGURE1A = TableNote(
+    "Figure 1a of the super Cayley paper regenerated from the proof of Theorem 4: the all-port schedule of the "
+    "13-star on MS(4, 3), one row per step, one column per star dimension.",
+    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize")
+_FIGURE1B = TableNote(
+    "Figure 1b of the super Cayley paper: a schedule of the 16-star on MS(5, 3) consistent with the printed rows "
+    "(the extension of Theorem 4), one row per step, one column per star dimension.",
+    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize")
+
+_FIGURE1_CHECK = TableNote(
+    "Figure 1 of the super Cayley paper as printed against the regenerated schedules, step by step (cells may "
+    "have been lost in the text extraction).",
+    {"figure": Column("panel of Figure 1", tex="panel"),
+     "step": _FIGURE_STEP,
+     "printed_cells": Column("non-empty cells of the printed row", "cells", tex="printed"),
+     "regenerated_cells": Column("non-empty cells of the regenerated row", "cells", tex="regen."),
+     "verdict": Column("how the printed row compares", tex="verdict"),
+     "left_aligned_mismatch": Column("dimensions whose cell differs when the printed row is read left-aligned",
+                                     tex="left-aligned mismatch", empty="none")},
+    size="footnotesize")
+
+_SUPER_CAYLEY_TN = TableNote(
+    "The transposition network embedded by the six-case word table of Theorems 6-7 of the super Cayley paper: "
+    "the words as printed, with the box move $B_i$ fixed, and corrected; their dilation against the true one.",
+    {"network": _SCHED_NETWORK,
+     "l": Column("boxes $l$ (not for IS)", "boxes", tex="$l$"),
+     "n": Column("balls per box $n$ (not for IS)", "balls", tex="$n$"),
+     "k": _SC_K,
+     "variant": Column("word table: `printed`; `fixed-B` with $B_i = R^{-(i-1)}$; `corrected` also with the "
+                       "relative rotation of case 6", tex="variant"),
+     "words_ok": _flag("every word equals its transposition $T_{i,j}$ at every node", "ok"),
+     "failing_cases": Column("cases of the word table that fail", tex="failing", empty="none"),
+     "word_dilation": Column("longest word", "links", tex="words"),
+     "true_dilation": Column("largest distance $d(e, T_{i,j})$ in the host (the least dilation possible)",
+                             "links", tex="true")},
+    size="footnotesize")
+
+#: every table of ``paper_tables/``, by name
+TABLE_NOTES: dict[str, TableNote] = {
+    "networks": _NETWORKS,
+    "table5": _TABLE5,
+    "table5_measured": _TABLE5_MEASURED,
+    "bounds_check": _BOUNDS_CHECK,
+    "table1": _TABLE1,
+    "table1_instances": _TABLE1_INSTANCES,
+    "table4": _TABLE4,
+    "table4_instances": _TABLE4_INSTANCES,
+    "table4_maybe": _TABLE4_MAYBE,
+    "depths": _DEPTHS,
+    "depths_trees": _DEPTHS_TREES,
+    "depths_generic_orders": _DEPTHS_GENERIC,
+    "chimera": _CHIMERA,
+    "allreduce": _ALLREDUCE,
+    "resilience": _RESILIENCE,
+    "router_counts": _ROUTER_COUNTS,
+    "bisection_confidence": _BISECTION_CONFIDENCE,
+    "hop_counts": _HOP_COUNTS,
+    "super_cayley": _SUPER_CAYLEY,
+    "super_cayley_congestion": _SUPER_CAYLEY_CONGESTION,
+    "super_cayley_allport": _SUPER_CAYLEY_ALLPORT,
+    "super_cayley_figure1a": _FIGURE1A,
+    "super_cayley_figure1b": _FIGURE1B,
+    "super_cayley_figure1_check": _FIGURE1_CHECK,
+    "super_cayley_tn": _SUPER_CAYLEY_TN,
+    "scaling": _SCALING,
+    "scaling_ratios": _SCALING_RATIOS,
+    "er_edsts": _ER_EDSTS,
+    "er_edsts_depth": _ER_EDSTS_DEPTH,
+}
