@@ -117,12 +117,8 @@ def serve(directory: Path):
         thread.join()
 
 
-def check_page(browser, url: str, allowed: str) -> dict:
-    """Open ``url`` in a fresh context; every request outside ``allowed`` (a URL prefix) is blocked and reported.
-
-    Returns the page's problems (status, console errors, failed or blocked requests, broken images, formulas
-    not rendered, raw ``$``), its number of formulas and its links.
-    """
+def _open(browser, url: str, allowed: str):
+    """Start loading ``url`` in a fresh context that blocks and reports every request outside ``allowed``."""
     context = browser.new_context()
     context.set_default_timeout(30_000)
     page = context.new_page()
@@ -140,10 +136,16 @@ def check_page(browser, url: str, allowed: str) -> dict:
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})"))
     page.on("response", lambda r: problems.append(f"status {r.status}: {r.url}") if r.status >= 400 else None)
+    response = page.goto(url, wait_until="commit")
+    if url.startswith("http") and (response is None or response.status != 200):
+        problems.append(f"status {None if response is None else response.status} for the page")
+    return context, page, problems
+
+
+def _finish(context, page, problems: list[str]) -> dict:
+    """Wait for the page, its maths and the network to settle, then run the checks and close the context."""
     try:
-        response = page.goto(url, wait_until="load", timeout=30_000)
-        if url.startswith("http") and (response is None or response.status != 200):
-            problems.append(f"status {None if response is None else response.status} for the page")
+        page.wait_for_load_state("load")
         if page.evaluate(MATHJAX_DONE_JS) == "timeout":
             problems.append("MathJax did not finish within 20 s")
         page.wait_for_load_state("networkidle")  # requests that the rendered maths make late (fonts) are seen
@@ -152,6 +154,21 @@ def check_page(browser, url: str, allowed: str) -> dict:
         context.close()
     result["problems"] = problems + result["problems"]
     return result
+
+
+def check_pages(browser, urls: list[str], allowed: str, at_once: int = 4) -> dict[str, dict]:
+    """Open each URL (``at_once`` loading side by side) and check it; requests outside ``allowed`` (a URL
+    prefix) are blocked and reported.
+
+    Returns, per URL, the page's problems (status, console errors, failed or blocked requests, broken images,
+    formulas not typeset or in error, raw ``$``), its number of formulas and its links.
+    """
+    results = {}
+    for i in range(0, len(urls), at_once):
+        opened = [(url, _open(browser, url, allowed)) for url in urls[i:i + at_once]]
+        for url, state in opened:
+            results[url] = _finish(*state)
+    return results
 
 
 @pytest.fixture(scope="module")
@@ -175,14 +192,10 @@ def test_every_page_of_the_site_in_chromium(browser, site):
         seen: dict[str, dict] = {}
         todo = [urljoin(top, "index.html")]
         while todo:  # crawl from the landing page: every page must be reachable
-            url = todo.pop()
-            if url in seen:
-                continue
-            seen[url] = check_page(browser, url, base)
-            for href in seen[url]["links"]:
-                target = urljoin(url, href).split("#")[0]
-                if target.startswith(top) and target.endswith(".html"):
-                    todo.append(target)
+            seen.update(check_pages(browser, todo, base))
+            todo = sorted({target for url in todo for href in seen[url]["links"]
+                           for target in [urljoin(url, href).split("#")[0]]
+                           if target.startswith(top) and target.endswith(".html") and target not in seen})
         problems = [f"{url[len(top):]}: {p}" for url, r in sorted(seen.items()) for p in r["problems"]]
         assert not problems, "\n".join(problems)
         assert sorted(u[len(top):] for u in seen) == sorted(str(p) for p in pages)
@@ -213,9 +226,9 @@ def test_every_page_of_the_site_in_chromium(browser, site):
 
     # Opened from disk, without a server: the same checks, on the landing page and the page with most formulas.
     busiest = max(notebooks, key=lambda n: seen[urljoin(top, f"notebooks/{n}.html")]["formulas"])
-    for rel in ("index.html", f"notebooks/{busiest}.html"):
-        result = check_page(browser, (out / rel).as_uri(), out.as_uri())
-        assert not result["problems"], (rel, result["problems"])
+    from_disk = check_pages(browser, [(out / rel).as_uri() for rel in ("index.html", f"notebooks/{busiest}.html")],
+                            out.as_uri())
+    assert not [r["problems"] for r in from_disk.values() if r["problems"]], from_disk
 
 
 def test_the_page_check_catches_each_fault(browser, tmp_path):
@@ -240,8 +253,8 @@ def test_the_page_check_catches_each_fault(browser, tmp_path):
     for name, (snippet, _) in faults.items():
         (out / "notebooks" / f"{name}.html").write_text(clean.replace("</main>", snippet + "</main>"))
     with serve(out) as base:
-        results = {name: check_page(browser, urljoin(base, f"notebooks/{name}.html"), base)
-                   for name in ["01-a", *faults]}
+        checked = check_pages(browser, [urljoin(base, f"notebooks/{name}.html") for name in ["01-a", *faults]], base)
+        results = {url.rsplit("/", 1)[1][:-5]: result for url, result in checked.items()}
     assert results["01-a"]["problems"] == [] and results["01-a"]["formulas"] == 1
     for name, (_, report) in faults.items():
         assert any(report in p for p in results[name]["problems"]), (name, results[name]["problems"])
