@@ -389,3 +389,17 @@ def test_scaling_figures_keep_the_legend_clear_of_the_targets():
     assert [t.get_text() for t in fig.axes[0].texts] == ["8 GB limit"] and fig.axes[0].get_legend() is None
     assert len(fig.legends[0].get_texts()) == 6
     plt.close(fig)
+
+
+def test_er_depth_figure():
+    from starlib.paper.depth_figures import er_depth_figure
+
+    depths = pd.DataFrame({"q": [2, 3, 2, 3], "method": ["hamiltonian", "hamiltonian", "low-depth", "low-depth"],
+                           "max_depth": [3, 6, 3, 5]})
+    fig = er_depth_figure(depths)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    ys = [list(ln.get_ydata()) for ln in ax.get_lines()]
+    plt.close(fig)
+    assert labels == ["Construction A: Hamiltonian paths", "lifted-cluster trees (low depth)", "lower bound 3"]
+    assert ys[:2] == [[3, 6], [3, 5]] and ax.get_xlabel() and ax.get_ylabel()

@@ -27,7 +27,7 @@ from matplotlib.lines import Line2D
 from .figures import MARKERS, METHOD_STYLES, PALETTE, network_title, paper_style, plain_log_ticks
 
 __all__ = ["table1_depth_figure", "depth_vs_bound_figure", "depth_by_q_figure", "depth_tradeoff_figure",
-           "generic_orders_figure", "family_panel"]
+           "generic_orders_figure", "family_panel", "er_depth_figure"]
 
 #: Panels of :func:`depth_by_q_figure`, in the paper's order of the families.
 PANEL_ORDER = ("slimfly", "bundlefly", "polarstar-paley", "polarstar-iq")
@@ -292,5 +292,39 @@ def generic_orders_figure(orders: pd.DataFrame) -> matplotlib.figure.Figure:
         top = float(orders["max_depth"].max())
         ax.set_ylim(0, top * 1.45)
         ax.legend(loc="upper left")
+        fig.tight_layout()
+    return fig
+
+
+def er_depth_figure(depths: pd.DataFrame, lower_bound: int = 3) -> matplotlib.figure.Figure:
+    """Depth of the deepest tree of each ER_q family against ``q``, with the lower bound for a maximum family.
+
+    Parameters
+    ----------
+    depths : pandas.DataFrame
+        One row per (q, method): ``q``, ``method`` (``"hamiltonian"``, ``"low-depth"``), ``max_depth``.
+    lower_bound : int
+        Depth no maximum family can go below (docs/er-edsts.md §9), drawn as a line.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    References
+    ----------
+    docs/er-edsts.md §4 (Construction A), §6-§8 (the lifted-cluster families), §9 (the lower bound).
+    """
+    names = {"hamiltonian": "Construction A: Hamiltonian paths", "low-depth": "lifted-cluster trees (low depth)"}
+    with paper_style():
+        fig, ax = plt.subplots(figsize=(7.0, 4.2))
+        for i, (method, label) in enumerate(names.items()):
+            sub = depths[depths.method == method].sort_values("q")
+            ax.plot(sub.q, sub.max_depth, marker=MARKERS[i], ms=4.5, lw=1.3, color=PALETTE[i], label=label)
+        ax.axhline(lower_bound, color="#525252", ls=":", lw=1.2, label=f"lower bound {lower_bound}")
+        ax.set_yscale("log")
+        plain_log_ticks(ax, "y")
+        ax.set(xlabel="q (prime power)", ylabel="depth of the deepest tree",
+               title=r"EDSTs of $ER_q$ at the bound $\lfloor (q+1)/2 \rfloor$: depth of the family")
+        ax.legend(loc="center right")
         fig.tight_layout()
     return fig
