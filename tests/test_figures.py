@@ -403,3 +403,30 @@ def test_er_depth_figure():
     plt.close(fig)
     assert labels == ["Construction A: Hamiltonian paths", "lifted-cluster trees (low depth)", "lower bound 3"]
     assert ys[:2] == [[3, 6], [3, 5]] and ax.get_xlabel() and ax.get_ylabel()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_show_their_figures_and_resolve_their_paths(path):
+    cells = json.loads(path.read_text())["cells"]
+    markdown = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert not re.search(r"!\[[^\]]*\]\([^)]*paper_tables", markdown), "a Markdown image link into paper_tables/"
+    assert "save_figure(" not in code and "plt.show(" not in code, "figures are shown with show_figure"
+    assert ".to_string(" not in code, "tables are shown with show_table (or as Markdown), not printed"
+    assert "out_dir = notebook_path(out_dir)" in code  # whoever runs it, relative paths start at notebooks/
+    params = next("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for name in re.findall(r"^(\w+_(?:csv|json))\s*=", params, flags=re.MULTILINE):
+        assert f"notebook_path({name})" in code, f"input path {name} is not resolved by notebook_path"
+
+
+def test_every_committed_figure_is_shown_by_a_notebook():
+    shown = set()
+    for path in NOTEBOOKS:
+        for cell in _code_cells(path):
+            shown |= set(re.findall(r'show_figure\(.*?"(\w+)",\s*fig_dir\)', "".join(cell["source"]), flags=re.DOTALL))
+    files = {p.stem for p in FIGURES.glob("*.png")}
+    assert shown == files and {p.stem for p in FIGURES.glob("*.pdf")} == files
+    for name in files:  # the PNG's pHYs chunk: pixels per metre
+        data = (FIGURES / f"{name}.png").read_bytes()
+        at = data.index(b"pHYs") + 4
+        assert round(int.from_bytes(data[at:at + 4], "big") * 0.0254) >= 150 and data[at + 8] == 1, name
