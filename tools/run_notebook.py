@@ -136,10 +136,10 @@ def _run(a: argparse.Namespace) -> int:
     if not nb.is_file() or nb.suffix != ".ipynb":
         raise RunError(f"notebook={a.notebook!r} is not a notebook file")
     out = Path(a.output).resolve() if a.output else nb
-    if out.suffix != ".ipynb":
-        raise RunError(f"--output={a.output!r} must end in .ipynb")
     params = {name: _parse_value(value) for name, value in a.parameter}
     check_run(nb, out, params, pm.inspect_notebook(str(nb)))
+    if out.suffix != ".ipynb":
+        raise RunError(f"--output={a.output!r} must end in .ipynb")
     os.environ.update(ENV)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(suffix=".ipynb", prefix=f".{out.stem}.", dir=out.parent)
