@@ -14,7 +14,7 @@ import doctest
 import functools
 import http.server
 import importlib.util
-import shutil
+import os
 import sys
 import threading
 from pathlib import Path
@@ -24,7 +24,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("STARLIB_CHROMIUM", "/usr/bin/chromium")  # Debian's; another binary by this variable
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
@@ -91,7 +91,8 @@ MATHJAX_DONE_JS = """
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (make venv)")
     if not Path(CHROMIUM).is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium); the site is not checked")
+        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium; STARLIB_CHROMIUM names "
+                    "another); the site is not checked in a browser")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -235,7 +236,11 @@ def test_the_page_check_catches_each_fault(browser, tmp_path):
     """A page of a site built from a synthetic repository, clean and then with one fault planted per copy: the
     check above passes the clean page and reports each fault."""
     repo = _mini_repo(tmp_path / "repo", ["01-a"], "# 1. A page\nwith $q^2 + q + 1$ and ![a figure](f.png)")
-    shutil.copyfile(next((ROOT / "paper_tables" / "figures").glob("*.png")), repo / "notebooks" / "f.png")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(1, 1))
+    fig.savefig(repo / "notebooks" / "f.png")
+    plt.close(fig)
     out = tmp_path / "site"
     bs.build_site(out, repo)
     clean = (out / "notebooks" / "01-a.html").read_text(encoding="utf-8")
