@@ -28,7 +28,8 @@ from pathlib import Path
 
 ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "SOURCE_DATE_EPOCH": "0", "TZ": "UTC",
        "JUPYTER_PREFER_ENV_PATH": "1", "TQDM_DISABLE": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-STRIP_KEYS = "metadata.papermill cell.metadata.papermill cell.metadata.execution metadata.widgets"
+STRIP_KEYS = ("metadata.papermill cell.metadata.papermill cell.metadata.execution metadata.widgets "
+              "metadata.language_info.version")  # the kernel's Python patch release is not an output
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED_TABLES = ROOT / "paper_tables"
 
