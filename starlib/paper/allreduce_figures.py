@@ -71,6 +71,14 @@ def _panels(count: int, figsize_panel: tuple[float, float], sharex: bool = True)
     return fig, axes
 
 
+def _label_outer(fig: matplotlib.figure.Figure, axes: np.ndarray, xlabel: str, ylabel: str, title: str) -> None:
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    fig.suptitle(title)
+
+
 def speedup_figure(depths: Mapping[tuple[str, str, str], Sequence[int]], networks: Sequence[tuple[str, str]],
                    sizes: np.ndarray, alpha_us: float, beta_us: float) -> matplotlib.figure.Figure:
     """Allreduce time on one BFS tree divided by the time on each tree set, against the message size.
@@ -132,12 +140,9 @@ def speedup_figure(depths: Mapping[tuple[str, str, str], Sequence[int]], network
             ax.xaxis.set_minor_locator(mticker.NullLocator())
             plain_log_ticks(ax, "y")
             ax.legend(loc="upper left", fontsize=7.5, handlelength=2.6)
-        for ax in axes[-1]:
-            ax.set_xlabel("message size")
-        for ax in axes[:, 0]:
-            ax.set_ylabel("speed-up over one BFS tree")
-        fig.suptitle(f"Allreduce over k edge-disjoint trees of depth at most D, message split equally: time on one BFS "
-                     f"tree / time on the set\n(pipelined model: {alpha_us:g} µs per message and link, "
+        _label_outer(fig, axes, "message size", "speed-up over one BFS tree",
+                     f"Allreduce over k edge-disjoint trees of depth at most D, message split equally: time on one "
+                     f"BFS tree / time on the set\n(pipelined model: {alpha_us:g} µs per message and link, "
                      f"{beta_us:.2e} µs per byte, i.e. {1e-3 / beta_us:g} GB/s per link direction)")
     return fig
 
@@ -199,11 +204,8 @@ def resilience_figure(resilience: pd.DataFrame, trials: int) -> matplotlib.figur
             handles.append(Line2D([], [], color="#7f7f7f", lw=1.2))
             labels.append("closed form k(1-f)$^{n-1}$")
             ax.legend(handles, labels, loc="upper right", fontsize=7.5)
-        for ax in axes[-1]:
-            ax.set_xlabel("link failure probability f")
-        for ax in axes[:, 0]:
-            ax.set_ylabel("intact trees")
-        fig.suptitle(f"Expected number of intact trees when every link fails independently with probability f: "
+        _label_outer(fig, axes, "link failure probability f", "intact trees",
+                     f"Expected number of intact trees when every link fails independently with probability f: "
                      f"closed form (lines)\nand Monte Carlo means with two standard errors ({trials} failure "
                      f"patterns per point, sets side by side)")
     return fig

@@ -48,10 +48,13 @@ def _targets(ax: Axes, target_links: float | None, level: float, level_label: st
                 textcoords="offset points", va="top", fontsize=8, color="#525252")
 
 
-def _panels(families: Mapping[str, str]):
-    fig, axes = plt.subplots(1, len(families), figsize=(4.2 * len(families), 4.3), sharey=True,
+def _panels(data: pd.DataFrame, titles: Mapping[str, str]):
+    """The figure, its axes, and per panel (axes, title, the family's rows by links)."""
+    fig, axes = plt.subplots(1, len(titles), figsize=(4.2 * len(titles), 4.3), sharey=True,
                              squeeze=False, layout="constrained")
-    return fig, axes[0]
+    panels = [(ax, title, data[data.family == fam].sort_values("links"))
+              for ax, (fam, title) in zip(axes[0], titles.items(), strict=True)]
+    return fig, axes[0], panels
 
 
 def scaling_time_figure(data: pd.DataFrame, titles: Mapping[str, str], target_links: float,
@@ -75,9 +78,8 @@ def scaling_time_figure(data: pd.DataFrame, titles: Mapping[str, str], target_li
     matplotlib.figure.Figure
     """
     with paper_style():
-        fig, axes = _panels(titles)
-        for ax, (fam, title) in zip(axes, titles.items(), strict=True):
-            sub = data[data.family == fam].sort_values("links")
+        fig, axes, panels = _panels(data, titles)
+        for ax, title, sub in panels:
             for p in PHASES:
                 colour, marker = PHASE_STYLES[p]
                 ax.plot(sub.links, sub[f"seconds_{p}"], marker=marker, ms=5, lw=1.3, color=colour, label=p)
@@ -111,9 +113,8 @@ def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
     matplotlib.figure.Figure
     """
     with paper_style():
-        fig, axes = _panels(titles)
-        for ax, (fam, title) in zip(axes, titles.items(), strict=True):
-            sub = data[data.family == fam].sort_values("links")
+        fig, axes, panels = _panels(data, titles)
+        for ax, title, sub in panels:
             ax.plot(sub.links, sub.peak_rss_mb, marker="D", ms=5, lw=1.6, color="black", label="peak RSS (process)")
             ax.plot(sub.links, sub.rss_growth_mb, marker="d", ms=5, lw=1.2, ls="--", color="black",
                     label="peak RSS above imports")
