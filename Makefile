@@ -100,5 +100,5 @@ site: venv ## the reader's site in site/: the README's map and every executed no
 	$(BIN)/python tools/build_site.py --out site
 
 clean: ## remove the virtual environment and build products (not paper_tables/)
-	rm -rf $(VENV) build html .pytest_cache .hypothesis
+	rm -rf $(VENV) build html site .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

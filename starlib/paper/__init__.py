@@ -16,9 +16,17 @@ module                      contents
 :mod:`.random_products`     random star products for the Table I checks
 :mod:`.chimera_view`        Appendix C: Chimera as a star product
 :mod:`.scaling`             fits of time and memory against links (benchmark records)
+:mod:`.naive_transfer`      Figure 2 (Section III): Cartesian EDSTs carried naively into a star product
 :mod:`.tables`              deterministic CSV / Markdown / LaTeX writers
-:mod:`.figures`             deterministic figure writer
-:mod:`.drawing`             drawings of networks and star products
+:mod:`.table_notes`         every table's caption, column glossary (meaning, unit, decimals) and LaTeX layout
+:mod:`.figures`             figures saved byte-stably and shown in the notebook; tables shown as tables
+:mod:`.drawing`             drawings of networks and star products (positions rounded: the same bytes on any CPU)
 :mod:`.tree_figures`        drawings of EDSTs
+:mod:`.depth_figures`,      the figures of notebooks 04, 06, 08, 09, 10 and 11
+:mod:`.allreduce_figures`,
+:mod:`.netdesign_figures`,
+:mod:`.cayley_figures`,
+:mod:`.scaling_figures`
+:mod:`.paths`               the notebooks' relative paths, resolved against ``notebooks/``
 ==========================  ===========================================================================================
 """
