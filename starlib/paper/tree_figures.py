@@ -130,7 +130,8 @@ def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None 
     structure_pos : optional positions of the structure graph's vertices.
     panel_size : width and height of a panel in inches.
     node_size : marker area of the vertices.
-    legend : draw the key (links of the product, tree edges inside and between supernodes, root) below the panels.
+    legend : draw the key (links of the product, tree edges inside and between supernodes, and the root when the
+        trees have one) below the panels.
 
     Returns
     -------
@@ -162,8 +163,9 @@ def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None 
         if legend:
             key = [Line2D([], [], color="#d9d9d9", lw=1.2, label="link of the product"),
                    Line2D([], [], color="#525252", lw=2.0, label="tree edge inside a supernode"),
-                   Line2D([], [], color="#525252", lw=1.4, ls="--", label="tree edge between supernodes"),
-                   Line2D([], [], color="none", marker="o", markersize=9, markerfacecolor="white",
-                          markeredgecolor="black", markeredgewidth=1.5, label="root")]
-            fig.legend(handles=key, loc="outside lower center", ncols=4, frameon=False)
+                   Line2D([], [], color="#525252", lw=1.4, ls="--", label="tree edge between supernodes")]
+            if any(getattr(t, "root", None) is not None for t in trees):  # bare edge arrays have no root to mark
+                key.append(Line2D([], [], color="none", marker="o", markersize=9, markerfacecolor="white",
+                                  markeredgecolor="black", markeredgewidth=1.5, label="root"))
+            fig.legend(handles=key, loc="outside lower center", ncols=len(key), frameon=False)
     return fig
