@@ -184,6 +184,7 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     Returns
     -------
     str
+        ``value``, one of ``choices``.
 
     Raises
     ------

@@ -98,6 +98,7 @@ def speedup_figure(depths: Mapping[tuple[str, str, str], Sequence[int]], network
     Returns
     -------
     matplotlib.figure.Figure
+        One panel per network: speed-up of each tree set over the BFS tree against message size.
 
     Raises
     ------
@@ -165,6 +166,7 @@ def resilience_figure(resilience: pd.DataFrame, trials: int) -> matplotlib.figur
     Returns
     -------
     matplotlib.figure.Figure
+        Expected intact trees against the link failure probability, closed form and Monte Carlo.
 
     Raises
     ------

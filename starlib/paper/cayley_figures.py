@@ -75,6 +75,7 @@ def degree_diameter_figure(table: pd.DataFrame, k_max: int) -> matplotlib.figure
     Returns
     -------
     matplotlib.figure.Figure
+        Degree and diameter of every family against its number of nodes.
 
     References
     ----------
@@ -124,6 +125,7 @@ def mnb_te_figure(cor: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        The MNB and TE times of Corollaries 2-3 against k, one panel per quantity.
 
     Raises
     ------

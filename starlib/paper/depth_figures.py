@@ -65,6 +65,7 @@ def table1_depth_figure(instances: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Deepest tree against Table I's depth formula, one point per (product, construction).
 
     Raises
     ------
@@ -113,6 +114,7 @@ def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Measured depth against the theorem's bound, one colour per theorem.
 
     Raises
     ------
@@ -169,6 +171,7 @@ def depth_by_q_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Deepest tree of every construction against q, one panel per family.
 
     Raises
     ------
@@ -229,6 +232,7 @@ def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Trees built against deepest tree, one point per (network, method).
 
     References
     ----------
@@ -269,6 +273,7 @@ def generic_orders_figure(orders: pd.DataFrame) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Depth of the exact packer's trees for every edge order tried.
     """
     with paper_style():
         fig, ax = plt.subplots(figsize=(7.5, 4.2))
@@ -309,6 +314,7 @@ def er_depth_figure(depths: pd.DataFrame, lower_bound: int = 3) -> matplotlib.fi
     Returns
     -------
     matplotlib.figure.Figure
+        Deepest tree of each ER_q family against q, with the lower bound.
 
     References
     ----------

@@ -54,6 +54,7 @@ def max_routers_figure(ns: np.ndarray, mmax: np.ndarray, levels: np.ndarray, N: 
     Returns
     -------
     matplotlib.figure.Figure
+        The routers of Solution 1 against the router ports, one band per tree depth.
 
     Raises
     ------
@@ -107,6 +108,7 @@ def confidence_figure(Us: Sequence[int], rng: np.random.Generator, mc_trials: in
     Returns
     -------
     matplotlib.figure.Figure
+        Bisection confidence against the picks, formula and Monte Carlo.
 
     References
     ----------
@@ -171,6 +173,7 @@ def route_figure(connections: Any, pos: Mapping, route: Sequence[int],
     Returns
     -------
     matplotlib.figure.Figure
+        The network with the example route drawn on it.
 
     References
     ----------
@@ -208,6 +211,7 @@ def toy_networks_figure(networks: Mapping[str, Any]) -> matplotlib.figure.Figure
     Returns
     -------
     matplotlib.figure.Figure
+        One panel per toy network, compute nodes and routers told apart.
 
     References
     ----------
@@ -242,6 +246,7 @@ def evolution_figure(result: Any, title: str) -> matplotlib.figure.Figure:
     Returns
     -------
     matplotlib.figure.Figure
+        Score and its parts along the evolutionary search.
     """
     series = [("score", "score f (lower is better)"), ("mean_hops", "mean router hops"),
               ("bisection", "bisection width (exact)")]

@@ -76,6 +76,7 @@ def scaling_time_figure(data: pd.DataFrame, titles: Mapping[str, str], target_li
     Returns
     -------
     matplotlib.figure.Figure
+        Time of every phase against links, one panel per family, targets drawn.
     """
     with paper_style():
         fig, axes, panels = _panels(data, titles)
@@ -111,6 +112,7 @@ def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
     Returns
     -------
     matplotlib.figure.Figure
+        Peak memory against links, one panel per family, the limit drawn.
     """
     with paper_style():
         fig, axes, panels = _panels(data, titles)

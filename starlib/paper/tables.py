@@ -248,6 +248,7 @@ def render_markdown(frame: pd.DataFrame, float_digits: int = 4, *, name: str | N
     Returns
     -------
     str
+        The Markdown text, ending with a newline.
 
     Raises
     ------
@@ -363,6 +364,7 @@ def tex_rich(s: str) -> str:
     Returns
     -------
     str
+        LaTeX source: the text escaped, the mathematics kept, the code in ``\texttt``.
 
     Raises
     ------

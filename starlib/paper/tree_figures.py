@@ -136,6 +136,7 @@ def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None 
     Returns
     -------
     matplotlib.figure.Figure
+        A row of panels, one per tree, with the key below them.
 
     Raises
     ------
