@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from .._kernels import bfs, count_components, csr, sorted_rows, trees_eccentricities
@@ -318,6 +319,65 @@ class Tree:
         return {"root": lab[self.root], "edges": [[lab[u], lab[v]] for u, v in self.edges.tolist()],
                 "depth": int(self.depth), "construction": self.construction}
 
+    def parent_array(self) -> np.ndarray:
+        """The tree as a parent array: ``parent[v]`` is ``v``'s neighbour towards the root, ``-1`` at the root.
+
+        This is the form a runtime broadcasting down (or reducing up) the tree reads, and the form of the
+        trees in the version-2 JSON file (docs/formats.md). The edges are ``{v, parent[v]}`` for ``v != root``.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(n,)`` int64.
+
+        Raises
+        ------
+        ValueError
+            If the edges do not form a spanning tree of the ``n`` vertices (no parent array exists).
+
+        Example
+        -------
+        >>> Tree(np.array([[0, 1], [1, 2], [1, 3]]), root=2).parent_array().tolist()
+        [1, 2, -1, 1]
+        """
+        return orient(self.n, self.rows, self.root).parent
+
+    def to_networkx(self, labels: Sequence[Hashable] | None = None) -> nx.Graph:
+        """The tree as an ``nx.Graph`` on all ``n`` vertices of the host graph.
+
+        Parameters
+        ----------
+        labels : sequence, optional
+            The host graph's vertex labels (``graph.labels``); vertex indices when omitted.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes: every vertex (labelled); edges: the tree's; ``graph["root"]`` is the root (labelled) and
+            ``graph["construction"]`` the construction tag.
+
+        Example
+        -------
+        >>> t = Tree(np.array([[0, 1], [1, 2]]), root=1, construction="path")
+        >>> g = t.to_networkx(["a", "b", "c"])
+        >>> sorted(g.edges()), g.graph["root"], nx.is_tree(g)
+        ([('a', 'b'), ('b', 'c')], 'b', True)
+        """
+        lab = _labels(labels, self.n)
+        g = nx.Graph(root=lab[self.root], construction=self.construction)
+        g.add_nodes_from(lab)
+        g.add_edges_from((lab[u], lab[v]) for u, v in self.edges.tolist())
+        return g
+
+
+def _labels(labels: Sequence[Hashable] | None, n: int) -> Sequence[Hashable]:
+    """``labels`` checked against ``n`` vertices, or the indices ``0..n-1``."""
+    if labels is None:
+        return range(n)
+    if len(labels) != n:
+        raise ValueError(f"labels: {len(labels)} labels given for n={n} vertices")
+    return labels
+
 
 class EDSTSet(list):
     """A list of :class:`Tree` with a few summaries (every construction returns one).
@@ -352,6 +412,122 @@ class EDSTSet(list):
     def to_json(self, labels: Sequence[Hashable] | None = None) -> list[dict[str, Any]]:
         """The ``"trees"`` list of the interface's JSON."""
         return [t.to_json(labels) for t in self]
+
+    def parent_arrays(self) -> np.ndarray:
+        """Every tree's :meth:`Tree.parent_array`, one row per tree: a ``(k, n)`` int64 array.
+
+        Example
+        -------
+        >>> s = EDSTSet([Tree(np.array([[0, 1], [1, 2]]), 0), Tree(np.array([[0, 2], [1, 2]]), 2)])
+        >>> s.parent_arrays().tolist()
+        [[-1, 0, 1], [2, 2, -1]]
+        """
+        if not self:
+            return np.zeros((0, 0), dtype=np.int64)
+        return np.stack([t.parent_array() for t in self])
+
+    def edge_trees(self, graph: Any) -> np.ndarray:
+        """For every edge of ``graph`` (in the order of ``graph.edges``), the index of the tree that uses it, or -1.
+
+        Parameters
+        ----------
+        graph : ArrayGraph
+            The undirected host graph (``.n``, ``.edges``).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(m,)`` int64.
+
+        Raises
+        ------
+        ValueError
+            If the graph is directed, or a tree has an edge that is not in the graph or lies in another tree
+            (the attribute names one tree per edge).
+
+        Example
+        -------
+        >>> from starlib.graphs import ArrayGraph
+        >>> k3 = ArrayGraph.from_edges(range(3), np.array([[0, 1], [0, 2], [1, 2]]))
+        >>> EDSTSet([Tree(np.array([[2, 1], [0, 2]]), 0)]).edge_trees(k3).tolist()
+        [-1, 0, 0]
+        """
+        if getattr(graph, "directed", False):
+            raise ValueError("graph: a directed graph has no edge-disjoint spanning trees to mark")
+        n = int(graph.n)
+        g = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+        gkeys = np.minimum(g[:, 0], g[:, 1]) * n + np.maximum(g[:, 0], g[:, 1])
+        order = np.argsort(gkeys, kind="stable")
+        e = np.concatenate([t.rows for t in self] + [np.zeros((0, 2), dtype=np.int64)])
+        tree_of = np.repeat(np.arange(len(self), dtype=np.int64), [t.rows.shape[0] for t in self])
+        if e.size and (e.min() < 0 or e.max() >= n):
+            raise ValueError(f"trees: tree {int(tree_of[np.argmax((e < 0).any(1) | (e >= n).any(1))])} has a "
+                             f"vertex outside 0..{n - 1}")
+        keys = np.minimum(e[:, 0], e[:, 1]) * n + np.maximum(e[:, 0], e[:, 1])
+        hit = order[np.searchsorted(gkeys, keys, sorter=order).clip(max=max(g.shape[0] - 1, 0))] if g.size \
+            else np.zeros(keys.shape[0], dtype=np.int64)
+        missing = (gkeys[hit] != keys) if g.size else np.ones(keys.shape[0], dtype=bool)
+        if missing.any():
+            k = int(np.argmax(missing))
+            raise ValueError(f"trees: tree {int(tree_of[k])} has the edge {divmod(int(keys[k]), n)}, which is not "
+                             f"in the graph")
+        twice = np.bincount(hit, minlength=g.shape[0]) > 1
+        if twice.any():
+            j = int(np.argmax(twice))
+            users = tree_of[hit == j].tolist()
+            raise ValueError(f"trees: the edge {tuple(g[j].tolist())} lies in more than one tree (trees {users})")
+        out = np.full(g.shape[0], -1, dtype=np.int64)
+        out[hit] = tree_of
+        return out
+
+    def to_networkx(self, graph: Any = None, labels: Sequence[Hashable] | None = None) -> nx.Graph:
+        """The trees as one ``nx.Graph`` whose edges carry the attribute ``tree`` (a tree index, or -1).
+
+        With ``graph``, it is the whole host graph (``graph.to_networkx()``'s nodes, labels and graph attributes)
+        and an edge no tree uses has ``tree = -1``; without it, only the trees' edges, on the vertices
+        ``0..n-1`` (or ``labels``). ``graph["roots"]`` lists the roots in tree order. For one networkx graph per
+        tree use ``[t.to_networkx(labels) for t in trees]`` (:meth:`Tree.to_networkx`).
+
+        Parameters
+        ----------
+        graph : ArrayGraph, optional
+            The undirected host graph.
+        labels : sequence, optional
+            Vertex labels when ``graph`` is not given.
+
+        Returns
+        -------
+        networkx.Graph
+
+        Raises
+        ------
+        ValueError
+            As :meth:`edge_trees` (a tree edge not in the graph, or in two trees).
+
+        Example
+        -------
+        >>> from starlib.graphs import ArrayGraph
+        >>> k3 = ArrayGraph.from_edges("abc", np.array([[0, 1], [0, 2], [1, 2]]))
+        >>> g = EDSTSet([Tree(np.array([[0, 1], [1, 2]]), 0)]).to_networkx(k3)
+        >>> sorted(g.edges(data="tree")), g.graph["roots"]
+        ([('a', 'b', 0), ('a', 'c', -1), ('b', 'c', 0)], ['a'])
+        """
+        if graph is not None:
+            lab = graph.labels
+            ids = self.edge_trees(graph)
+            edges = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+            g = nx.Graph(name=graph.name, **graph.params)
+        else:
+            n = self[0].n if self else 0
+            lab = _labels(labels, n)
+            edges = np.concatenate([t.edges for t in self]) if self else np.zeros((0, 2), dtype=np.int64)
+            ids = np.repeat(np.arange(len(self)), [t.rows.shape[0] for t in self])
+            g = nx.Graph()
+        g.graph["roots"] = [lab[t.root] for t in self]
+        g.add_nodes_from(lab)
+        g.add_edges_from((lab[u], lab[v], {"tree": t}) for (u, v), t in zip(edges.tolist(), ids.tolist(),
+                                                                            strict=True))
+        return g
 
     @classmethod
     def of(cls, trees: Iterable[Tree]) -> EDSTSet:
