@@ -29,6 +29,9 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     **{f"side.{d}": ((f"starlib.{d}",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
                                                   "edst.factor", "edst.product", f"side.{d}"}))
        for d in ("cayley", "netdesign", "allreduce")},
+    # files: starlib's JSON format and the exports; only the command line imports it
+    "io": (("starlib.io",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives", "edst.factor",
+                                       "edst.product", "io"})),
     "paper": (("starlib.paper",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
                                              "edst.factor", "edst.product", "side.cayley", "side.netdesign",
                                              "side.allreduce", "paper"})),
@@ -138,12 +141,21 @@ def test_no_import_circle():
 
 def test_the_core_never_imports_paper_side_domains_or_the_command_line():
     graph = imports(ROOT)
-    core = [m for m in graph if layer_of(m) in ("base", "graphs", "networks", "registry")
+    core = [m for m in graph if layer_of(m) in ("base", "graphs", "networks", "registry", "io")
             or layer_of(m).startswith("edst.")]
     assert len(core) > 20
     for m in core:
         assert not {layer_of(t) for t in graph[m]} & {"paper", "app", "side.cayley", "side.netdesign",
                                                        "side.allreduce"}, m
+
+
+def test_only_the_command_line_imports_io():
+    """starlib.io sits on top of the core: the paper, the side domains and the core itself never import it."""
+    graph = imports(ROOT)
+    io_modules = [m for m in graph if layer_of(m) == "io"]
+    assert {"starlib.io", "starlib.io.atomic", "starlib.io.json_format", "starlib.io.exports"} <= set(io_modules)
+    users = {m for m, targets in graph.items() if any(layer_of(t) == "io" for t in targets)}
+    assert {layer_of(m) for m in users} <= {"io", "app"}, sorted(users)
 
 
 def test_the_scanner_catches_planted_violations(tmp_path):
@@ -156,7 +168,11 @@ def test_the_scanner_catches_planted_violations(tmp_path):
                       "    return write_table\n")
     trees = root / "edst" / "trees.py"
     trees.write_text(trees.read_text() + "\n\ndef _planted():\n    from .product import auto\n    return auto\n")
+    timing = root / "allreduce" / "timing.py"
+    timing.write_text(timing.read_text() + "\n\ndef _planted():\n    from ..io import write_json\n"
+                      "    return write_json\n")
     bad = layer_violations(imports(root))
+    assert "starlib.allreduce.timing (side.allreduce) imports starlib.io (io)" in bad
     assert "starlib.graphs (base) imports starlib.paper.tables (paper)" in bad
     assert "starlib.edst.trees (edst.primitives) imports starlib.edst.product.auto (edst.product)" in bad
     cycle = find_cycle(imports(root))

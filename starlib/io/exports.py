@@ -1,0 +1,485 @@
+"""Exports that other tools read: edge lists, per-tree edge lists, parent arrays, GraphML and BookSim's anynet.
+
+Every function here returns the file's content as bytes (``edge_list``, ``graphml``, ...) or writes it atomically
+(``write_*``, through :func:`starlib.io.atomic.atomic_write`). :data:`FORMATS` names each format once, with
+starlib's JSON formats, for the command line's ``--format``; :func:`render` and :func:`export` dispatch on the
+name. docs/formats.md §6 describes each format with an example.
+
+Vertices are written as their indices ``0..n-1`` (the order of ``graph.labels``); :func:`label_lines` (or
+``labels_path`` of :func:`write_edge_list`) gives the label of each index, one JSON value per line. The integer
+columns are formatted with orjson and joined by ``bytes`` templates, in blocks, without a Python loop per digit.
+
+Example
+-------
+>>> import numpy as np
+>>> from starlib.graphs import ArrayGraph
+>>> from starlib.edst.trees import EDSTSet, Tree
+>>> k4 = ArrayGraph.from_edges(range(4), np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]))
+>>> trees = EDSTSet([Tree(np.array([[0, 1], [1, 2], [2, 3]]), 0), Tree(np.array([[0, 2], [0, 3], [1, 3]]), 3)])
+>>> print(edge_list(k4).decode(), end="")
+0 1
+0 2
+0 3
+1 2
+1 3
+2 3
+>>> print(parent_arrays(trees).decode(), end="")
+-1 0 1 2
+3 3 0 -1
+>>> print(anynet(k4).decode(), end="")
+router 0 node 0
+router 1 node 1
+router 2 node 2
+router 3 node 3
+router 0 router 1
+router 0 router 2
+router 0 router 3
+router 1 router 2
+router 1 router 3
+router 2 router 3
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import numpy as np
+import orjson
+
+from ..edst.trees import EDSTSet, Tree
+from ..graphs import jsonable
+from ..validation import check_int
+from .atomic import atomic_write, check_target
+from .json_format import _graph_arrays, _labels_json, encode, encode_v1
+
+__all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "anynet", "write_edge_list",
+           "write_tree_edge_list", "write_parent_arrays", "write_graphml", "write_anynet", "Format", "FORMATS",
+           "render", "export"]
+
+_BLOCK = 1 << 16  # rows formatted at a time (bounds the memory of the token lists)
+
+
+def _rows(template: bytes, *columns: np.ndarray) -> bytes:
+    """``template % (row values)`` for every row of the integer columns, joined.
+
+    Example
+    -------
+    >>> _rows(b"%s-%s;", np.array([1, 22]), np.array([-3, 4]))
+    b'1--3;22-4;'
+    """
+    cols = [np.ascontiguousarray(c, dtype=np.int64) for c in columns]
+    rows = cols[0].shape[0] if cols else 0
+    out = []
+    for s in range(0, rows, _BLOCK):
+        tokens = [orjson.dumps(c[s:s + _BLOCK], option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].split(b",") for c in cols]
+        out.append(b"".join(map(template.__mod__, zip(*tokens, strict=True))))
+    return b"".join(out)
+
+
+def _trees(trees: Sequence[Tree], n: int | None = None) -> EDSTSet:
+    if trees is None or isinstance(trees, str | bytes) or not all(isinstance(t, Tree) for t in trees):
+        raise ValueError(f"trees={trees!r:.60} is not a sequence of Tree")
+    if n is not None and any(t.n != n for t in trees):
+        raise ValueError(f"trees: every tree must be on the graph's n={n} vertices")
+    return EDSTSet.of(trees)
+
+
+# -- the topology ----------------------------------------------------------------------------------------------------
+
+def edge_list(graph: Any) -> bytes:
+    """The graph as an edge list: one line ``u v`` per edge (``u < v``; arcs ``u -> v`` for a digraph), sorted.
+
+    Vertex indices, no header: networkx reads it with ``nx.read_edgelist(path, nodetype=int)``, as do igraph,
+    SNAP and most simulators' loaders. A vertex without an edge does not appear (:func:`label_lines` lists all).
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph.
+
+    Returns
+    -------
+    bytes
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> edge_list(ArrayGraph.from_edges("abc", np.array([[2, 1], [0, 1]])))
+    b'0 1\\n1 2\\n'
+    """
+    _, e, _ = _graph_arrays(graph)
+    return _rows(b"%s %s\n", e[:, 0], e[:, 1])
+
+
+def label_lines(graph: Any) -> bytes:
+    """The vertex labels, one JSON value per line: line ``i`` (from 0) is the label of vertex ``i``.
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> print(label_lines(ArrayGraph.from_edges([(0, 1), (0, 2)], np.array([[0, 1]]))).decode(), end="")
+    [0,1]
+    [0,2]
+    """
+    _, labels = _labels_json(graph)
+    return b"".join(orjson.dumps(v) + b"\n" for v in labels)
+
+
+def write_edge_list(path: str | os.PathLike, graph: Any, labels_path: str | os.PathLike | None = None) -> Path:
+    """Write :func:`edge_list` to ``path`` (and :func:`label_lines` to ``labels_path``), atomically.
+
+    Both targets are checked before either is written.
+
+    Example
+    -------
+    >>> import tempfile, pathlib
+    >>> from starlib.graphs import ArrayGraph
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> g = ArrayGraph.from_edges("ab", np.array([[0, 1]]))
+    >>> write_edge_list(d / "g.txt", g, d / "g.labels").read_text(), (d / "g.labels").read_text()
+    ('0 1\\n', '"a"\\n"b"\\n')
+    """
+    check_target(path, "path")
+    if labels_path is not None:
+        check_target(labels_path, "labels_path")
+        atomic_write(labels_path, label_lines(graph), "labels_path")
+    return atomic_write(path, edge_list(graph))
+
+
+# -- the trees -------------------------------------------------------------------------------------------------------
+
+def tree_edge_list(trees: Sequence[Tree]) -> bytes:
+    """Every tree's edges, one line ``u v t`` per edge (``t`` = the tree's index from 0), tree after tree.
+
+    Within a tree the edges are sorted with ``u < v``. networkx reads the lines with
+    ``nx.read_edgelist(path, nodetype=int, data=[("tree", int)])`` (the trees are edge-disjoint, so no line
+    overwrites another); one tree is the lines whose last column is ``t``.
+
+    Example
+    -------
+    >>> t = EDSTSet([Tree(np.array([[1, 0], [1, 2]]), 0), Tree(np.array([[0, 2], [2, 1]]), 2)])
+    >>> print(tree_edge_list(t).decode(), end="")
+    0 1 0
+    1 2 0
+    0 2 1
+    1 2 1
+    """
+    ts = _trees(trees)
+    if not ts:
+        return b""
+    e = np.concatenate([t.edges for t in ts])
+    tid = np.repeat(np.arange(len(ts)), [t.edges.shape[0] for t in ts])
+    return _rows(b"%s %s %s\n", e[:, 0], e[:, 1], tid)
+
+
+def parent_arrays(trees: Sequence[Tree]) -> bytes:
+    """One line per tree: its parent array (:meth:`~starlib.edst.trees.Tree.parent_array`), ``n`` integers.
+
+    ``parent[v]`` is ``v``'s neighbour towards the tree's root, ``-1`` at the root. ``numpy.loadtxt(path,
+    dtype=int, ndmin=2)`` reads the ``(k, n)`` array back.
+
+    Raises
+    ------
+    ValueError
+        If a tree does not span its ``n`` vertices (it has no parent array).
+
+    Example
+    -------
+    >>> parent_arrays([Tree(np.array([[0, 1], [1, 2]]), 1)])
+    b'1 -1 1\\n'
+    """
+    ts = _trees(trees)
+    lines = [b" ".join(orjson.dumps(p, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].split(b",")) + b"\n"
+             for p in ts.parent_arrays()]
+    return b"".join(lines)
+
+
+def write_tree_edge_list(path: str | os.PathLike, trees: Sequence[Tree]) -> Path:
+    """Write :func:`tree_edge_list` to ``path`` atomically."""
+    check_target(path)
+    return atomic_write(path, tree_edge_list(trees))
+
+
+def write_parent_arrays(path: str | os.PathLike, trees: Sequence[Tree]) -> Path:
+    """Write :func:`parent_arrays` to ``path`` atomically."""
+    check_target(path)
+    return atomic_write(path, parent_arrays(trees))
+
+
+# -- GraphML ---------------------------------------------------------------------------------------------------------
+
+_GRAPHML_HEAD = (b"<?xml version='1.0' encoding='utf-8'?>\n"
+                 b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                 b'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                 b'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                 b'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+
+
+def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+            params: dict | None = None) -> bytes:
+    """The graph as GraphML, each edge with the attribute ``tree`` (the index of the tree using it, or -1).
+
+    What ``nx.write_graphml`` writes for :meth:`EDSTSet.to_networkx(graph) <starlib.edst.trees.EDSTSet.to_networkx>`
+    with the vertices renamed to their indices (``tests/test_io_exports.py`` reads both with ``nx.read_graphml``
+    and compares), formatted in blocks instead of through an XML tree, so that a million edges take a second
+    rather than minutes. Nodes ``id="0"`` .. ``id="n-1"`` carry ``label`` (the label as JSON text); the graph
+    carries ``network`` and ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON).
+    Without trees there is no ``tree`` attribute. ``nx.read_graphml(path, node_type=int)`` reads it.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph (directed graphs get ``edgedefault="directed"`` and no trees).
+    trees : sequence of Tree, optional
+        Edge-disjoint trees of ``graph``.
+    network, params : str, dict, optional
+        Recorded as graph data (default ``graph.name``, ``graph.params``).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        If a tree edge is not in the graph or in two trees (:meth:`EDSTSet.edge_trees`).
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> text = graphml(ArrayGraph.from_edges("ab", np.array([[0, 1]])), [Tree(np.array([[0, 1]]), 0)]).decode()
+    >>> print(text[text.index("  <key"):])
+      <key id="network" for="graph" attr.name="network" attr.type="string" />
+      <key id="params" for="graph" attr.name="params" attr.type="string" />
+      <key id="roots" for="graph" attr.name="roots" attr.type="string" />
+      <key id="label" for="node" attr.name="label" attr.type="string" />
+      <key id="tree" for="edge" attr.name="tree" attr.type="int" />
+      <graph edgedefault="undirected">
+        <data key="network"></data>
+        <data key="params">{}</data>
+        <data key="roots">[0]</data>
+        <node id="0"><data key="label">"a"</data></node>
+        <node id="1"><data key="label">"b"</data></node>
+        <edge source="0" target="1"><data key="tree">0</data></edge>
+      </graph>
+    </graphml>
+    <BLANKLINE>
+    """
+    n, e, directed = _graph_arrays(graph)
+    _, labels = _labels_json(graph)
+    name = graph.name if network is None else network
+    par = graph.params if params is None else params
+    ts = None if trees is None else _trees(trees, n)
+
+    def text(value: Any) -> bytes:  # a string as itself, anything else as JSON text; XML-escaped
+        return escape(value if isinstance(value, str) else orjson.dumps(value).decode()).encode()
+
+    out = [_GRAPHML_HEAD]
+    keys = [("network", "graph", "string"), ("params", "graph", "string")]
+    keys += [("roots", "graph", "string")] if ts is not None else []
+    keys += [("label", "node", "string")] + ([("tree", "edge", "int")] if ts is not None else [])
+    out += [b'  <key id="%s" for="%s" attr.name="%s" attr.type="%s" />\n' % (k.encode(), f.encode(), k.encode(),
+                                                                           t.encode()) for k, f, t in keys]
+    out.append(b'  <graph edgedefault="%s">\n' % (b"directed" if directed else b"undirected"))
+    out.append(b'    <data key="network">%s</data>\n' % text(name))
+    out.append(b'    <data key="params">%s</data>\n' % text(jsonable(dict(par))))
+    if ts is not None:
+        out.append(b'    <data key="roots">%s</data>\n' % text([t.root for t in ts]))
+    out += [b'    <node id="%d"><data key="label">%s</data></node>\n' % (i, text(orjson.dumps(v).decode()))
+            for i, v in enumerate(labels)]
+    if ts is not None:
+        out.append(_rows(b'    <edge source="%s" target="%s"><data key="tree">%s</data></edge>\n', e[:, 0], e[:, 1],
+                         ts.edge_trees(graph)))
+    else:
+        out.append(_rows(b'    <edge source="%s" target="%s" />\n', e[:, 0], e[:, 1]))
+    out.append(b"  </graph>\n</graphml>\n")
+    return b"".join(out)
+
+
+def write_graphml(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | None = None, *,
+                  network: str | None = None, params: dict | None = None) -> Path:
+    """Write :func:`graphml` to ``path`` atomically."""
+    check_target(path)
+    return atomic_write(path, graphml(graph, trees, network=network, params=params))
+
+
+# -- BookSim anynet --------------------------------------------------------------------------------------------------
+
+def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
+           node_latency: int | None = None) -> bytes:
+    """The graph as a BookSim 2 ``anynet`` network file: routers are the graph's vertices, links its edges.
+
+    The grammar is that of ``AnyNet::readFile`` in BookSim 2's ``src/networks/anynet.cpp`` (booksim/booksim2 on
+    GitHub, unchanged since 2015) and of the file's header comment and ``src/examples/anynet/README``; the user
+    guide ``doc/manual.tex`` (Section "Topologies") only names the topology. A line is a *head* and *bodies*,
+    words separated by single spaces, empty lines skipped, no comments::
+
+        line := ("router" | "node") ID  { ("router" | "node") ID [LATENCY] }
+
+    ``router a router b [L]``: a channel a -> b of latency L cycles (default 1) and, unless it is already
+    listed, b -> a of latency 1 (latencies are per direction). ``router r node i [L]``: compute node ``i`` is
+    attached to router ``r`` with injection and ejection latency L. Node numbers must run 0..N-1, each node on
+    one router; routers are numbered 0..R-1. The configuration reads the file with ``topology = anynet;
+    network_file = FILE; routing_function = min;`` (``src/examples/anynet/anynet_config``).
+
+    This writer's choices: router ``r`` is vertex ``r``; each router gets ``nodes_per_router`` compute nodes,
+    ``r*c .. r*c+c-1`` (``c = nodes_per_router``), listed first, one line per router; then one line per link,
+    ``router u router v`` with ``u < v`` (BookSim adds the reverse channel), or, with ``latency``, two lines
+    per link, ``router u router v L`` and ``router v router u L``, so both directions have latency L.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        An undirected graph (BookSim's channels always come in both directions).
+    nodes_per_router : int
+        Compute nodes (BookSim's concentration) per router, >= 1.
+    latency : int, optional
+        Latency of every router-to-router channel in cycles, >= 1 (BookSim's default 1 when omitted).
+    node_latency : int, optional
+        Injection and ejection latency of every compute node in cycles, >= 1 (default 1 when omitted).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        For a directed graph or an invalid count or latency.
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> print(anynet(ArrayGraph.from_edges("ab", np.array([[0, 1]])), 2, latency=3).decode(), end="")
+    router 0 node 0 node 1
+    router 1 node 2 node 3
+    router 0 router 1 3
+    router 1 router 0 3
+    """
+    n, e, directed = _graph_arrays(graph)
+    if directed:
+        raise ValueError("graph: anynet links are bidirectional; a directed graph cannot be written")
+    c = check_int(nodes_per_router, "nodes_per_router", 1)
+    lat = b"" if latency is None else b" %d" % check_int(latency, "latency", 1)
+    nlat = b"" if node_latency is None else b" %d" % check_int(node_latency, "node_latency", 1)
+    r = np.arange(n, dtype=np.int64)
+    routers = _rows(b"router %s" + (b" node %s" + nlat) * c + b"\n", r, *[r * c + j for j in range(c)])
+    if latency is None:
+        links = _rows(b"router %s router %s\n", e[:, 0], e[:, 1])
+    else:
+        both = np.stack([e, e[:, ::-1]], axis=1).reshape(-1, 2)  # u v, v u, for each edge in turn
+        links = _rows(b"router %s router %s" + lat + b"\n", both[:, 0], both[:, 1])
+    return routers + links
+
+
+def write_anynet(path: str | os.PathLike, graph: Any, nodes_per_router: int = 1, latency: int | None = None,
+                 node_latency: int | None = None) -> Path:
+    """Write :func:`anynet` to ``path`` atomically."""
+    check_target(path)
+    return atomic_write(path, anynet(graph, nodes_per_router, latency, node_latency))
+
+
+# -- one name per format ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Format:
+    """An output format: its name, what it holds, whether it needs trees, and its encoder.
+
+    Attributes
+    ----------
+    name : the name the command line's ``--format`` takes.
+    summary : one line for help texts.
+    trees : ``"no"`` (trees are not written), ``"optional"`` or ``"required"``.
+    options : the keyword options the encoder takes (beyond graph and trees).
+    encode : ``encode(graph, trees, **options) -> bytes``.
+    """
+
+    name: str
+    summary: str
+    trees: str
+    options: tuple[str, ...]
+    encode: Callable[..., bytes]
+
+
+_META = ("network", "params", "extra")
+
+#: Every output format by name (the JSON formats first).
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("json", "starlib JSON, version 2: labels once, integer indices (docs/formats.md §4)", "optional", _META,
+           lambda g, t, **o: encode(g, t, **o)),
+    Format("json-v1", "starlib JSON, version 1: every edge as a pair of labels (for older readers)", "optional",
+           _META, lambda g, t, **o: encode_v1(g, t, **o)),
+    Format("edgelist", "topology: one 'u v' line per edge (vertex indices)", "no", (), lambda g, t: edge_list(g)),
+    Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
+    Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1)", "optional",
+           ("network", "params"), lambda g, t, **o: graphml(g, t, **o)),
+    Format("anynet", "BookSim 2 anynet network file (routers = vertices)", "no",
+           ("nodes_per_router", "latency", "node_latency"), lambda g, t, **o: anynet(g, **o)),
+    Format("tree-edgelist", "trees: one 'u v tree' line per tree edge", "required", (),
+           lambda g, t: tree_edge_list(t)),
+    Format("parents", "trees: one line per tree, its parent array (-1 at the root)", "required", (),
+           lambda g, t: parent_arrays(t)),
+)}
+
+
+def render(fmt: str, graph: Any, trees: Sequence[Tree] | None = None, **options: Any) -> bytes:
+    """The content of ``graph`` (and ``trees``) in the format named ``fmt`` (a key of :data:`FORMATS`).
+
+    Parameters
+    ----------
+    fmt : str
+        The format's name.
+    graph : ArrayGraph
+        The graph.
+    trees : sequence of Tree, optional
+        Its trees (required by ``tree-edgelist`` and ``parents``, not written by ``edgelist``, ``labels``,
+        ``anynet``).
+    **options
+        The format's options (:attr:`Format.options`), e.g. ``nodes_per_router=4`` for ``anynet``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown format or option, or a format that needs trees called without them.
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> render("anynet", ArrayGraph.from_edges("ab", np.array([[0, 1]])), latency=2)
+    b'router 0 node 0\\nrouter 1 node 1\\nrouter 0 router 1 2\\nrouter 1 router 0 2\\n'
+    >>> render("parents", ArrayGraph.from_edges("ab", np.array([[0, 1]])))
+    Traceback (most recent call last):
+    ...
+    ValueError: format='parents' writes trees: give the trees
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format={fmt!r} is not one of {', '.join(FORMATS)}")
+    f = FORMATS[fmt]
+    unknown = sorted(set(options) - set(f.options))
+    if unknown:
+        raise ValueError(f"format={fmt!r} takes no option {unknown[0]!r} (its options: "
+                         f"{', '.join(f.options) or 'none'})")
+    if f.trees == "required" and trees is None:
+        raise ValueError(f"format={fmt!r} writes trees: give the trees")
+    return f.encode(graph, trees if f.trees != "no" else None, **options)
+
+
+def export(path: str | os.PathLike, fmt: str, graph: Any, trees: Sequence[Tree] | None = None,
+           **options: Any) -> Path:
+    """Write :func:`render` ``(fmt, graph, trees, **options)`` to ``path`` atomically (target checked first).
+
+    Example
+    -------
+    >>> import tempfile, pathlib
+    >>> from starlib.graphs import ArrayGraph
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "k2.txt"
+    >>> export(p, "edgelist", ArrayGraph.from_edges("ab", np.array([[0, 1]]))).read_text()
+    '0 1\\n'
+    """
+    check_target(path)
+    return atomic_write(path, render(fmt, graph, trees, **options))
