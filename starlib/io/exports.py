@@ -89,7 +89,7 @@ def _trees(trees: Sequence[Tree], n: int | None = None) -> EDSTSet:
     return EDSTSet.of(trees)
 
 
-# -- the topology ----------------------------------------------------------------------------------------------------
+# -- the topology ------------------------------------------------------------------------------------------------------
 
 def edge_list(graph: Any) -> bytes:
     """The graph as an edge list: one line ``u v`` per edge (``u < v``; arcs ``u -> v`` for a digraph), sorted.
@@ -151,7 +151,7 @@ def write_edge_list(path: str | os.PathLike, graph: Any, labels_path: str | os.P
     return atomic_write(path, edge_list(graph))
 
 
-# -- the trees -------------------------------------------------------------------------------------------------------
+# -- the trees ---------------------------------------------------------------------------------------------------------
 
 def tree_edge_list(trees: Sequence[Tree]) -> bytes:
     """Every tree's edges, one line ``u v t`` per edge (``t`` = the tree's index from 0), tree after tree.
@@ -211,7 +211,7 @@ def write_parent_arrays(path: str | os.PathLike, trees: Sequence[Tree]) -> Path:
     return atomic_write(path, parent_arrays(trees))
 
 
-# -- GraphML ---------------------------------------------------------------------------------------------------------
+# -- GraphML -----------------------------------------------------------------------------------------------------------
 
 _GRAPHML_HEAD = (b"<?xml version='1.0' encoding='utf-8'?>\n"
                  b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
@@ -308,7 +308,7 @@ def write_graphml(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | N
     return atomic_write(path, graphml(graph, trees, network=network, params=params))
 
 
-# -- BookSim anynet --------------------------------------------------------------------------------------------------
+# -- BookSim anynet ----------------------------------------------------------------------------------------------------
 
 def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
            node_latency: int | None = None) -> bytes:
@@ -384,7 +384,7 @@ def write_anynet(path: str | os.PathLike, graph: Any, nodes_per_router: int = 1,
     return atomic_write(path, anynet(graph, nodes_per_router, latency, node_latency))
 
 
-# -- one name per format ---------------------------------------------------------------------------------------------
+# -- one name per format -----------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Format:

@@ -129,7 +129,7 @@ def _show(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-# -- labels --------------------------------------------------------------------------------------------------------
+# -- labels ------------------------------------------------------------------------------------------------------------
 
 def _label(v: Any, where: str, depth: int = 0) -> Hashable:
     """A JSON label as starlib's label: lists become tuples; only integers, strings and lists are labels."""
@@ -197,7 +197,7 @@ def _labels_json(graph: Any) -> tuple[bytes, list[Hashable]]:
         raise ValueError(f"graph.labels: {exc}") from None
 
 
-# -- writing ---------------------------------------------------------------------------------------------------------
+# -- writing -----------------------------------------------------------------------------------------------------------
 
 def _graph_arrays(graph: Any) -> tuple[int, np.ndarray, bool]:
     """``(n, edges, directed)`` with the edge rows checked canonical (as :meth:`ArrayGraph.from_edges` makes them)."""
@@ -342,7 +342,7 @@ def write_json(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | None
     return atomic_write(path, data)
 
 
-# -- reading ---------------------------------------------------------------------------------------------------------
+# -- reading -----------------------------------------------------------------------------------------------------------
 
 def _int(v: Any, where: str, lo: int, hi: int | None = None) -> int:
     if type(v) is not int:
