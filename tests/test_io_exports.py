@@ -276,3 +276,40 @@ def test_every_format_by_name(tmp_path):
         render("tree-edgelist", g)
     with pytest.raises(ValueError, match="trees=.* is not a sequence of Tree"):
         render("parents", g, [np.array([[0, 1]])])
+
+
+def test_the_examples_of_docs_formats_md_are_what_starlib_writes():
+    from pathlib import Path
+
+    from starlib.registry import NETWORK_FAMILIES, parse_params
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
+    params = parse_params(NETWORK_FAMILIES["torus"], ["sizes=3,3"])  # as `starlib edsts torus sizes=3,3` does
+    g = NETWORK_FAMILIES["torus"].build(**params)
+    t = auto_trees(g)
+    extra = {"upper_bound": 2, "method": "auto"}
+    v2 = encode(g, t, network="torus", params=params, extra=extra)
+    assert "\n    " + v2.decode() in doc  # the worked example, as one indented line
+    v1 = render("json-v1", g, t, network="torus", params=params, extra=extra)
+    assert f"({len(v2)} bytes; version 1 took {len(v1)})" in doc
+    assert "\n    " + render("parents", g, t).decode().replace("\n", "\n    ").rstrip() + "\n" in doc
+
+    def documented_lines(start: str) -> list[str]:
+        """The first indented block after ``start``, without its '...' lines."""
+        lines = doc[doc.index(start):].splitlines()
+        first = next(k for k, line in enumerate(lines) if line.startswith("    "))
+        block = []
+        for line in lines[first:]:
+            if not line.startswith("    "):
+                break
+            block.append(line.strip())
+        return [line for line in block if line != "..."]
+
+    for start, fmt, opts in (("### 6.2", "tree-edgelist", {}), ("The torus with `latency=2`", "anynet",
+                                                                   {"latency": 2}), ("### 6.4", "graphml", {})):
+        lines = [line.strip() for line in render(fmt, g, t, **opts).decode().splitlines()]
+        documented = documented_lines(start)
+        assert len(documented) >= 4 and all(line in lines for line in documented), (fmt, documented)
+    rows = [line.split() for line in documented_lines("### 6.1")]
+    assert [" ".join(r[:2]) for r in rows] == render("edgelist", g).decode().splitlines()[:len(rows)]
+    assert [r[2] for r in rows if len(r) == 3 and r[2] != "..."] == render("labels", g).decode().splitlines()[:4]
