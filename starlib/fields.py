@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .validation import check_prime_power, is_prime_power, prime_power_parts
+from .validation import Size, check_prime_power, check_size, is_prime_power, prime_power_parts
 
 __all__ = [
     "is_prime_power",
@@ -279,7 +279,8 @@ def tables(q: int) -> GFTables:
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power, checked before any table is built.
+        If ``q`` is not a prime power, or the tables would not fit in the memory limit
+        (:func:`~starlib.validation.check_size`), checked before any table is built.
 
     Notes
     -----
@@ -295,6 +296,8 @@ def tables(q: int) -> GFTables:
     """
     q = check_prime_power(q)
     p, k = prime_power_parts(q)
+    # exp, log and the doubling blocks of k digits: measured 40 bytes per element at q = 10^6 + 3 (k = 1)
+    check_size(Size(q, 0, 32 * (k + 2) * q, "field elements"), {"q": q}, "tables")
     if k == 1:
         xi = _prime_primitive_root(p)
         m = np.array([[xi % p]], dtype=np.int64)

@@ -1,7 +1,9 @@
 """starlib's one internal graph representation: integer-indexed edge arrays with a label table.
 
 Large instances (a million links) stay fast because every builder works on whole numpy
-arrays; networkx appears only at the edges of the library (:meth:`ArrayGraph.to_networkx`).
+arrays; networkx appears only at the edges of the library (:meth:`ArrayGraph.to_networkx`, and
+:func:`as_graph`, which every public function that takes a graph calls first, so a networkx graph is accepted
+wherever a graph is).
 
 Example
 -------
@@ -24,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-__all__ = ["ArrayGraph", "canonical_edges", "jsonable"]
+__all__ = ["ArrayGraph", "canonical_edges", "jsonable", "as_graph", "edge_array"]
 
 
 def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool = False,
@@ -71,6 +73,133 @@ def jsonable(v: Any) -> Any:
     return v
 
 
+def edge_array(edges: Any, name: str = "edges", n: int | None = None) -> np.ndarray:
+    """``edges`` as an ``(m, 2)`` int64 array of vertex indices, checked: integers only, in ``0..n-1`` if ``n``.
+
+    Floats are refused rather than truncated (``[[0.5, 1.7]]`` is not the edge ``(0, 1)``), and an index
+    outside ``0..n-1`` is refused rather than wrapped onto another vertex.
+
+    Parameters
+    ----------
+    edges : array_like
+        Pairs of vertex indices (an empty sequence is no edge).
+    name : str
+        The argument's name for the message (``"edges"``, ``"trees[2]"``).
+    n : int, optional
+        Number of vertices: indices must lie in ``0..n-1``.
+
+    Returns
+    -------
+    ndarray
+        ``(m, 2)`` int64 (a view when ``edges`` already is one).
+
+    Raises
+    ------
+    ValueError
+        For a ragged or non-numeric list, a shape other than ``(m, 2)``, non-integer entries (floats, bools,
+        objects) or an index out of range.
+
+    Examples
+    --------
+    >>> edge_array([[0, 1], [1, 2]], n=3).tolist()
+    [[0, 1], [1, 2]]
+    >>> edge_array([[0, 5]], n=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: edges: vertex index 5 is out of range: need indices in 0..2 (n=3 vertices)
+    """
+    try:
+        arr = np.asarray(edges)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name}: not an array of [u, v] pairs (ragged or non-numeric)") from None
+    if arr.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name}: need an (m, 2) array of [u, v] vertex pairs, got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_:
+        raise ValueError(f"{name}: vertex indices must be integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    if n is not None:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < 0 or hi >= n:
+            bad = lo if lo < 0 else hi
+            raise ValueError(f"{name}: vertex index {bad} is out of range: need indices in 0..{n - 1} (n={n} "
+                             f"vertices)")
+    return arr
+
+
+def as_graph(obj: Any, name: str = "graph", *, directed: bool = False) -> ArrayGraph:
+    """The graph an argument stands for: an :class:`ArrayGraph` (or ``StarProduct``, ...) as it is, a networkx
+    graph converted by :meth:`ArrayGraph.from_networkx`.
+
+    Every public function of starlib that takes a graph calls this first. For a networkx graph the result
+    numbers the nodes in sorted order (insertion order if the labels do not compare), keeps them as
+    ``labels``, and drops self-loops (no spanning tree uses one); trees built on it are index arrays of that
+    numbering, so ``labels[i]`` is node ``i`` (``EDSTSet.to_json(G.labels)`` writes them with the labels).
+
+    Parameters
+    ----------
+    obj : ArrayGraph, StarProduct, RelabelledProduct or networkx.Graph
+        The graph.
+    name : str
+        The argument's name, for messages.
+    directed : bool
+        Accept directed graphs (``nx.DiGraph``, a directed ``ArrayGraph``); otherwise they are refused.
+
+    Returns
+    -------
+    ArrayGraph
+
+    Raises
+    ------
+    TypeError
+        For anything that is not a graph (None, a string, an edge list), naming the argument.
+    ValueError
+        For a networkx multigraph (parallel edges would be merged), a directed graph unless ``directed``, or an
+        ``ArrayGraph`` whose edge array is malformed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = as_graph(nx.petersen_graph())
+    >>> g.n, g.m, g.labels[:3]
+    (10, 15, [0, 1, 2])
+    >>> as_graph(nx.MultiGraph([(0, 1), (0, 1)]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: graph: a networkx MultiGraph has parallel edges; EDSTs here need a simple graph (nx.Graph(g) ...)
+    >>> as_graph(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: graph=None is not a graph: need a starlib ArrayGraph (StarProduct, ...) or a networkx Graph
+    """
+    if isinstance(obj, ArrayGraph):
+        e = obj.edges
+        if not isinstance(e, np.ndarray) or e.ndim != 2 or (e.size and e.shape[1] != 2) or \
+                (e.size and not np.issubdtype(e.dtype, np.integer)):
+            raise ValueError(f"{name}: its edges must be an (m, 2) integer array, got "
+                             f"{getattr(e, 'dtype', type(e).__name__)} of shape {np.shape(e)}")
+        if obj.directed and not directed:
+            raise ValueError(f"{name}: a directed graph ({obj.name or 'ArrayGraph'}) has no EDSTs here; pass an "
+                             f"undirected graph")
+        return obj
+    if isinstance(obj, nx.Graph):
+        if obj.is_multigraph():
+            raise ValueError(f"{name}: a networkx {type(obj).__name__} has parallel edges; EDSTs here need a "
+                             f"simple graph (nx.Graph(g) merges them)")
+        if obj.is_directed() and not directed:
+            raise ValueError(f"{name}: a networkx {type(obj).__name__} is directed; EDSTs here need an undirected "
+                             f"graph (g.to_undirected() gives one)")
+        return ArrayGraph.from_networkx(obj)
+    raise TypeError(f"{name}={_short(obj)} is not a graph: need a starlib ArrayGraph (StarProduct, ...) or a "
+                    f"networkx Graph")
+
+
+def _short(obj: Any) -> str:
+    r = repr(obj) if not isinstance(obj, np.ndarray) else f"array of shape {obj.shape}"
+    return r if len(r) <= 40 else f"{r[:30]}... ({type(obj).__name__})"
+
+
 @dataclass
 class ArrayGraph:
     """A simple graph on vertices ``0..n-1`` with a label per vertex.
@@ -95,14 +224,46 @@ class ArrayGraph:
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def from_edges(cls, labels: Sequence[Hashable], edges: np.ndarray, **kw: Any) -> ArrayGraph:
-        """Build from labels and any integer edge array (canonicalised: sorted, deduplicated)."""
-        labels = list(labels)
+        """Build from labels and an integer edge array of indices into ``labels`` (sorted, deduplicated).
+
+        Self-loops are dropped and parallel edges merged (:func:`canonical_edges`).
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` is not iterable, or ``edges`` is not an ``(m, 2)`` integer array with indices in
+            ``0..len(labels)-1`` (:func:`edge_array`): ``from_edges(range(3), [[0, 5]])`` is refused, not
+            wrapped onto another edge.
+
+        >>> ArrayGraph.from_edges(range(3), [[0, 5]])
+        Traceback (most recent call last):
+        ...
+        ValueError: edges: vertex index 5 is out of range: need indices in 0..2 (n=3 vertices)
+        """
+        try:
+            labels = list(labels)
+        except TypeError:
+            raise ValueError(f"labels={_short(labels)} must be a sequence of vertex labels (a list or range)") from None
         directed = kw.get("directed", False)
-        return cls(labels, canonical_edges(edges, len(labels), directed=directed), **kw)
+        return cls(labels, canonical_edges(edge_array(edges, "edges", len(labels)), len(labels),
+                                           directed=directed), **kw)
 
     @classmethod
     def from_networkx(cls, g: nx.Graph, name: str = "", params: dict | None = None) -> ArrayGraph:
-        """Convert a networkx graph (nodes sorted when comparable, else in insertion order)."""
+        """Convert a networkx graph (nodes sorted when comparable, else in insertion order; self-loops dropped).
+
+        Raises
+        ------
+        TypeError
+            If ``g`` is not a networkx graph.
+        ValueError
+            For a multigraph (its parallel edges would be merged silently).
+        """
+        if not isinstance(g, nx.Graph):
+            raise TypeError(f"g={_short(g)} is not a networkx graph")
+        if g.is_multigraph():
+            raise ValueError(f"g: a networkx {type(g).__name__} has parallel edges; convert it with nx.Graph(g) "
+                             f"(or nx.DiGraph(g)) to merge them")
         nodes = list(g.nodes())
         try:
             nodes = sorted(nodes)

@@ -25,11 +25,14 @@ Example
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .factors import (
+    FIELD_BASE_BYTES,
     bdf,
     check_mms_order,
     check_paley_order,
@@ -41,14 +44,17 @@ from .factors import (
     mms_supernode,
     paley,
     polarfly,
+    refuse_large,
+    whole,
 )
 from .factors import chimera as chimera_graph_array
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph, canonical_edges
 from .products import RelabelledProduct, StarProduct, cartesian_product, star_product
-from .validation import check_choice, check_flag, check_int
+from .validation import Size, check_choice, check_flag, check_int, parse_int_list, shorten
 
 __all__ = [
+    "network_size",
     "slimfly_hafner",
     "slimfly",
     "bundlefly",
@@ -61,6 +67,131 @@ __all__ = [
     "chimera",
     "chimera_colour",
 ]
+
+
+_NONE = Size(0, 0, 0)
+
+
+def _mms_counts(q: int) -> tuple[int, int]:
+    """``(n, m)`` of MMS(q), with the degree ``(3q - delta)/2`` bounded by ``(3q + 1)/2``."""
+    return 2 * q * q, q * q * (3 * q + 1) // 2
+
+
+def _product_size(nG: int, mG: int, nH: int, mH: int, edge_bytes: int, base: int = 0, extra: int = 0) -> Size:
+    """A star product of ``G`` and ``H``: ``n_G n_H`` vertices, ``m_G n_H + n_G m_H (+ extra)`` edges."""
+    return Size.of(nG * nH, mG * nH + nG * mH + extra, edge_bytes, 300, base)
+
+
+def _size_slimfly(q: Any = None, **_: Any) -> Size:
+    q = whole(q, 2)  # measured 64 per edge (resident set) at q = 101
+    return _NONE if q is None else Size.of(*_mms_counts(q), 100, 300, FIELD_BASE_BYTES)
+
+
+def _size_slimfly_hafner(q: Any = None, **_: Any) -> Size:
+    q = whole(q, 2)  # measured 129 per edge at q = 101 (q^3 meshgrids)
+    return _NONE if q is None else Size.of(*_mms_counts(q), 160, 300, FIELD_BASE_BYTES)
+
+
+def _size_bundlefly(q: Any = None, paley_q: Any = None, **_: Any) -> Size:
+    q, pq = whole(q, 2), whole(paley_q, 2)  # measured 63 per edge at (25, 29), the structure graph apart
+    if q is None or pq is None:
+        return _NONE
+    return _size_slimfly_hafner(q) + _product_size(*_mms_counts(q), pq, pq * (pq - 1) // 4, 100, FIELD_BASE_BYTES)
+
+
+def _size_polarstar(q: Any = None, supernode: Any = "paley", paley_q: Any = None, d: Any = None, loops: Any = False,
+                    **_: Any) -> Size:
+    q = whole(q, 2)  # measured 116-122 per edge (31, iq d=28, loops; 31, paley 29, loops)
+    if supernode == "paley":
+        nH = whole(paley_q, 2)
+        mH = None if nH is None else nH * (nH - 1) // 4
+    else:
+        dd = whole(d, 0)
+        nH, mH = (None, None) if dd is None else (2 * dd + 2, dd * (dd + 1))
+    if q is None or nH is None:
+        return _NONE
+    extra = (q + 1) * (nH // 2) if loops is True or loops == 1 else 0
+    return _product_size(q * q + q + 1, q * (q + 1) ** 2 // 2, nH, mH, 160, FIELD_BASE_BYTES, extra)
+
+
+def _size_complete_paley(n: Any = None, q: Any = None, **_: Any) -> Size:
+    n, q = whole(n, 2), whole(q, 2)  # measured 57 per edge at (300, 41)
+    return _NONE if n is None or q is None else _product_size(n, n * (n - 1) // 2, q, q * (q - 1) // 4, 100,
+                                                              FIELD_BASE_BYTES)
+
+
+def _sizes_of(sizes: Any) -> list[int] | None:
+    """The side lengths, or None when they break the rules (the builder reports that)."""
+    try:
+        vals = parse_int_list(sizes, "sizes") if isinstance(sizes, str) else \
+            [sizes] if isinstance(sizes, int | np.integer) else list(sizes)
+    except (TypeError, ValueError):
+        return None
+    vals = [whole(v, 1) for v in vals]
+    return None if not vals or None in vals or len(vals) > 64 else vals
+
+
+def _size_hyperx(sizes: Any = None, **_: Any) -> Size:
+    s = _sizes_of(sizes)  # measured 57-60 per edge, nested tuple labels 400 per vertex
+    if s is None:
+        return _NONE
+    n = math.prod(s)
+    return Size.of(n, n * sum(v - 1 for v in s) // 2, 80, 400)
+
+
+def _size_torus(sizes: Any = None, **_: Any) -> Size:
+    s = _sizes_of(sizes)  # measured 72 per edge, 250 per vertex (resident set) at 1000 x 1000
+    if s is None:
+        return _NONE
+    n = math.prod(s)
+    return Size.of(n, n * len(s), 80, 400)
+
+
+def _size_chimera(rows: Any = None, cols: Any = None, **_: Any) -> Size:
+    r, c = whole(rows, 1), whole(cols, 1)  # measured 217 per edge at 60 x 60 (factor, supernode and product)
+    return _NONE if r is None or c is None else Size.of(8 * r * c, 24 * r * c, 250, 300)
+
+
+_SIZES: dict[str, Callable[..., Size]] = {
+    "slimfly": _size_slimfly, "slimfly_hafner": _size_slimfly_hafner, "bundlefly": _size_bundlefly,
+    "polarstar": _size_polarstar, "complete_paley": _size_complete_paley, "hyperx": _size_hyperx,
+    "torus": _size_torus, "chimera": _size_chimera,
+}
+
+
+def network_size(builder: str, **params: Any) -> Size:
+    """What a network builder would build from these parameters: vertices, edges and peak bytes, nothing built.
+
+    As :func:`starlib.factors.factor_size`: a linear model in the edges and vertices whose coefficients bound
+    the peak ``tracemalloc`` and resident-set growth measured on builds of 10^5 to 2 * 10^6 edges; parameters
+    that break the builder's rules give ``Size(0, 0, 0)`` (the builder reports them).
+
+    Parameters
+    ----------
+    builder : str
+        The builder's function name in this module (``"slimfly"``, ``"polarstar"``).
+    **params
+        Its arguments.
+
+    Returns
+    -------
+    Size
+
+    Raises
+    ------
+    ValueError
+        For an unknown builder.
+
+    Examples
+    --------
+    >>> network_size("slimfly", q=5)
+    Size(n=50, m=200, peak_bytes=268470456)
+    >>> network_size("hyperx", sizes="4,4").m, network_size("torus", sizes=[3, 4]).n
+    (48, 12)
+    """
+    if builder not in _SIZES:
+        raise ValueError(f"builder={builder!r} is not one of {', '.join(_SIZES)}")
+    return _SIZES[builder](**params)
 
 
 def slimfly_hafner(q: int) -> RelabelledProduct:
@@ -98,6 +229,7 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     ----------
     Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); docs/networks.md §3.2.
     """
+    refuse_large(_size_slimfly_hafner(q), "slimfly_hafner", q=q)
     q = check_mms_order(q)
     delta, X, Xp = mms_generators(q)
     T = tables(q)
@@ -160,6 +292,7 @@ def slimfly(q: int) -> StarProduct:
     Example II-D.2 and Appendix B-B3 of Isham et al. (2025) ("MMS(q) = K_{q,q} * C(X)"); docs/networks.md §3.3
     (explicit bijections).
     """
+    refuse_large(_size_slimfly(q), "slimfly", q=q)
     q = check_mms_order(q)
     G = complete_bipartite(q)
     H = mms_supernode(q)
@@ -208,6 +341,7 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
     ----------
     Appendix B-C2 of Isham et al. (2025); Lei et al., Bundlefly (ICS'20); docs/networks.md §5.
     """
+    refuse_large(_size_bundlefly(q, paley_q), "bundlefly", q=q, paley_q=paley_q)
     q = check_mms_order(q)
     paley_q = check_paley_order(paley_q, "paley_q")
     G = slimfly_hafner(q)
@@ -349,6 +483,7 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     Lakhotia et al., PolarStar (arXiv:2302.07217); IntelLabs/PolarFly ``PolarstarGenerator``;
     Appendix B-C3 of Isham et al. (2025); docs/networks.md §6.
     """
+    refuse_large(_size_polarstar(q, supernode, paley_q, d, loops), "polarstar", q=q, paley_q=paley_q, d=d)
     q = check_prime_power(q)
     supernode = check_choice(supernode, "supernode", ("paley", "iq", "bdf"))
     loops = check_flag(loops, "loops")
@@ -410,6 +545,7 @@ def complete_paley(n: int, q: int) -> StarProduct:
     ----------
     Example II-D.5 of Isham et al. (2025); docs/networks.md §7.
     """
+    refuse_large(_size_complete_paley(n, q), "complete_paley", n=n, q=q)
     n = check_int(n, "n", minimum=2)
     G = complete(n)
     H = paley(q)
@@ -417,15 +553,20 @@ def complete_paley(n: int, q: int) -> StarProduct:
 
 
 def _parse_sizes(sizes: str | Sequence[int], minimum: int, what: str) -> list[int]:
+    """Side lengths from ``"4,4,4"`` (:func:`~starlib.validation.parse_int_list`) or a sequence of integers."""
     if isinstance(sizes, str):
-        try:
-            vals: list = [int(s) for s in sizes.replace("x", ",").split(",") if s.strip()]
-        except ValueError:
-            raise ValueError(f"sizes={sizes!r} is not a comma-separated list of integers") from None
+        vals: list = parse_int_list(sizes, "sizes")
+    elif isinstance(sizes, int | np.integer) and not isinstance(sizes, bool | np.bool_):
+        vals = [sizes]
+    elif isinstance(sizes, Sequence | np.ndarray) and not isinstance(sizes, bytes):
+        vals = list(sizes)
     else:
-        vals = list(sizes) if not isinstance(sizes, int | np.integer) else [sizes]
+        raise ValueError(f"sizes={shorten(sizes)} is not a list of {what} sizes: need integers such as 4,4,4 "
+                         f"or [4, 4, 4]")
     if not vals:
         raise ValueError(f"sizes={sizes!r} is empty: need at least one {what} size")
+    if len(vals) > 64:
+        raise ValueError(f"sizes={shorten(sizes)} has {len(vals)} sizes: need at most 64 dimensions")
     return [check_int(v, "sizes", minimum=minimum) for v in vals]
 
 
@@ -466,6 +607,7 @@ def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
     Ahn et al., HyperX (SC'09); Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
     s = _parse_sizes(sizes, 2, "HyperX dimension")
+    refuse_large(_size_hyperx(s), "hyperx", sizes=",".join(map(str, s)))
     return _product_of([complete(v) for v in s], "hyperx", {"sizes": ",".join(map(str, s))})
 
 
@@ -498,6 +640,7 @@ def torus(sizes: str | Sequence[int]) -> ArrayGraph:
     Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
     s = _parse_sizes(sizes, 3, "torus ring")
+    refuse_large(_size_torus(s), "torus", sizes=",".join(map(str, s)))
     return _product_of([cycle(v) for v in s], "torus", {"sizes": ",".join(map(str, s))})
 
 
@@ -568,6 +711,7 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     ----------
     Appendix C of Isham et al. (2025); docs/networks.md §9.
     """
+    refuse_large(_size_chimera(rows, cols), "chimera", rows=rows, cols=cols)
     toric = check_flag(toric, "toric")
     rows = check_int(rows, "rows", minimum=4 if toric else 2)
     cols = check_int(cols, "cols", minimum=4 if toric else 2)

@@ -30,7 +30,10 @@ Example
 
 from __future__ import annotations
 
+import functools
+
 from ..registry import Family, Param, family_table
+from ..validation import default_memory_limit, format_bytes
 from .communication import (
     allport_slowdown_claim,
     mnb_lower_bound,
@@ -58,6 +61,7 @@ from .families import (
     cayley_diameter,
     cayley_distances,
     cayley_graph,
+    cayley_size,
     check_ln,
     complete_rotation_insertion_selection,
     complete_rotation_rotator,
@@ -100,7 +104,7 @@ __all__ = [
     "Generator", "insertion", "rotation", "selection", "swap", "transposition", "word_map", "word_names",
     "FAMILIES", "family_info", "check_ln", "generator_set", "distinct_generators", "is_inverse_closed", "degree",
     "cayley_graph", "cayley_distances", "cayley_diameter", "build_family", "family_instances",
-    "network_invariants", "ROTATION_CHOICES", "rotation_set_diameters",
+    "network_invariants", "ROTATION_CHOICES", "rotation_set_diameters", "cayley_size", "largest_k",
     "star_graph", "bubble_sort_graph", "transposition_network", "insertion_selection", "macro_star",
     "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator", "complete_rotation_rotator",
     "macro_insertion_selection", "rotation_insertion_selection", "complete_rotation_insertion_selection",
@@ -114,12 +118,54 @@ __all__ = [
 ]
 
 
+def largest_k(family: str, max_memory: int | None = None) -> int:
+    """The largest ``k <= MAX_K`` whose graph (every ``l, n`` with ``n*l + 1 = k``) fits the memory limit.
+
+    Parameters
+    ----------
+    family : str
+        Command-line name or abbreviation.
+    max_memory : int, optional
+        Bytes (default: :func:`~starlib.validation.default_memory_limit`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> largest_k("star", max_memory=2**30), largest_k("transposition", max_memory=2**30)
+    (9, 8)
+    """
+    limit = default_memory_limit() if max_memory is None else max_memory
+    info = family_info(family)
+    best = 2
+    for k in range(3, MAX_K + 1):
+        splits = [{"k": k}] if info.params == ("k",) else \
+            [{"l": l, "n": (k - 1) // l} for l in range(2, k) if (k - 1) % l == 0]
+        if all(cayley_size(info.name, **p).peak_bytes <= limit for p in splits):
+            best = k
+        else:
+            break
+    return best
+
+
+def _k_rule(name: str, text: str) -> str:
+    """The rule of ``k`` with the range that fits the default memory limit (``k <= MAX_K`` at most)."""
+    kmax, limit = largest_k(name), default_memory_limit()
+    tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
+    return f"{text}{kmax} (k! nodes{tail})"
+
+
 def _network_families() -> dict[str, Family]:
-    k_param = {"k": Param(int, f"integer 2 <= k <= {MAX_K} (k! nodes)")}
-    ln_params = {"l": Param(int, "integer l >= 2 (boxes)"),
-                 "n": Param(int, f"integer n >= 1 (balls per box), k = n*l + 1 <= {MAX_K}")}
-    return family_table(*(Family(name, BUILDERS[name], k_param if info.params == ("k",) else ln_params,
-                                 (BUILDERS[name].__doc__ or "").strip().splitlines()[0], kind="cayley")
+    def params(name: str, info) -> dict[str, Param]:
+        if info.params == ("k",):
+            return {"k": Param(int, _k_rule(name, "integer 2 <= k <= "))}
+        return {"l": Param(int, "integer l >= 2 (boxes)"),
+                "n": Param(int, _k_rule(name, "integer n >= 1 (balls per box), k = n*l + 1 <= "))}
+    return family_table(*(Family(name, BUILDERS[name], params(name, info),
+                                 (BUILDERS[name].__doc__ or "").strip().splitlines()[0], kind="cayley",
+                                 size=functools.partial(cayley_size, name))
                           for name, info in FAMILIES.items()))
 
 
