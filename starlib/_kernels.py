@@ -526,7 +526,7 @@ def _match_rows(n, g, ptr, fills, buckets, u0, u1):  # pragma: no cover - compil
 def _certify(n, g, ptr, trees, cuts, buckets):  # pragma: no cover - compiled
     """``buckets``: ``(parts, m)`` int32 scratch, one row per thread (allocated by numpy, which backs large
     arrays with huge pages: fewer page faults than an allocation inside the kernel)."""
-    nt = len(trees)
+    nt = trees.shape[0]
     parts = buckets.shape[0]
     fills = np.empty((parts, n), np.int64)
     ok = np.ones(parts, np.bool_)
@@ -560,9 +560,6 @@ def canonical_rows(n: int, edges: np.ndarray) -> bool:
     return bool(_match_rows(int(n), g, ptr, ptr[None, :-1].copy(), np.empty((1, 0), np.int32), 0, int(n)))
 
 
-_TREE_TYPE = numba.types.int64[:, ::1]
-
-
 def _row_cuts(ptr: np.ndarray, parts: int) -> np.ndarray:
     """``parts + 1`` row boundaries splitting the graph's edges into blocks of about equal size."""
     n = ptr.shape[0] - 1
@@ -593,18 +590,20 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
     n = int(n)
     if n < 1 or n >= 2**31 or (g.shape[0] and (g[0, 0] < 0 or g[-1, 0] >= n)):
         return False
-    typed = numba.typed.List.empty_list(_TREE_TYPE)
-    for t in trees:
+    # one (trees, n - 1, 2) array: a numba typed list of arrays compiles its methods afresh in every process
+    # (half a second), while a plain array takes the cached kernel as it is
+    stack = np.empty((len(trees), max(n - 1, 0), 2), dtype=np.int64)
+    for i, t in enumerate(trees):
         e = np.asarray(t)
-        if e.dtype != np.int64 or not e.flags.c_contiguous or e.ndim != 2:
-            e = np.ascontiguousarray(e, dtype=np.int64).reshape(-1, 2)
-        if e.shape[0] != n - 1:
-            return False
-        typed.append(e)
+        if e.ndim != 2 or e.shape[0] != n - 1 or (e.size and e.shape[1] != 2):
+            e = np.asarray(e).reshape(-1, 2)
+            if e.shape[0] != n - 1:
+                return False
+        stack[i] = e
     ptr = _row_starts(n, g)
-    parts = max(1, min(numba.get_num_threads(), len(typed)))
+    parts = max(1, min(numba.get_num_threads(), len(trees)))
     buckets = np.empty((parts, g.shape[0]), dtype=np.int32)
-    return bool(_certify(n, g, ptr, typed, _row_cuts(ptr, numba.get_num_threads()), buckets))
+    return bool(_certify(n, g, ptr, stack, _row_cuts(ptr, numba.get_num_threads()), buckets))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,14 +17,16 @@ Example
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
+
+if TYPE_CHECKING:  # networkx and scipy are imported where used: ``starlib verify`` needs neither at start-up
+    import networkx as nx
+    import scipy.sparse as sp
 
 __all__ = ["ArrayGraph", "canonical_edges", "jsonable", "as_graph", "edge_array"]
 
@@ -183,7 +185,8 @@ def as_graph(obj: Any, name: str = "graph", *, directed: bool = False) -> ArrayG
             raise ValueError(f"{name}: a directed graph ({obj.name or 'ArrayGraph'}) has no EDSTs here; pass an "
                              f"undirected graph")
         return obj
-    if isinstance(obj, nx.Graph):
+    nx = sys.modules.get("networkx")  # not imported: obj cannot be a networkx graph
+    if nx is not None and isinstance(obj, nx.Graph):
         if obj.is_multigraph():
             raise ValueError(f"{name}: a networkx {type(obj).__name__} has parallel edges; EDSTs here need a "
                              f"simple graph (nx.Graph(g) merges them)")
@@ -259,6 +262,8 @@ class ArrayGraph:
         ValueError
             For a multigraph (its parallel edges would be merged silently).
         """
+        import networkx as nx
+
         if not isinstance(g, nx.Graph):
             raise TypeError(f"g={_short(g)} is not a networkx graph")
         if g.is_multigraph():
@@ -305,6 +310,8 @@ class ArrayGraph:
             rows, cols = e[:, 0], e[:, 1]
         else:
             rows, cols = np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]])
+        import scipy.sparse as sp
+
         data = np.ones(rows.shape[0], dtype=np.int8)
         return sp.csr_matrix((data, (rows, cols)), shape=(self.n, self.n))
 
@@ -312,11 +319,15 @@ class ArrayGraph:
         """True if the graph is (weakly) connected and non-empty."""
         if self.n == 0:
             return False
+        from scipy.sparse import csgraph
+
         k, _ = csgraph.connected_components(self.adjacency(), directed=self.directed, connection="weak")
         return k == 1
 
     def eccentricities(self, sources: np.ndarray | None = None) -> np.ndarray:
         """BFS eccentricity of each source (all vertices by default); inf-free only if connected."""
+        from scipy.sparse import csgraph
+
         src = np.arange(self.n) if sources is None else np.asarray(sources)
         a = self.adjacency()
         out = np.empty(len(src), dtype=np.int64)
@@ -335,6 +346,8 @@ class ArrayGraph:
     # -- conversion ---------------------------------------------------------------------------
     def to_networkx(self) -> nx.Graph:
         """The same graph as ``nx.Graph`` (``nx.DiGraph`` if directed) with the meaningful labels."""
+        import networkx as nx
+
         g = nx.DiGraph() if self.directed else nx.Graph()
         g.graph.update({"name": self.name, **self.params})
         g.add_nodes_from(self.labels)

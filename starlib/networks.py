@@ -55,6 +55,7 @@ from .validation import Size, check_choice, check_flag, check_int, parse_int_lis
 
 __all__ = [
     "network_size",
+    "polarstar_supernode",
     "slimfly_hafner",
     "slimfly",
     "bundlefly",
@@ -96,11 +97,16 @@ def _size_bundlefly(q: Any = None, paley_q: Any = None, **_: Any) -> Size:
     q, pq = whole(q, 2), whole(paley_q, 2)  # measured 63 per edge at (25, 29), the structure graph apart
     if q is None or pq is None:
         return _NONE
-    return _size_slimfly_hafner(q) + _product_size(*_mms_counts(q), pq, pq * (pq - 1) // 4, 100, FIELD_BASE_BYTES)
+    return _size_slimfly_hafner(q).then(_product_size(*_mms_counts(q), pq, pq * (pq - 1) // 4, 100,
+                                                     FIELD_BASE_BYTES))
 
 
-def _size_polarstar(q: Any = None, supernode: Any = "paley", paley_q: Any = None, d: Any = None, loops: Any = False,
+def _size_polarstar(q: Any = None, supernode: Any = None, paley_q: Any = None, d: Any = None, loops: Any = False,
                     **_: Any) -> Size:
+    try:
+        supernode = polarstar_supernode(supernode, paley_q, d)
+    except ValueError:
+        return _NONE
     q = whole(q, 2)  # measured 116-122 per edge (31, iq d=28, loops; 31, paley 29, loops)
     if supernode == "paley":
         nH = whole(paley_q, 2)
@@ -192,6 +198,33 @@ def network_size(builder: str, **params: Any) -> Size:
     if builder not in _SIZES:
         raise ValueError(f"builder={builder!r} is not one of {', '.join(_SIZES)}")
     return _SIZES[builder](**params)
+
+
+def polarstar_supernode(supernode: str | None, paley_q: Any = None, d: Any = None) -> str:
+    """The supernode family of a PolarStar: ``supernode`` if given, else implied by the parameters.
+
+    ``paley_q`` implies ``"paley"`` and ``d`` implies ``"iq"`` (the supernode of the paper's tables), so
+    ``polarstar q=3 d=3`` on the command line is ER_3 * IQ(3).
+
+    Raises
+    ------
+    ValueError
+        When ``supernode`` is not given and both or neither of ``paley_q`` and ``d`` are.
+
+    Examples
+    --------
+    >>> polarstar_supernode(None, d=3), polarstar_supernode(None, paley_q=5), polarstar_supernode("bdf", d=4)
+    ('iq', 'paley', 'bdf')
+    """
+    if supernode is not None:
+        return supernode
+    if paley_q is not None and d is not None:
+        raise ValueError(f"paley_q={paley_q} and d={d}: give paley_q (Paley supernode QR(q')) or d (IQ supernode "
+                         f"IQ(d')), not both")
+    if paley_q is None and d is None:
+        raise ValueError("paley_q and d are both missing: a PolarStar needs paley_q (Paley supernode QR(q'), a prime "
+                         "power = 1 (mod 4)) or d (IQ supernode IQ(d'), d >= 3, d = 0 or 3 (mod 4))")
+    return "paley" if paley_q is not None else "iq"
 
 
 def slimfly_hafner(q: int) -> RelabelledProduct:
@@ -427,7 +460,7 @@ def paley_loop_matching(paley_q: int) -> np.ndarray:
     return np.stack([h, T.mul(T.xi, h)], axis=1)
 
 
-def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: int | None = None,
+def polarstar(q: int, supernode: str | None = None, paley_q: int | None = None, d: int | None = None,
               loops: bool = False) -> StarProduct:
     """PolarStar ``ER_q * QR(q')`` or ``ER_q * IQ(d')``: the same bijection f on every ER_q arc.
 
@@ -435,9 +468,10 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     ----------
     q : int
         Prime power (ER_q structure graph, loop-free).
-    supernode : {"paley", "iq", "bdf"}
+    supernode : {"paley", "iq", "bdf"}, optional
         Supernode family: Paley QR(paley_q) with ``f(x) = xi x`` (property R1), or IQ(d) / the
-        "bdf" variant with their involution (property R*).
+        "bdf" variant with their involution (property R*). Default: ``"paley"`` when ``paley_q`` is given,
+        ``"iq"`` when ``d`` is (``polarstar(3, d=3)`` is ER_3 * IQ(3)).
     paley_q : int, optional
         Required for ``supernode="paley"``: prime power ``= 1 (mod 4)``.
     d : int, optional
@@ -483,6 +517,7 @@ def polarstar(q: int, supernode: str = "paley", paley_q: int | None = None, d: i
     Lakhotia et al., PolarStar (arXiv:2302.07217); IntelLabs/PolarFly ``PolarstarGenerator``;
     Appendix B-C3 of Isham et al. (2025); docs/networks.md §6.
     """
+    supernode = polarstar_supernode(supernode, paley_q, d)
     refuse_large(_size_polarstar(q, supernode, paley_q, d, loops), "polarstar", q=q, paley_q=paley_q, d=d)
     q = check_prime_power(q)
     supernode = check_choice(supernode, "supernode", ("paley", "iq", "bdf"))

@@ -256,7 +256,7 @@ def _cartesian_size(G: Any = None, H: Any = None, **_: Any) -> Size:
         g, h = spec_size(G, "G"), spec_size(H, "H")
     except ValueError:
         return Size(0, 0, 0)
-    return g + h + Size.of(g.n * h.n, g.m * h.n + g.n * h.m, 100, 300)
+    return g.then(h).then(Size.of(g.n * h.n, g.m * h.n + g.n * h.m, 100, 300))
 
 
 def cartesian(G: str, H: str) -> StarProduct:
@@ -352,7 +352,8 @@ NETWORK_FAMILIES: dict[str, Family] = family_table(
     Family("bundlefly", networks.bundlefly, {"q": _MMS_Q, "paley_q": _PALEY_Q}, "Bundlefly MMS(q) * QR(q')",
            kind="product", size=_network("bundlefly"), symbol="MMS(q) * QR(q')", reference="App. B-C2", diameter=3),
     Family("polarstar", networks.polarstar,
-           {"q": _PQ, "supernode": Param(str, "paley | iq | bdf", default="paley", required=False),
+           {"q": _PQ, "supernode": Param(str, "paley | iq | bdf (default: paley if paley_q is given, iq if d is)",
+                                           required=False),
             "paley_q": Param(int, "prime power q' = 1 (mod 4) (supernode=paley)", default=None, required=False),
             "d": Param(int, "integer d >= 3, d = 0 or 3 (mod 4) (supernode=iq|bdf)", default=None, required=False),
             "loops": _LOOPS},

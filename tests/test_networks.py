@@ -132,8 +132,14 @@ def test_polarstar(q, supernode, extra):
 def test_polarstar_sanity_and_rejects():
     assert polarstar(3, supernode="iq", d=3).m == 348
     assert polarstar(3, supernode="iq", d=3, loops=True).m == 364
-    with pytest.raises(ValueError, match="paley_q=None"):
+    with pytest.raises(ValueError, match="paley_q and d are both missing"):
         polarstar(3)
+    with pytest.raises(ValueError, match="paley_q=None"):
+        polarstar(3, supernode="paley")
+    with pytest.raises(ValueError, match="not both"):
+        polarstar(3, paley_q=5, d=3)
+    P = polarstar(3, d=3)  # d implies the IQ supernode, as the tables' polarstar-iq
+    assert (P.n, P.m, P.params["supernode"]) == (104, 348, "iq")
     with pytest.raises(ValueError, match="paley_q=7"):
         polarstar(3, paley_q=7)
     with pytest.raises(ValueError, match="d=5"):

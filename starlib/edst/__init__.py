@@ -40,60 +40,35 @@ Documented choices where the paper is silent or its formulas are lost (docs/star
 Example
 -------
 >>> from starlib.networks import slimfly
+>>> from starlib.edst import METHODS, verify_edsts
 >>> P = slimfly(5)
 >>> trees = METHODS["auto"](P)
 >>> len(trees), verify_edsts(P, trees).valid
 (3, True)
 """
 
-from .factor import (
-    FACTOR_METHODS,
-    SingerModel,
-    er_edst_bound,
-    er_edsts,
-    factor_edsts,
-    generic_trees,
-    singer_graph,
-    singer_model,
-    structured_edsts,
-    verify_singer_edsts,
-)
-from .packing import Packing, generic_packing, max_edsts
-from .product import (
-    METHODS,
-    FactorData,
-    LemmaVC1,
-    Method,
-    ProductContext,
-    PropertyVD1,
-    auto_trees,
-    default_factor_trees,
-    edsts,
-    factor_data,
-    has_property_vd1,
-    lemma_vc1,
-    low_depth_trees,
-    maximum_trees,
-    product_context,
-    property_vd1_trees,
-    table_i_case,
-    universal_trees,
-)
-from .trees import (
-    EDSTSet,
-    OrientedTree,
-    Tree,
-    bfs_distances,
-    bfs_tree,
-    centred_trees,
-    is_connected,
-    orient,
-    relabel_trees,
-    sort_edge_rows,
-    tree_center,
-    tree_eccentricities,
-)
-from .verify import VerifyReport, check_edsts, verify_edsts
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Every public name is imported from its module on first use (PEP 562), so that ``import starlib.edst.trees``
+# (reading and verifying a file) does not load the constructions, sympy and the compiled kernels they need.
+_EXPORTS: dict[str, str] = {
+    "EDSTSet": "trees", "FACTOR_METHODS": "factor", "FactorData": "product", "LemmaVC1": "product",
+    "METHODS": "product", "Method": "product", "OrientedTree": "trees", "Packing": "packing",
+    "ProductContext": "product", "PropertyVD1": "product", "SingerModel": "factor", "Tree": "trees",
+    "VerifyReport": "verify", "auto_trees": "product", "bfs_distances": "trees", "bfs_tree": "trees",
+    "centred_trees": "trees", "check_edsts": "verify", "default_factor_trees": "product", "edsts": "product",
+    "er_edst_bound": "factor", "er_edsts": "factor", "factor_data": "product", "factor_edsts": "factor",
+    "generic_packing": "packing", "generic_trees": "factor", "has_property_vd1": "product", "is_connected": "trees",
+    "lemma_vc1": "product", "low_depth_trees": "product", "max_edsts": "packing", "maximum_trees": "product",
+    "orient": "trees", "product_context": "product", "property_vd1_trees": "product", "relabel_trees": "trees",
+    "singer_graph": "factor", "singer_model": "factor", "sort_edge_rows": "trees", "structured_edsts": "factor",
+    "table_i_case": "product", "tree_center": "trees", "tree_eccentricities": "trees", "universal_trees": "product",
+    "verify_edsts": "verify", "verify_singer_edsts": "factor",
+}
+
 
 __all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_edsts", "default_factor_trees",
            "edsts", "EDSTSet", "er_edst_bound", "er_edsts", "factor_data", "factor_edsts", "FACTOR_METHODS",
@@ -103,3 +78,16 @@ __all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_ed
            "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
            "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
            "verify_singer_edsts", "VerifyReport"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use (``starlib.edst.auto_trees``)."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

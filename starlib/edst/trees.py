@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from .._kernels import bfs, count_components, csr, sorted_rows, trees_eccentricities
 from .._kernels import tree_eccentricities as _tree_eccentricities
 from ..graphs import jsonable
+
+if TYPE_CHECKING:  # imported where used, so that reading and verifying a file does not load networkx
+    import networkx as nx
 
 __all__ = ["Tree", "EDSTSet", "bfs_distances", "bfs_tree", "is_connected", "tree_eccentricities", "tree_center",
            "centred_trees", "relabel_trees", "OrientedTree", "orient", "sort_edge_rows"]
@@ -360,9 +362,12 @@ class Tree:
         -------
         >>> t = Tree(np.array([[0, 1], [1, 2]]), root=1, construction="path")
         >>> g = t.to_networkx(["a", "b", "c"])
+        >>> import networkx as nx
         >>> sorted(g.edges()), g.graph["root"], nx.is_tree(g)
         ([('a', 'b'), ('b', 'c')], 'b', True)
         """
+        import networkx as nx
+
         lab = _labels(labels, self.n)
         g = nx.Graph(root=lab[self.root], construction=self.construction)
         g.add_nodes_from(lab)
@@ -512,6 +517,8 @@ class EDSTSet(list):
         >>> sorted(g.edges(data="tree")), g.graph["roots"]
         ([('a', 'b', 0), ('a', 'c', -1), ('b', 'c', 0)], ['a'])
         """
+        import networkx as nx
+
         if graph is not None:
             lab = graph.labels
             ids = self.edge_trees(graph)

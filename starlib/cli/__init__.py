@@ -1,0 +1,26 @@
+"""starlib's command line: ``starlib networks | build | info | edsts | verify`` (also ``python -m starlib``).
+
+=====================  ===============================================================================
+module                 what
+=====================  ===============================================================================
+:mod:`.main`           the parser, the verbs, exit statuses and the one-line error rule
+:mod:`.commands`       the work behind each verb (build with a size check, info, the EDST plan, verify)
+:mod:`.text`           what people read: the families table, the info summary, the ``wrote`` line
+:mod:`.progress`       the progress bar on standard error and the time estimate of the generic packing
+=====================  ===============================================================================
+
+Every error prints one line to standard error (``error: q=6 is not a prime power ...``), writes nothing and exits
+with status 2; ``verify`` exits with 1 when a tree is broken; Ctrl-C prints ``interrupted`` and exits with 130.
+Files are written atomically in the formats of docs/formats.md.
+
+Example
+-------
+>>> main(["build", "slimfly", "q=6"])
+2
+"""
+
+from ..registry import parse_params
+from .commands import build_network, families
+from .main import main, parser
+
+__all__ = ["main", "parser", "families", "build_network", "parse_params"]

@@ -1,0 +1,256 @@
+"""The work behind each verb of the command line, apart from argument parsing and printing.
+
+Each function takes plain values, raises ``ValueError`` for anything the user got wrong (the command line prints
+its first line and exits with status 2), and imports the heavy parts of starlib only when it needs them, so
+``starlib networks`` and ``starlib --help`` stay quick.
+
+Example
+-------
+>>> g, params, fam = build_network("complete-paley", ["n=2", "q=5"])
+>>> g.n, g.m, params, fam.name
+(10, 15, {'n': 2, 'q': 5}, 'complete-paley')
+>>> words(["q=3;d=3"])
+['q=3', 'd=3']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..graphs import jsonable
+from ..registry import NETWORK_FAMILIES, Family, get_family, parse_params
+from ..validation import memory_limit
+from .progress import REFUSE_SECONDS, format_duration, generic_seconds
+
+__all__ = ["families", "words", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
+           "plan_edsts", "Plan", "verify_file"]
+
+#: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
+#: on one core); ``--diameter`` computes it anyway.
+DIAMETER_WORK = 3 * 10**8
+
+
+def families() -> dict[str, Family]:
+    """Every family the command line builds: the core library's, then the super Cayley and network-design ones.
+
+    >>> fams = families()
+    >>> "polarstar-iq" in fams and "star" in fams and "netdesign-tree" in fams
+    True
+    """
+    from .. import cayley, netdesign
+
+    return {**NETWORK_FAMILIES, **cayley.NETWORK_FAMILIES, **netdesign.NETWORK_FAMILIES}
+
+
+def words(pairs: Sequence[str]) -> list[str]:
+    """The ``KEY=VALUE`` words, with a word such as ``"q=3;d=3"`` (a table's parameters cell, quoted) split at ``;``.
+
+    >>> words(["q=3", "paley_q=5;loops=1"])
+    ['q=3', 'paley_q=5', 'loops=1']
+    """
+    return [w for word in pairs for w in (word.split(";") if ";" in word else [word])]
+
+
+def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
+    """Build the named network from ``KEY=VALUE`` words; refuse it first if its estimated size exceeds the limit.
+
+    Parameters
+    ----------
+    name : str
+        A family name (``starlib networks`` lists them).
+    pairs : sequence of str
+        ``KEY=VALUE`` words (:func:`words`).
+    max_memory : int, optional
+        Bytes (default: the limit in force, a quarter of the machine's memory).
+
+    Returns
+    -------
+    (graph, params, family)
+
+    Raises
+    ------
+    ValueError
+        Unknown family or parameter, a value breaking its rule, or a graph estimated over the memory limit.
+    """
+    fam = get_family(name, families())
+    params = parse_params(fam, words(pairs))
+    fam.check_size(params, max_memory)
+    try:
+        graph = fam.build(**params)
+    except TypeError as exc:  # a builder signature mismatch is a usage error, not a crash
+        raise ValueError(f"{name}: {exc}") from None
+    return graph, params, fam
+
+
+def graph_info(graph: Any, family: Family, params: dict[str, Any], diameter: bool | None = None) -> dict[str, Any]:
+    """What ``info`` reports: size, degrees, connectivity, diameter (or why it was skipped), the EDST bound.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+    family : Family
+    params : dict
+    diameter : bool, optional
+        True: always compute the diameter; False: never; None: only when ``n m <= DIAMETER_WORK``.
+
+    Returns
+    -------
+    dict
+        JSON-ready; ``diameter`` is None and ``diameter_skipped`` says why when it was not computed.
+
+    Examples
+    --------
+    >>> from starlib.networks import slimfly
+    >>> d = graph_info(slimfly(5), NETWORK_FAMILIES["slimfly"], {"q": 5})
+    >>> d["n"], d["m"], d["diameter"], d["upper_bound"]
+    (50, 175, 2, 3)
+    """
+    n, m = int(graph.n), int(graph.m)
+    deg = graph.degrees()
+    out: dict[str, Any] = {"network": family.name, "params": jsonable(params), "summary": family.summary,
+                           "n": n, "m": m, "degree_min": int(deg.min()) if n else 0,
+                           "degree_max": int(deg.max()) if n else 0, "regular": bool(n and deg.min() == deg.max()),
+                           "directed": bool(graph.directed)}
+    if not graph.directed and n >= 2:
+        from ..bounds import upper_bound
+
+        t = m // (n - 1)
+        out.update(t=t, r=m - t * (n - 1), upper_bound=int(upper_bound(graph)))
+    out["connected"] = bool(graph.is_connected())
+    out["diameter"] = None
+    work = n * max(m, 1)
+    if not out["connected"]:
+        out["diameter_skipped"] = "the graph is not connected (the diameter is infinite)"
+    elif diameter is False:
+        out["diameter_skipped"] = "--no-diameter was given"
+    elif diameter or work <= DIAMETER_WORK:
+        out["diameter"] = int(graph.diameter())
+    else:
+        out["diameter_skipped"] = (f"a BFS from each of {n:,} vertices over {m:,} links is {work:.1e} steps, over "
+                                   f"the {DIAMETER_WORK:.0e} that info spends by default; --diameter computes it")
+    if family.diameter is not None:
+        out["paper_diameter"] = family.diameter
+    return out
+
+
+def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
+    """``networks --json``: every family with its kind, summary and parameters (type, rule, required, default).
+
+    >>> d = networks_json({"paley": NETWORK_FAMILIES["paley"]})
+    >>> d["networks"][0]["params"]["q"]["rule"]
+    'prime power q = 1 (mod 4)'
+    """
+    return {"networks": [{"name": f.name, "kind": f.kind, "summary": f.summary,
+                          "params": {k: {"type": p.type.__name__, "rule": p.rule, "required": p.required,
+                                         **({"default": jsonable(p.default)} if p.default is not None else {})}
+                                     for k, p in f.params.items()}}
+                         for f in sorted(fams.values(), key=lambda f: f.name)]}
+
+
+class Plan:
+    """How ``edsts`` will build its trees: the function, and the estimated seconds when that is the slow packer.
+
+    Attributes
+    ----------
+    run : callable
+        ``run() -> EDSTSet``.
+    seconds : float
+        Estimated time of the exact generic packing when the method falls back to it, else 0.
+    what : str
+        What runs (``"the generic packing on 141,120 links"``), for the warning.
+    """
+
+    def __init__(self, run: Callable[[], Any], seconds: float = 0.0, what: str = "") -> None:
+        self.run, self.seconds, self.what = run, seconds, what
+
+
+def plan_edsts(graph: Any, method: str) -> Plan:
+    """Choose the construction for ``--method`` and estimate its time when it is the exact generic packing.
+
+    ``auto`` on a star product runs the paper's construction (Table I): milliseconds to a second. On any other
+    graph it tries the structured packings of :func:`~starlib.edst.factor.structured_edsts` and falls back to the
+    generic packing, whose time grows as ``m^2`` (:func:`~starlib.cli.progress.generic_seconds`). A run
+    estimated over a day is refused (:data:`~starlib.cli.progress.REFUSE_SECONDS`).
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, a method that needs a star product on another graph, or a run over a day.
+
+    Examples
+    --------
+    >>> from starlib.networks import slimfly
+    >>> p = plan_edsts(slimfly(5), "auto")
+    >>> len(p.run()), p.seconds
+    (3, 0.0)
+    """
+    from .. import edst
+    from ..products import star_form
+
+    if method not in edst.METHODS:
+        raise ValueError(f"method={method!r} is not one of {', '.join(edst.METHODS)}")
+    m = int(graph.m)
+    if method == "generic":
+        return _generic_plan(graph, edst.generic_trees, method)
+    if star_form(graph) is not None:
+        return Plan(lambda: edst.METHODS[method](graph))
+    if method != "auto":
+        raise ValueError(f"method={method!r} needs a star product and {graph.name or 'this graph'} is not one; "
+                         f"use --method auto or generic")
+    structured = edst.structured_edsts(graph)
+    if structured is not None:
+        return Plan(lambda: structured)
+    return _generic_plan(graph, edst.generic_trees, f"auto (no structured packing for {m:,} links)")
+
+
+def _generic_plan(graph: Any, run: Callable[[Any], Any], method: str) -> Plan:
+    m = int(graph.m)
+    seconds = generic_seconds(m)
+    what = f"method {method}: the exact generic packing on {m:,} links"
+    if seconds > REFUSE_SECONDS:
+        raise ValueError(f"method={method.split(' ')[0]!r} is too slow here: {what} would take about "
+                         f"{format_duration(seconds)} (it grows as m^2); choose a smaller network")
+    return Plan(lambda: run(graph), seconds, what)
+
+
+def verify_file(path: str) -> tuple[dict[str, Any], int]:
+    """Read a starlib JSON file (version 1 or 2) and verify its trees; ``(verdict, status)``.
+
+    Returns
+    -------
+    (dict, int)
+        The verdict (``valid``, ``trees``, ``n``, ``m``, ``network``, ``params``, ``upper_bound``, ``problems``)
+        and the exit status: 0 valid, 1 invalid trees.
+
+    Raises
+    ------
+    ValueError
+        For a file that cannot be read or is not a starlib network file with trees (malformed JSON, a wrong
+        shape, no ``trees``, an empty list of trees): such a file is a usage error, not an invalid family.
+    """
+    from ..bounds import upper_bound
+    from ..edst import verify_edsts
+    from ..io import read_json
+
+    nf = read_json(path)
+    source = f"file={str(path)!r}"
+    if nf.trees is None:
+        raise ValueError(f"{source} has no trees (a network file from build?): verify needs the file edsts writes")
+    if len(nf.trees) == 0:
+        raise ValueError(f"{source} lists 0 trees: there is nothing to verify")
+    g = nf.graph
+    if g.directed:
+        raise ValueError(f"{source} holds a directed graph: EDSTs are checked on undirected graphs")
+    report = verify_edsts(g, nf.trees)
+    verdict = {"file": str(path), "valid": bool(report.valid), "trees": len(nf.trees), "n": g.n, "m": g.m,
+               "network": nf.network, "params": jsonable(nf.params), "version": nf.version,
+               "upper_bound": int(upper_bound(g)) if g.n >= 2 else 0, "problems": list(report.problems)}
+    return verdict, (0 if report.valid else 1)
+
+
+def memory_text() -> str:
+    """The memory limit in force, for help texts (``5.89 GiB``)."""
+    from ..validation import format_bytes
+
+    return format_bytes(memory_limit())

@@ -1,0 +1,354 @@
+"""The ``starlib`` command: argument parsing, the verbs, exit statuses and the one-line error rule.
+
+Exit statuses: 0 success; 1 ``verify`` found a broken tree; 2 bad input of any kind (one line on standard error,
+nothing written); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), in both cases with no partial file; 70 an
+internal error (a bug: please report it; ``STARLIB_TRACEBACK=1`` shows the traceback).
+
+Every output file is checked before any work (its folder exists, it is not a folder or a device, a file can be
+created there) and written atomically: a temporary file in the same folder, renamed over the target when whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["main", "parser"]
+
+EXAMPLES = {
+    "networks": ["starlib networks", "starlib networks --json > families.json"],
+    "build": ["starlib build slimfly q=5 -o mms5.json",
+              "starlib build bundlefly q=7 paley_q=5 --format anynet --option nodes_per_router=4 -o bf.anynet",
+              "starlib build polarstar-iq q=3 d=3 --format graphml -o ps.graphml"],
+    "info": ["starlib info slimfly q=29", "starlib info polarfly q=1024 --json", "starlib info polarstar q=3 d=3"],
+    "edsts": ["starlib edsts bundlefly q=29 paley_q=29 -o t.json",
+              "starlib edsts slimfly q=7 --method maximum --format tree-edgelist -o trees.txt",
+              "starlib edsts torus sizes=4,4 --format parents", "starlib edsts star k=6 --method generic"],
+    "verify": ["starlib verify t.json", "starlib verify t.json --json"],
+}
+
+
+class UsageError(Exception):
+    """A command-line mistake found by the parser (reported like a ValueError: one line, exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors raise :class:`UsageError` and whose epilog is computed when help is shown."""
+
+    def __init__(self, *args: Any, epilog_fn: Callable[[], str] | None = None, **kw: Any) -> None:
+        kw.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kw)
+        self._epilog_fn = epilog_fn
+
+    def format_help(self) -> str:
+        if self._epilog_fn is not None:
+            self.epilog, self._epilog_fn = self._epilog_fn(), None
+        return super().format_help()
+
+    def error(self, message: str) -> Any:  # argparse's own: usage + message + exit 2
+        raise UsageError(message.splitlines()[0] if message else "bad arguments")
+
+
+def _examples(verb: str) -> str:
+    return "examples:\n" + "\n".join(f"  {e}" for e in EXAMPLES[verb])
+
+
+def _formats_text(trees: bool) -> str:
+    from ..io import FORMATS
+
+    rows = [f for f in FORMATS.values() if trees or f.trees != "required"]
+    out = ["formats (--format):"]
+    for f in rows:
+        opts = f"  [--option {', '.join(o + '=' for o in f.options if o not in ('network', 'params', 'extra'))}]"
+        opts = "" if opts.endswith("[--option ]") else opts
+        out.append(f"  {f.name:<14} {f.summary}{opts}")
+    return "\n".join(out)
+
+
+def _methods_text() -> str:
+    from ..edst import METHODS
+
+    out = ["methods (--method):",
+           "  auto           Table I's construction for a star product; another graph gets a structured packing",
+           "                 where one reaches the bound, else the exact generic packing (the maximum)"]
+    out += [f"  {m.name:<14} {m.summary}" for m in METHODS.values() if m.name != "auto"]
+    return "\n".join(out)
+
+
+def _network_help() -> str:
+    return "network families: starlib networks (names, parameters and their rules)"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``starlib`` (help texts list methods and formats when shown).
+
+    >>> parser().parse_args(["edsts", "slimfly", "q=5", "-o", "t.json"]).method
+    'auto'
+    """
+    from .. import __version__
+
+    p = _Parser(prog="starlib", description="Star-product networks and their edge-disjoint spanning trees "
+                "(EDSTs): build a network, inspect it, pack and export its trees, verify a file of trees.",
+                epilog_fn=lambda: "\n\n".join(["verbs: starlib VERB --help for each verb's options and examples",
+                                               _network_help(),
+                                               "exit status: 0 ok, 1 verify found a broken tree, 2 bad input "
+                                               "(one line on stderr, nothing written), 130 interrupted"]))
+    p.add_argument("--version", action="version", version=f"starlib {__version__}")
+    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-q", "--quiet", action="store_true", help="no progress bar, warnings or 'wrote' line")
+    common.add_argument("--max-memory", metavar="SIZE", default=None,
+                        help="refuse networks estimated above SIZE (8G, 512M, bytes; default a quarter of the "
+                             "machine's memory)")
+    network = argparse.ArgumentParser(add_help=False)
+    network.add_argument("network", help="family name (starlib networks lists them)")
+    network.add_argument("params", nargs="*", metavar="KEY=VALUE", help="the family's parameters, e.g. q=5")
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("-o", "--output", metavar="FILE", default="-",
+                        help="file to write atomically (default '-': standard output)")
+    output.add_argument("--format", default="json", metavar="FORMAT", help="output format (below; default json)")
+    output.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the format, e.g. nodes_per_router=4 for anynet")
+    as_json = argparse.ArgumentParser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="JSON for programs instead of text for people")
+
+    sub.add_parser("networks", parents=[common, as_json], help="list the network families and their parameters",
+                   description="List every network family: name, summary, parameters and their rules.",
+                   epilog_fn=lambda: _examples("networks"))
+    sub.add_parser("build", parents=[common, network, output], help="build a network and write it",
+                   description="Build a network and write its topology (starlib JSON, or an export format).",
+                   epilog_fn=lambda: "\n\n".join([_formats_text(False), _network_help(), _examples("build")]))
+    i = sub.add_parser("info", parents=[common, network, as_json],
+                       help="vertices, links, degrees, diameter, EDST upper bound",
+                       description="Summarise a network: vertices, links, degrees, connectivity, diameter and the "
+                       "EDST upper bound min(floor(m/(n-1)), minimum degree).",
+                       epilog_fn=lambda: "\n\n".join([_network_help(), _examples("info")]))
+    d = i.add_mutually_exclusive_group()
+    d.add_argument("--diameter", dest="diameter", action="store_const", const=True, default=None,
+                   help="compute the diameter however large the graph (default: up to 3e8 BFS steps)")
+    d.add_argument("--no-diameter", dest="diameter", action="store_const", const=False, help="skip the diameter")
+    e = sub.add_parser("edsts", parents=[common, network, output],
+                       help="build a network, pack its edge-disjoint spanning trees, verify and write them",
+                       description="Build a network, construct its edge-disjoint spanning trees, verify them and "
+                       "write them (starlib JSON by default).",
+                       epilog_fn=lambda: "\n\n".join([_methods_text(), _formats_text(True), _network_help(),
+                                                      _examples("edsts")]))
+    e.add_argument("--method", default="auto", metavar="METHOD", help="construction (below; default auto)")
+    v = sub.add_parser("verify", parents=[common, as_json], help="check the trees of a starlib JSON file",
+                       description="Check that a starlib JSON file (version 1 or 2) holds edge-disjoint spanning "
+                       "trees of its graph. Exit 0 if valid, 1 if a tree is broken, 2 if the file is not a "
+                       "starlib file with trees.", epilog_fn=lambda: _examples("verify"))
+    v.add_argument("file", help="the JSON file edsts wrote")
+    return p
+
+
+def _max_memory(text: str | None) -> int | None:
+    from ..validation import parse_bytes
+
+    return None if text is None else parse_bytes(text, "--max-memory")
+
+
+def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, Any]:
+    """Check ``--format`` and ``--option`` before any work; the options as keyword arguments."""
+    from ..io import FORMATS
+    from ..validation import parse_int
+
+    if fmt not in FORMATS:
+        raise ValueError(f"--format={fmt!r} is not one of {', '.join(FORMATS)}")
+    f = FORMATS[fmt]
+    if f.trees == "required" and not trees:
+        raise ValueError(f"--format={fmt!r} writes trees: use starlib edsts (build writes no trees)")
+    allowed = [o for o in f.options if o not in ("network", "params", "extra")]
+    out: dict[str, Any] = {}
+    for w in words:
+        key, eq, text = w.partition("=")
+        if not eq or key not in allowed:
+            takes = ", ".join(o + "=N" for o in allowed) or "no option"
+            raise ValueError(f"--option {w!r}: format {fmt} takes {takes}")
+        out[key] = parse_int(text, key)
+    return out
+
+
+def _target(output: str) -> str | None:
+    """None for standard output, else the path, checked writable before any work."""
+    from ..io import check_target
+
+    if output == "-":
+        return None
+    check_target(output, "--output")
+    return output
+
+
+def _emit(data: bytes, target: str | None) -> int:
+    """Write ``data`` to the target atomically (or to standard output); the bytes written."""
+    if target is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        from ..io import atomic_write
+
+        atomic_write(target, data, "--output")
+    return len(data)
+
+
+def _say(a: argparse.Namespace, line: str) -> None:
+    if not a.quiet:
+        sys.stderr.write(line + "\n")
+
+
+def _cmd_networks(a: argparse.Namespace) -> int:
+    from .commands import families, networks_json
+    from .text import families_text
+
+    fams = families()
+    if a.json:
+        import json
+
+        sys.stdout.write(json.dumps(networks_json(fams), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(families_text(list(fams.values())) + "\n")
+    return 0
+
+
+def _cmd_info(a: argparse.Namespace) -> int:
+    from .commands import build_network, graph_info
+    from .progress import Progress
+    from .text import info_text
+
+    with Progress(["build", "measure"], a.quiet, desc=f"info {a.network}") as pr:
+        pr.stage("build")
+        graph, params, fam = build_network(a.network, a.params, _max_memory(a.max_memory))
+        pr.stage("measure")
+        info = graph_info(graph, fam, params, a.diameter)
+    if a.json:
+        import json
+
+        sys.stdout.write(json.dumps(info, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(info_text(info) + "\n")
+    return 0
+
+
+def _cmd_build(a: argparse.Namespace) -> int:
+    from ..io import render
+    from .commands import build_network
+    from .progress import Progress
+    from .text import wrote_line
+
+    options = _format_options(a.format, a.option, trees=False)
+    target = _target(a.output)
+    limit = _max_memory(a.max_memory)
+    with Progress(["build", "write"], a.quiet, desc=f"build {a.network}") as pr:
+        pr.stage("build")
+        graph, params, fam = build_network(a.network, a.params, limit)
+        pr.stage("write")
+        if a.format in ("json", "json-v1", "graphml"):
+            options.update(network=fam.name, params=params)
+        size = _emit(render(a.format, graph, None, **options), target)
+    if target is not None:
+        _say(a, wrote_line(target, size, nodes=int(graph.n), fmt=a.format))
+    return 0
+
+
+def _cmd_edsts(a: argparse.Namespace) -> int:
+    from ..bounds import upper_bound
+    from ..edst import check_edsts
+    from ..io import render
+    from .commands import build_network, plan_edsts
+    from .progress import WARN_SECONDS, Progress, format_duration
+    from .text import params_text, wrote_line
+
+    options = _format_options(a.format, a.option, trees=True)
+    target = _target(a.output)
+    limit = _max_memory(a.max_memory)
+    with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
+        pr.stage("build")
+        graph, params, fam = build_network(a.network, a.params, limit)
+        plan = plan_edsts(graph, a.method)
+        if plan.seconds > WARN_SECONDS:
+            pr.note(f"warning: edsts {fam.name} {params_text(params)}: {plan.what} may take about "
+                    f"{format_duration(plan.seconds)} (it grows as m^2); Ctrl-C stops it and writes nothing")
+        pr.stage("trees")
+        trees = plan.run()
+        pr.stage("verify")
+        check_edsts(graph, trees)
+        pr.stage("write")
+        if a.format in ("json", "json-v1"):
+            options.update(network=fam.name, params=params,
+                           extra={"upper_bound": int(upper_bound(graph)), "method": a.method})
+        elif a.format == "graphml":
+            options.update(network=fam.name, params=params)
+        size = _emit(render(a.format, graph, trees, **options), target)
+    if target is not None:
+        _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format))
+    return 0
+
+
+def _cmd_verify(a: argparse.Namespace) -> int:
+    from .commands import verify_file
+    from .text import verify_text
+
+    verdict, status = verify_file(a.file)
+    if a.json:
+        import json
+
+        sys.stdout.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(verify_text(verdict) + "\n")
+    return status
+
+
+_VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
+          "verify": _cmd_verify}
+
+
+def _fail(message: str, status: int = 2) -> int:
+    sys.stderr.write(message.splitlines()[0] + "\n" if message else "error\n")
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m starlib`` and the ``starlib`` script; returns the exit status.
+
+    >>> main(["info", "slimfly", "q=6"])
+    2
+    """
+    from ..io import Terminated, sigterm_raises
+
+    try:
+        with sigterm_raises():
+            try:
+                a = parser().parse_args(argv)
+            except UsageError as exc:
+                return _fail(f"error: {exc}")
+            if a.max_memory is not None:
+                from ..validation import limit_memory
+
+                with limit_memory(_max_memory(a.max_memory)):
+                    return _VERBS[a.verb](a)
+            return _VERBS[a.verb](a)
+    except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
+        if os.environ.get("STARLIB_TRACEBACK"):
+            raise
+        return _fail(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}")
+    except MemoryError:
+        return _fail("error: out of memory: the machine could not hold this network; a smaller network or "
+                     "--max-memory (to refuse it up front) avoids this")
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Terminated:
+        return _fail("terminated", 143)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except Exception as exc:
+        if os.environ.get("STARLIB_TRACEBACK"):
+            raise
+        return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "
+                     f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)

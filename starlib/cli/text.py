@@ -1,0 +1,163 @@
+"""What the command line prints for people: the families table, the ``info`` summary, the line after a write.
+
+Programs get JSON instead (``--json``); these functions only lay out what :mod:`starlib.cli.commands` computed.
+
+Example
+-------
+>>> wrote_line("t.json", 12_345_678, trees=28, nodes=48_778)
+'wrote t.json: 28 trees, 48,778 nodes, 12.3 MB'
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text"]
+
+#: The headings of the families table, by :attr:`~starlib.registry.Family.kind`, in the order shown.
+KIND_TITLES = {
+    "product": "Networks built as star products (and Cartesian products)",
+    "network": "Networks in another labelling",
+    "factor": "Factor graphs (the G and H of a star product)",
+    "cayley": "Super Cayley graphs (permutation networks)",
+    "netdesign": "Network-design solutions",
+}
+_WIDTH = 100
+
+
+def megabytes(size: int) -> str:
+    """A file size in decimal megabytes with one decimal (``12.3 MB``), or kB/bytes below that.
+
+    >>> megabytes(999), megabytes(12_345), megabytes(16_860_294)
+    ('999 bytes', '12.3 kB', '16.9 MB')
+    """
+    if size < 1000:
+        return f"{size} bytes"
+    if size < 1_000_000:
+        return f"{size / 1e3:.1f} kB"
+    return f"{size / 1e6:.1f} MB"
+
+
+def wrote_line(path: str, size: int, *, trees: int | None = None, nodes: int | None = None,
+               fmt: str = "json") -> str:
+    """The one line printed after a file is written: what it holds and how big it is.
+
+    >>> wrote_line("g.graphml", 2048, nodes=50, fmt="graphml")
+    'wrote g.graphml (graphml): 50 nodes, 2.0 kB'
+    """
+    what = [f"{trees:,} tree{'' if trees == 1 else 's'}"] if trees is not None else []
+    what += [f"{nodes:,} node{'' if nodes == 1 else 's'}"] if nodes is not None else []
+    tag = "" if fmt == "json" else f" ({fmt})"
+    return f"wrote {path}{tag}: {', '.join(what + [megabytes(size)])}"
+
+
+def params_text(params: Mapping[str, Any]) -> str:
+    """``KEY=VALUE`` words as typed on the command line (``q=3 d=3``).
+
+    >>> params_text({"q": 3, "d": 3})
+    'q=3 d=3'
+    """
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+def families_text(families: Sequence[Any]) -> str:
+    """The families as a table for people: grouped by kind, each with its summary and its parameters' rules.
+
+    Parameters
+    ----------
+    families : sequence of Family
+        The records (:func:`starlib.cli.commands.families`).
+
+    Returns
+    -------
+    str
+        Ends with how to read a parameter line and how to get JSON.
+
+    Examples
+    --------
+    >>> from starlib.registry import NETWORK_FAMILIES
+    >>> print(families_text([NETWORK_FAMILIES["paley"]]))  # doctest: +NORMALIZE_WHITESPACE
+    Factor graphs (the G and H of a star product)
+    <BLANKLINE>
+      paley                  Paley graph QR(q)  [QR(q'), App. B-B1]
+          q                  prime power q = 1 (mod 4)
+    <BLANKLINE>
+    Parameters are KEY=VALUE words after the name: starlib info slimfly q=5. Optional ones are marked. JSON
+    for programs: starlib networks --json.
+    """
+    out: list[str] = []
+    kinds = [k for k in KIND_TITLES if any(f.kind == k for f in families)]
+    kinds += sorted({f.kind for f in families} - set(kinds))
+    for kind in kinds:
+        out += [KIND_TITLES.get(kind, kind), ""]
+        for f in sorted((f for f in families if f.kind == kind), key=lambda f: f.name):
+            tags = ", ".join(x for x in (f.symbol, f.reference) if x)
+            head = f"  {f.name:<22} {f.summary}" + (f"  [{tags}]" if tags else "")
+            out += textwrap.wrap(head, _WIDTH, subsequent_indent=" " * 25, break_on_hyphens=False)
+            for key, p in f.params.items():
+                opt = "" if p.required else " (optional)" if p.default is None else f" (optional, default {p.default})"
+                out += textwrap.wrap(f"      {key:<18} {p.rule}{opt}", _WIDTH, subsequent_indent=" " * 25,
+                                     break_on_hyphens=False)
+            if not f.params:
+                out.append("      (no parameters)")
+        out.append("")
+    out += textwrap.wrap("Parameters are KEY=VALUE words after the name: starlib info slimfly q=5. Optional ones "
+                         "are marked. JSON for programs: starlib networks --json.", _WIDTH)
+    return "\n".join(out)
+
+
+def info_text(info: Mapping[str, Any]) -> str:
+    """The ``info`` summary for people (the same facts as ``info --json``).
+
+    Examples
+    --------
+    >>> print(info_text({"network": "slimfly", "params": {"q": 5}, "summary": "Slim Fly", "n": 50, "m": 175,
+    ...                  "degree_min": 7, "degree_max": 7, "regular": True, "directed": False, "connected": True,
+    ...                  "diameter": 2, "t": 3, "r": 28, "upper_bound": 3}))
+    slimfly q=5: Slim Fly
+      vertices          50
+      links             175
+      degree            7 (regular)
+      connected         yes
+      diameter          2
+      EDST upper bound  3 = min(floor(m/(n-1)) = 3, minimum degree 7); r = m - 3(n-1) = 28
+    """
+    head = f"{info['network']} {params_text(info['params'])}".strip()
+    lines = [f"{head}: {info['summary']}" if info.get("summary") else head]
+
+    def row(key: str, value: Any) -> None:
+        lines.append(f"  {key:<17} {value}")
+
+    row("vertices", f"{info['n']:,}")
+    row("arcs" if info["directed"] else "links", f"{info['m']:,}")
+    lo, hi = info["degree_min"], info["degree_max"]
+    row("out-degree" if info["directed"] else "degree", f"{lo} (regular)" if info["regular"] else f"{lo} to {hi}")
+    if info["directed"]:
+        row("directed", "yes")
+    row("connected", "yes" if info["connected"] else "no")
+    if info.get("diameter") is not None:
+        row("diameter", info["diameter"])
+    elif info.get("diameter_skipped"):
+        row("diameter", f"not computed: {info['diameter_skipped']}")
+    if "upper_bound" in info:
+        row("EDST upper bound", f"{info['upper_bound']} = min(floor(m/(n-1)) = {info['t']}, minimum degree {lo}); "
+                                f"r = m - {info['t']}(n-1) = {info['r']:,}")
+    return "\n".join(lines)
+
+
+def verify_text(verdict: Mapping[str, Any]) -> str:
+    """One line: ``valid: 28 edge-disjoint spanning trees of bundlefly q=29 paley_q=29 (...)`` or ``INVALID: ...``.
+
+    >>> verify_text({"file": "t.json", "valid": True, "trees": 2, "n": 10, "m": 15, "network": "complete-paley",
+    ...              "params": {"n": 2, "q": 5}, "upper_bound": 1, "problems": []})
+    't.json: valid: 2 edge-disjoint spanning trees of complete-paley n=2 q=5 (10 vertices, 15 links; upper bound 1)'
+    """
+    name = f"{verdict.get('network') or 'the graph'} {params_text(verdict.get('params') or {})}".strip()
+    where = f"{verdict['n']:,} vertices, {verdict['m']:,} links; upper bound {verdict['upper_bound']}"
+    if verdict["valid"]:
+        return f"{verdict['file']}: valid: {verdict['trees']} edge-disjoint spanning trees of {name} ({where})"
+    problems = verdict["problems"]
+    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    return f"{verdict['file']}: INVALID: {problems[0]}{more}; {verdict['trees']} trees of {name} ({where})"
