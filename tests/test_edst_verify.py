@@ -55,7 +55,6 @@ def test_valid_set_passes_and_matches_networkx():
     ("acyclic", [[[0, 1], [1, 2], [0, 2], [3, 4], [4, 5]]], 0),
     ("repeat", [[[0, 1], [1, 0], [1, 2], [2, 3], [3, 4]]], 0),
     ("loop", [[[0, 0], [0, 1], [1, 2], [2, 3], [3, 4]]], 0),
-    ("range", [[[0, 9], [0, 1], [1, 2], [2, 3], [3, 4]]], 0),
 ])
 def test_each_rule_is_reported_for_the_right_tree(rule, trees, bad_tree):
     g = ArrayGraph.from_edges(range(6), np.array([e for e in itertools.combinations(range(6), 2)
@@ -65,6 +64,27 @@ def test_each_rule_is_reported_for_the_right_tree(rule, trees, bad_tree):
     assert rep.failed(rule) == [bad_tree], rep.problems
     with pytest.raises(ValueError, match="not an EDST set"):
         check_edsts(g, [np.array(t) for t in trees])
+
+
+def test_an_index_out_of_range_is_malformed_input_not_a_report():
+    g = k(6)
+    trees = [np.array(t) for t in walecki_k6()] + [np.array([[0, 9], [0, 1], [1, 2], [2, 3], [3, 4]])]
+    with pytest.raises(ValueError, match=r"^trees\[3\]: vertex index 9 is out of range: need indices in 0\.\.5"):
+        verify_edsts(g, trees)
+    with pytest.raises(ValueError, match=r"^trees\[0\]: vertex index -1 is out of range"):
+        check_edsts(g, [np.array([[-1, 0], [0, 1], [1, 2], [2, 3], [3, 4]])])
+
+
+def test_an_empty_family_is_valid_only_when_asked_for():
+    rep = verify_edsts(k(6), [])
+    assert not rep.valid and rep.num_trees == 0
+    assert rep.failures == [(-1, "empty", "no trees: an empty family proves nothing (pass allow_empty=True to "
+                                          "accept it)")]
+    assert rep.failed("empty") == [-1] and rep.problems[0].startswith("trees: no trees")
+    with pytest.raises(ValueError, match="not an EDST set .trees: no trees"):
+        check_edsts(k(6), [])
+    assert verify_edsts(k(6), [], allow_empty=True).valid
+    assert check_edsts(k(6), [], allow_empty=True).num_trees == 0
 
 
 def test_disjoint_reports_the_shared_edge():
@@ -80,13 +100,13 @@ def test_accepts_tree_objects_edge_arrays_and_bare_edges():
     assert verify_edsts(k(6).edges, trees).valid           # n inferred
     assert verify_edsts(k(6).edges, trees, n=6).valid
     assert not verify_edsts(k(6).edges, trees, n=7).valid  # vertex 6 not spanned
-    assert verify_edsts(k(6), []).valid
+    assert verify_edsts(k(6), [], allow_empty=True).valid
 
 
 def test_bad_graph_input_raises():
     with pytest.raises(ValueError, match="n=0"):
         verify_edsts(np.zeros((0, 2), dtype=int), [], n=0)
-    with pytest.raises(ValueError, match="vertex indices"):
+    with pytest.raises(ValueError, match="graph_or_edges: vertex index 5 is out of range: need indices in 0..2"):
         verify_edsts(np.array([[0, 5]]), [], n=3)
     with pytest.raises(ValueError, match="differs"):
         verify_edsts(k(4), [], n=5)

@@ -278,9 +278,6 @@ def _corruptions(P, trees: list[np.ndarray], rng: np.random.Generator) -> list[l
     v = next(w for w in range(P.n) if w != u and min(u, w) * P.n + max(u, w) not in keys)
     b[i][5] = [u, v]  # not an edge of the graph
     out.append(b)
-    b = [t.copy() for t in a]
-    b[i][2] = [0, P.n]  # out of range
-    out.append(b)
     nt = np.setdiff1d(P.edges[:, 0] * P.n + P.edges[:, 1],
                       np.concatenate([np.sort(t, axis=1) @ [P.n, 1] for t in a]))
     if nt.size:
@@ -311,6 +308,14 @@ def test_certificate_agrees_with_diagnosis_and_networkx(P):
             used |= set(rows)
         assert cert == (not failures) == ok
         assert verify_edsts(P, variant).valid == ok
+    # an index out of range is malformed input: the certificate says no, the verifier refuses it by name
+    i = int(rng.integers(len(trees)))
+    for bad in (P.n, -1):
+        variant = [t.copy() for t in trees]
+        variant[i][2] = [0, bad]
+        assert not edst_certificate(P.n, P.edges, variant)
+        with pytest.raises(ValueError, match=rf"^trees\[{i}\]: vertex index {bad} is out of range"):
+            verify_edsts(P, variant)
 
 
 def test_non_canonical_graph_lists_fall_back_to_the_diagnosis():

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import bfs_edges, component_roots
+from ..graphs import as_graph
 from .trees import EDSTSet, Tree
 
 __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests"]
@@ -334,10 +335,7 @@ class Packing:
 
 
 def _graph(graph: Any) -> tuple[int, np.ndarray]:
-    if not (hasattr(graph, "edges") and hasattr(graph, "n")):
-        raise ValueError(f"graph: expected an ArrayGraph-like object with .n and .edges, got {type(graph).__name__}")
-    if getattr(graph, "directed", False):
-        raise ValueError("graph: directed graphs have no EDST packing here; pass an undirected graph")
+    graph = as_graph(graph, "graph")  # a networkx graph converted; None, text, digraphs, multigraphs refused
     n = int(graph.n)
     e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
     if n < 2:
@@ -352,7 +350,8 @@ def generic_packing(graph: Any, k: int | None = None) -> Packing:
 
     Parameters
     ----------
-    graph : ArrayGraph (or anything with ``.n`` and ``.edges``), simple and undirected.
+    graph : ArrayGraph or networkx.Graph, simple and undirected (:func:`~starlib.graphs.as_graph`: a networkx
+        graph's trees are index arrays of its nodes in sorted order).
     k : int, optional
         Pack exactly ``k`` trees instead of the maximum (fails if impossible).
 
@@ -364,8 +363,10 @@ def generic_packing(graph: Any, k: int | None = None) -> Packing:
     Raises
     ------
     ValueError
-        If ``graph`` has fewer than 2 vertices, a loop, or is directed; if ``k`` exceeds the maximum
-        (the message gives the certified bound).
+        If ``graph`` has fewer than 2 vertices, a loop, or is directed or a networkx multigraph; if ``k`` exceeds
+        the maximum (the message gives the certified bound).
+    TypeError
+        If ``graph`` is not a graph (None, a string, an edge list).
 
     Example
     -------
@@ -373,8 +374,8 @@ def generic_packing(graph: Any, k: int | None = None) -> Packing:
     >>> from starlib.graphs import ArrayGraph
     >>> g = nx.complete_graph(10)
     >>> g.add_edges_from([(10, 0), (10, 1), (10, 2), (10, 3)])
-    >>> generic_packing(ArrayGraph.from_networkx(g)).count
-    4
+    >>> generic_packing(ArrayGraph.from_networkx(g)).count, generic_packing(g).count
+    (4, 4)
 
     References
     ----------

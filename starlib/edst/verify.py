@@ -10,8 +10,15 @@ Only when the answer is no (or the graph's edge list is not canonical) does the 
 rule for every tree, vectorised over all trees at once, to name each failure. Edges become integer keys
 ``u*n + v``, membership is a ``searchsorted`` against the graph's sorted keys, disjointness a sort of all
 keys, and connectivity one ``connected_components`` call on the disjoint union of the trees (tree ``i`` on
-vertices ``i*n .. i*n+n-1``). The two stages agree on validity (``tests/test_verify.py`` checks it on
+vertices ``i*n .. i*n+n-1``). The two stages agree on validity (``tests/test_kernels.py`` checks it on
 corrupted tree sets).
+
+Malformed input is refused, not reported: a ``ValueError`` naming the argument (``trees[1]: vertex indices
+must be integers, got dtype float64``) for a tree that is not an ``(k, 2)`` integer array of indices in
+``0..n-1`` (floats are not truncated, an index out of range is not wrapped, a ragged list is not guessed at),
+and a ``TypeError`` for a graph or tree list of the wrong kind (``None``, text). A well-formed family that
+breaks a rule is a report with ``valid`` False. So is an empty family: zero trees prove nothing, and a report
+on them says ``valid`` only if the caller asked for that (``allow_empty=True``).
 
 Example
 -------
@@ -22,6 +29,10 @@ Example
 True
 >>> verify_edsts(k4, [np.array([[0, 1], [1, 2], [0, 2]])]).problems
 ['tree 0: not spanning (2 components)', 'tree 0: contains a cycle']
+>>> verify_edsts(k4, [[[0.0, 1.0], [1.0, 2.0], [2.0, 3.0]]])
+Traceback (most recent call last):
+...
+ValueError: trees[0]: vertex indices must be integers, got dtype float64
 """
 
 from __future__ import annotations
@@ -35,12 +46,18 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 from .._kernels import edst_certificate
+from ..graphs import ArrayGraph, as_graph, edge_array
+from ..validation import check_flag, check_int, shorten
 from .trees import Tree
 
 __all__ = ["VerifyReport", "verify_edsts", "check_edsts", "RULES"]
 
-#: The rules a tree set must satisfy, in the order they are checked.
-RULES = ("range", "size", "loop", "member", "repeat", "spanning", "acyclic", "disjoint")
+#: The rules a tree set must satisfy, in the order they are checked. ``"empty"`` is a rule of the family (at
+#: least one tree unless ``allow_empty``), reported with the tree index -1. ``"range"`` (an index outside
+#: ``0..n-1``) is refused as malformed input by :func:`verify_edsts` and reported by
+#: :func:`~starlib.edst.factor.er.verify_singer_edsts`.
+RULES = ("empty", "range", "size", "loop", "member", "repeat", "spanning", "acyclic", "disjoint")
+
 
 @dataclass
 class VerifyReport:
@@ -50,7 +67,8 @@ class VerifyReport:
     ----------
     n, m : vertices and edges of the graph.
     num_trees : number of trees checked.
-    failures : ``(tree index, rule, detail)`` for every failed rule (rule in :data:`RULES`).
+    failures : ``(tree index, rule, detail)`` for every failed rule (rule in :data:`RULES`; tree index -1 for
+        a rule of the whole family, ``"empty"``).
     """
 
     n: int
@@ -60,13 +78,13 @@ class VerifyReport:
 
     @property
     def valid(self) -> bool:
-        """True if every rule holds for every tree."""
+        """True if every rule holds for every tree (and the family is not empty, unless that was allowed)."""
         return not self.failures
 
     @property
     def problems(self) -> list[str]:
         """One human-readable line per failure."""
-        return [f"tree {i}: {detail}" for i, _, detail in self.failures]
+        return [f"tree {i}: {detail}" if i >= 0 else f"trees: {detail}" for i, _, detail in self.failures]
 
     def failed(self, rule: str) -> list[int]:
         """Indices of the trees that fail ``rule``."""
@@ -84,19 +102,30 @@ class VerifyReport:
 
 
 def _graph_arrays(graph_or_edges: Any, n: int | None) -> tuple[int, np.ndarray]:
-    if hasattr(graph_or_edges, "edges") and hasattr(graph_or_edges, "n"):
-        edges = np.asarray(graph_or_edges.edges, dtype=np.int64).reshape(-1, 2)
-        n_graph = int(graph_or_edges.n)
-        if n is not None and n != n_graph:
-            raise ValueError(f"n={n} differs from the graph's n={n_graph}")
-        n = n_graph
+    """``(n, edges)`` of the graph argument: a graph through :func:`~starlib.graphs.as_graph` (networkx too), or a
+    bare edge array through :func:`~starlib.graphs.edge_array` (integers only, in ``0..n-1``)."""
+    name = "graph_or_edges"
+    if n is not None:
+        n = check_int(n, "n", minimum=1, rule="a number of vertices n >= 1")
+    if graph_or_edges is None or isinstance(graph_or_edges, str | bytes | dict | set) or _is_graph(graph_or_edges):
+        graph = as_graph(graph_or_edges, name)  # TypeError for None or text; ValueError for a multigraph, ...
+        if n is not None and n != graph.n:
+            raise ValueError(f"n={n} differs from the graph's n={graph.n}")
+        n, edges = graph.n, np.asarray(graph.edges, dtype=np.int64)
     else:
-        edges = np.asarray(graph_or_edges, dtype=np.int64).reshape(-1, 2)
+        edges = edge_array(graph_or_edges, name)
         if n is None:
             n = int(edges.max()) + 1 if edges.size else 0
+        edge_array(edges, name, max(n, 1))  # the range: no negative index, none >= n
     if n < 1:
         raise ValueError(f"n={n}: the graph needs at least one vertex")
     return n, edges
+
+
+def _is_graph(obj: Any) -> bool:
+    """A starlib graph, or a networkx graph (recognised by its class, without importing networkx)."""
+    return isinstance(obj, ArrayGraph) or any(c.__name__ == "Graph" and c.__module__.startswith("networkx.")
+                                              for c in type(obj).__mro__)
 
 
 def _check_range(n: int, edges: np.ndarray) -> None:
@@ -104,29 +133,41 @@ def _check_range(n: int, edges: np.ndarray) -> None:
         raise ValueError(f"graph_or_edges: vertex indices must lie in 0..{n - 1}")
 
 
-def _tree_array(tree: Any) -> np.ndarray:
-    if isinstance(tree, Tree):
-        e = tree.rows  # as built: the verifier needs no sorted copy
-    else:
-        e = tree.edges if hasattr(tree, "edges") else tree
-    return np.asarray(e, dtype=np.int64).reshape(-1, 2)
+def _tree_arrays(trees: Any, n: int) -> list[np.ndarray]:
+    """Every tree as a ``(k, 2)`` int64 array of indices in ``0..n-1``; a malformed one is a ``ValueError`` naming
+    ``trees[i]`` (floats are not truncated, an index out of range is not wrapped)."""
+    if trees is None or isinstance(trees, str | bytes | dict) or not hasattr(trees, "__iter__"):
+        raise TypeError(f"trees={shorten(trees)} is not a sequence of trees: need a list of Tree objects or of "
+                        f"(n-1, 2) arrays of vertex indices")
+    out = []
+    for i, tree in enumerate(trees):
+        e = tree.rows if isinstance(tree, Tree) else tree.edges if isinstance(tree, ArrayGraph) else tree
+        out.append(edge_array(e, f"trees[{i}]", n))  # a Tree's rows as built: no sorted copy needed
+    return out
 
 
-def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None) -> VerifyReport:
+def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None, *,
+                 allow_empty: bool = False) -> VerifyReport:
     """Check that ``trees`` are edge-disjoint spanning trees of a graph.
 
-    Rules (see :data:`RULES`): every vertex index is in range; each tree has exactly ``n-1`` edges, no
-    self-loop, only edges of the graph, no edge twice; it spans (one component) and is acyclic; and no edge
-    lies in two trees.
+    Rules (see :data:`RULES`): each tree has exactly ``n-1`` edges, no self-loop, only edges of the graph, no
+    edge twice; it spans (one component) and is acyclic; no edge lies in two trees; and there is at least one
+    tree, unless ``allow_empty``.
 
     Parameters
     ----------
-    graph_or_edges : ArrayGraph, StarProduct or array_like
-        A graph with ``.n`` and ``.edges``, or an ``(m, 2)`` edge array (then ``n`` defaults to max + 1).
+    graph_or_edges : ArrayGraph, StarProduct, networkx.Graph or array_like
+        A graph (a networkx graph is numbered by :func:`~starlib.graphs.as_graph`: its nodes in sorted order, so
+        the trees :func:`~starlib.edst.product.auto.auto_trees` returns for it are checked against it as they
+        are), or an ``(m, 2)`` integer edge array (then ``n`` defaults to max + 1).
     trees : sequence of Tree or array_like
-        Each tree as a :class:`~starlib.edst.trees.Tree` or an ``(k, 2)`` array of vertex indices.
+        Each tree as a :class:`~starlib.edst.trees.Tree` or an ``(k, 2)`` integer array of vertex indices in
+        ``0..n-1``.
     n : int, optional
-        Number of vertices, for a bare edge array.
+        Number of vertices, for a bare edge array (for a graph it must equal the graph's).
+    allow_empty : bool
+        Call an empty family valid. By default zero trees are a report with ``valid`` False and the failure
+        ``(-1, "empty", ...)``: a check that proves nothing must not look like a proof.
 
     Returns
     -------
@@ -136,27 +177,50 @@ def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None
     Raises
     ------
     ValueError
-        If the graph itself is malformed (no vertex, indices out of range).
+        Malformed input, naming it: the graph (no vertex, indices out of range, a multigraph, directed) or a
+        tree (``trees[i]``: not an ``(k, 2)`` array, a ragged list, non-integer entries such as floats, an
+        index outside ``0..n-1``).
+    TypeError
+        If the graph or the tree list is not one at all (``None``, a string).
 
-    Example
-    -------
+    Examples
+    --------
     >>> import numpy as np
     >>> r = verify_edsts(np.array([[0, 1], [1, 2], [0, 2]]), [[[0, 1], [1, 2]], [[0, 2], [1, 2]]])
     >>> r.failures
     [(1, 'disjoint', 'shares 1 edge(s) with tree 0, e.g. (1, 2)')]
+    >>> verify_edsts(np.array([[0, 1], [1, 2]]), [[[0, 1], [1, 3]]])
+    Traceback (most recent call last):
+    ...
+    ValueError: trees[0]: vertex index 3 is out of range: need indices in 0..2 (n=3 vertices)
+    >>> verify_edsts(np.array([[0, 1]]), []).problems, verify_edsts(np.array([[0, 1]]), [], allow_empty=True).valid
+    (['trees: no trees: an empty family proves nothing (pass allow_empty=True to accept it)'], True)
+
+    A networkx graph and the trees built on it:
+
+    >>> import networkx as nx
+    >>> from starlib.edst import auto_trees
+    >>> G = nx.complete_graph(["a", "b", "c", "d"])
+    >>> verify_edsts(G, auto_trees(G)).summary()
+    'valid: 2 trees on n=4, m=6'
 
     References
     ----------
     Definition of an EDST set, Section I-A / eq. (1) of Isham et al. (2025).
     """
     n, gedges = _graph_arrays(graph_or_edges, n)
-    arrays = [_tree_array(t) for t in trees]
+    arrays = _tree_arrays(trees, n)
     report = VerifyReport(n=n, m=int(gedges.shape[0]), num_trees=len(arrays))
-    if arrays and edst_certificate(n, gedges, arrays):  # yes: the graph's list is canonical, so in range
+    if not arrays:
+        _check_range(n, gedges)
+        if not check_flag(allow_empty, "allow_empty"):
+            report.failures.append((-1, "empty", "no trees: an empty family proves nothing (pass allow_empty=True "
+                                                 "to accept it)"))
+        return report
+    if edst_certificate(n, gedges, arrays):  # yes: the graph's list is canonical, so in range
         return report
     _check_range(n, gedges)
-    if arrays:
-        _diagnose(n, gedges, arrays, report.failures)
+    _diagnose(n, gedges, arrays, report.failures)
     return report
 
 
@@ -169,18 +233,14 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     tid = np.repeat(np.arange(len(arrays), dtype=np.int64), sizes)
     allv = np.concatenate(arrays) if sizes.sum() else np.zeros((0, 2), dtype=np.int64)
 
-    # range
-    bad = (allv < 0).any(axis=1) | (allv >= n).any(axis=1)
-    for i in np.unique(tid[bad]).tolist():
-        fail.append((i, "range", f"vertex index outside 0..{n - 1}"))
-    okrow = ~bad
+    # every index is in 0..n-1: _tree_arrays refused the rest on the way in
     # size
     for i in np.flatnonzero(sizes != n - 1).tolist():
         fail.append((i, "size", f"has {int(sizes[i])} edges, a spanning tree of n={n} vertices has {n - 1}"))
     u = np.minimum(allv[:, 0], allv[:, 1])
     v = np.maximum(allv[:, 0], allv[:, 1])
     # loop
-    loop = okrow & (u == v)
+    loop = u == v
     for i in np.unique(tid[loop]).tolist():
         fail.append((i, "loop", f"has a self-loop at vertex {int(u[loop & (tid == i)][0])}"))
     key = u * nn + v
@@ -190,14 +250,14 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
         member = gkey[pos] == key
     else:
         member = np.zeros(key.shape[0], dtype=bool)
-    notmem = okrow & ~loop & ~member
+    notmem = ~loop & ~member
     for i in np.unique(tid[notmem]).tolist():
         sel = notmem & (tid == i)
         ex = (int(u[sel][0]), int(v[sel][0]))
         fail.append((i, "member", f"{int(sel.sum())} edge(s) not in the graph, e.g. {ex}"))
 
     # repeat (the same edge twice in one tree) and disjoint (one edge in two trees)
-    ok = okrow & ~loop
+    ok = ~loop
     tk = np.stack([key[ok], tid[ok]], axis=1)
     order = np.lexsort((tk[:, 1], tk[:, 0]))
     sk, st = tk[order, 0], tk[order, 1]
@@ -239,13 +299,16 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     fail.sort(key=lambda f: (RULES.index(f[1]), f[0]))
 
 
-def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None) -> VerifyReport:
-    """Like :func:`verify_edsts` but raise if any rule fails.
+def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None, *,
+                allow_empty: bool = False) -> VerifyReport:
+    """Like :func:`verify_edsts` but raise if any rule fails (an empty family too, unless ``allow_empty``).
 
     Raises
     ------
     ValueError
-        ``trees: not an EDST set`` followed by every problem found.
+        ``trees: not an EDST set`` followed by every problem found; malformed input as in :func:`verify_edsts`.
+    TypeError
+        As in :func:`verify_edsts`.
 
     Example
     -------
@@ -253,7 +316,7 @@ def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None)
     >>> check_edsts(np.array([[0, 1], [1, 2]]), [np.array([[0, 1], [1, 2]])]).num_trees
     1
     """
-    report = verify_edsts(graph_or_edges, trees, n)
+    report = verify_edsts(graph_or_edges, trees, n, allow_empty=allow_empty)
     if not report.valid:
         raise ValueError("trees: not an EDST set (" + "; ".join(report.problems) + ")")
     return report
