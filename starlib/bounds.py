@@ -23,17 +23,12 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .graphs import as_graph
+from .validation import check_int
+
 __all__ = ["eq1_bound", "prop_iv1", "regular_bound", "lemma_a1", "prop_iv3", "product_upper_bound",
            "product_edge_count", "theorem_iv4", "ConstructionCase", "table_i_count", "t_and_r", "upper_bound",
            "simplicity_bound", "lemma_vc2_is_maximum", "lemma_a1_symbolic", "prop_iv1_symbolic"]
-
-
-def _check_int(name: str, value: Any, lo: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}={value!r} must be an integer")
-    if value < lo:
-        raise ValueError(f"{name}={value} must be >= {lo}")
-    return int(value)
 
 
 def eq1_bound(n: int, m: int) -> int:
@@ -63,8 +58,8 @@ def eq1_bound(n: int, m: int) -> int:
     ----------
     Eq. (1) (= eq. (23) of Appendix A) of Isham et al. (2025).
     """
-    n = _check_int("n", n, 2)
-    m = _check_int("m", m, 0)
+    n = check_int(n, "n", minimum=2)
+    m = check_int(m, "m", minimum=0)
     return m // (n - 1)
 
 
@@ -80,7 +75,7 @@ def simplicity_bound(n: int) -> int:
     ----------
     Inequality used in Lemma V-C.2 and Appendix A of Isham et al. (2025).
     """
-    n = _check_int("n", n, 2)
+    n = check_int(n, "n", minimum=2)
     return n // 2
 
 
@@ -112,8 +107,8 @@ def prop_iv1(n: int, m: int) -> tuple[int, int, int]:
     ----------
     Proposition IV-.1 of Isham et al. (2025).
     """
-    n = _check_int("n", n, 2)
-    m = _check_int("m", m, 0)
+    n = check_int(n, "n", minimum=2)
+    m = check_int(m, "m", minimum=0)
     if m > n * (n - 1) // 2:
         raise ValueError(f"m={m} exceeds n(n-1)/2={n * (n - 1) // 2}: Proposition IV-.1 needs a simple graph")
     a, b = divmod(m, n)
@@ -138,8 +133,8 @@ def regular_bound(k: int, n: int) -> int:
     ----------
     Corollary IV-.2 of Isham et al. (2025).
     """
-    n = _check_int("n", n, 2)
-    k = _check_int("k", k, 0)
+    n = check_int(n, "n", minimum=2)
+    k = check_int(k, "k", minimum=0)
     if k >= n or (k * n) % 2:
         raise ValueError(f"k={k}, n={n}: no simple k-regular graph on n vertices (need k < n and k*n even)")
     if k == n - 1 and n % 2 == 0:
@@ -200,7 +195,7 @@ def product_upper_bound(t_g: int, r_g: int, t_h: int, r_h: int, n_g: int, n_h: i
     """
     for name, v, lo in (("t_g", t_g, 0), ("r_g", r_g, 0), ("t_h", t_h, 0), ("r_h", r_h, 0), ("n_g", n_g, 2),
                         ("n_h", n_h, 2)):
-        _check_int(name, v, lo)
+        check_int(v, name, minimum=lo)
     big_n = n_g * n_h
     return t_g + t_h + lemma_a1(n_g, t_g, r_g, n_h, t_h, r_h) // (big_n - 1)
 
@@ -318,17 +313,30 @@ def theorem_iv4(t_g: int, r_g: int, t_h: int, r_h: int, n_g: int, n_h: int,
 def t_and_r(graph: Any) -> tuple[int, int]:
     """``(t, r)`` of a graph: ``t = floor(m/(n-1))``, ``r = m - t(n-1)``.
 
+    Parameters
+    ----------
+    graph : ArrayGraph or networkx.Graph
+        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`).
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a graph (None, a string, an edge list).
+    ValueError
+        If it has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
+
     Example
     -------
     >>> import networkx as nx
     >>> from starlib.graphs import ArrayGraph
-    >>> t_and_r(ArrayGraph.from_networkx(nx.complete_bipartite_graph(5, 5)))
-    (2, 7)
+    >>> t_and_r(ArrayGraph.from_networkx(nx.complete_bipartite_graph(5, 5))), t_and_r(nx.complete_bipartite_graph(5, 5))
+    ((2, 7), (2, 7))
 
     References
     ----------
     Tables II and V of Isham et al. (2025); docs/star-products.md §2, §10.
     """
+    graph = as_graph(graph, "graph")
     n, m = int(graph.n), int(graph.m)
     if n < 2:
         raise ValueError(f"graph: n={n} vertices; t and r need n >= 2")
@@ -341,13 +349,30 @@ def upper_bound(graph: Any) -> int:
 
     Eq. (1), tightened by the minimum degree (each tree uses an edge at every vertex).
 
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`; self-loops of a networkx graph are dropped).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a graph (None, a string, an edge list).
+    ValueError
+        If it has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
+
     Example
     -------
     >>> import networkx as nx
     >>> from starlib.graphs import ArrayGraph
-    >>> upper_bound(ArrayGraph.from_networkx(nx.petersen_graph()))
-    1
+    >>> upper_bound(ArrayGraph.from_networkx(nx.petersen_graph())), upper_bound(nx.petersen_graph())
+    (1, 1)
     """
+    graph = as_graph(graph, "graph")
     n = int(graph.n)
     if n < 2:
         raise ValueError(f"graph: n={n} vertices; the bound needs n >= 2")

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .graphs import ArrayGraph, canonical_edges
+from .graphs import ArrayGraph, as_graph, canonical_edges
 from .validation import check_permutation
 
 __all__ = [
@@ -228,9 +228,10 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
 
     Parameters
     ----------
-    G : ArrayGraph
-        Structure graph (simple, undirected, connected).
-    H : ArrayGraph
+    G : ArrayGraph or networkx.Graph
+        Structure graph (simple, undirected, connected). A networkx graph goes through
+        :func:`~starlib.graphs.as_graph` (its nodes numbered in sorted order, which the bijections then index).
+    H : ArrayGraph or networkx.Graph
         Supernode (simple, undirected; connected unless ``allow_disconnected_supernode``).
     bijections : array_like or callable
         One permutation of ``0..H.n-1`` used on every arc; or an ``(G.m, H.n)`` array whose row
@@ -258,8 +259,10 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
     Raises
     ------
     ValueError
-        If a factor is directed or not connected ("structure graph ... is not connected"), or a
-        bijection is not a permutation of V_H (naming the arc).
+        If a factor is directed, a networkx multigraph or not connected ("structure graph ... is not
+        connected"), or a bijection is not a permutation of V_H (naming the arc).
+    TypeError
+        If ``G`` or ``H`` is not a graph (None, a string, an edge list), naming it.
 
     Examples
     --------
@@ -273,9 +276,8 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
     Definition II-B.2 (after Bermond, Delorme, Farhi 1982) and Property II-B.3 (counts) of Isham et al. (2025);
     docs/star-products.md §1.3-§1.5.
     """
+    G, H = as_graph(G, "G", directed=True), as_graph(H, "H", directed=True)
     for role, X in (("structure graph", G), ("supernode", H)):
-        if not isinstance(X, ArrayGraph):
-            raise ValueError(f"{role}: expected an ArrayGraph, got {type(X).__name__}")
         if X.directed:
             raise ValueError(f"{role} {X.name or ''} is directed: star products need undirected factors")
     if G.n == 0 or H.n == 0:
@@ -312,8 +314,8 @@ def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", 
 
     Parameters
     ----------
-    G, H : ArrayGraph
-        Connected factors.
+    G, H : ArrayGraph or networkx.Graph
+        Connected factors (:func:`~starlib.graphs.as_graph`).
     name : str
         Family name for the result.
     params : dict, optional
@@ -329,19 +331,25 @@ def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", 
     Raises
     ------
     ValueError
-        If a factor is not connected.
+        If a factor is not connected (or directed, or a networkx multigraph).
+    TypeError
+        If ``G`` or ``H`` is not a graph, naming it.
 
     Examples
     --------
     >>> from starlib.factors import complete
     >>> cartesian_product(complete(2), complete(2)).m   # the 4-cycle
     4
+    >>> import networkx as nx
+    >>> cartesian_product(nx.path_graph(3), nx.complete_graph(2)).m   # the 2 x 3 grid
+    7
 
     References
     ----------
     Definition II-B.1 of Isham et al. (2025); the Cartesian product is the star product with f = id on every arc
     (Section II-B).
     """
+    H = as_graph(H, "H", directed=True)
     return star_product(G, H, np.arange(H.n, dtype=np.int64), name=name, params=params,
                         allow_disconnected_supernode=allow_disconnected_supernode)
 

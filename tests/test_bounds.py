@@ -51,11 +51,11 @@ def test_prop_iv1_exhaustive():
 def test_prop_iv1_needs_simple():
     with pytest.raises(ValueError, match="m=11 exceeds n\\(n-1\\)/2=10"):
         prop_iv1(5, 11)
-    with pytest.raises(ValueError, match="n=1 must be >= 2"):
+    with pytest.raises(ValueError, match="^n=1 is too small: need an integer n >= 2$"):
         eq1_bound(1, 0)
-    with pytest.raises(ValueError, match="m=-1 must be >= 0"):
+    with pytest.raises(ValueError, match="^m=-1 is too small: need an integer m >= 0$"):
         eq1_bound(3, -1)
-    with pytest.raises(ValueError, match="n='a' must be an integer"):
+    with pytest.raises(ValueError, match="^n='a' is not an integer$"):
         eq1_bound("a", 3)
 
 

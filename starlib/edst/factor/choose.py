@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...bounds import upper_bound
+from ...graphs import as_graph
 from ..packing import generic_packing
 from ..trees import EDSTSet, centred_trees
 from ..verify import verify_edsts
@@ -95,15 +96,22 @@ _STRUCTURED: dict[str, Callable[[Any], EDSTSet | None]] = {
 FACTOR_METHODS = ("auto", "generic", *_STRUCTURED)
 
 
-def _check_graph(graph: Any) -> int:
-    n = int(graph.n)
-    if n < 2:
-        raise ValueError(f"graph: n={n} vertices; a spanning tree packing needs n >= 2")
-    return n
+def _check_graph(graph: Any) -> tuple[Any, int]:
+    """The graph (:func:`~starlib.graphs.as_graph`: a networkx graph is converted, anything else refused) and
+    its ``n``, at least 2."""
+    graph = as_graph(graph, "graph")
+    if graph.n < 2:
+        raise ValueError(f"graph: n={graph.n} vertices; a spanning tree packing needs n >= 2")
+    return graph, graph.n
 
 
 def structured_edsts(graph: Any) -> EDSTSet | None:
     """The first structured packing (table above) that reaches the graph's upper bound, or None.
+
+    Parameters
+    ----------
+    graph : ArrayGraph or networkx.Graph
+        Simple, undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`).
 
     Example
     -------
@@ -111,7 +119,7 @@ def structured_edsts(graph: Any) -> EDSTSet | None:
     >>> structured_edsts(complete(4)).constructions(), structured_edsts(cycle(5)).constructions()
     (['walecki', 'walecki'], ['circulant'])
     """
-    _check_graph(graph)
+    graph, _ = _check_graph(graph)
     bound = upper_bound(graph)
     for build in _STRUCTURED.values():
         trees = build(graph)
@@ -125,8 +133,9 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
 
     Parameters
     ----------
-    graph : ArrayGraph
-        A connected simple graph with ``n >= 2``.
+    graph : ArrayGraph or networkx.Graph
+        A connected simple graph with ``n >= 2``. A networkx graph goes through :func:`~starlib.graphs.as_graph`:
+        the trees are index arrays of its nodes in sorted order (``as_graph(graph).labels[i]`` is node ``i``).
     method : str
         ``"auto"`` (structured if it reaches the upper bound, else generic), ``"generic"``
         (:func:`~starlib.edst.packing.generic_packing`), or one structured method: ``"walecki"``
@@ -142,7 +151,10 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
     Raises
     ------
     ValueError
-        If ``method`` is unknown or does not apply to the graph, or the graph has fewer than 2 vertices.
+        If ``method`` is unknown or does not apply to the graph, or the graph has fewer than 2 vertices, is a
+        networkx multigraph or is directed.
+    TypeError
+        If ``graph`` is not a graph (None, a string, an edge list).
 
     Example
     -------
@@ -158,7 +170,7 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
     """
     if method not in FACTOR_METHODS:
         raise ValueError(f"method={method!r} is not one of {', '.join(FACTOR_METHODS)}")
-    n = _check_graph(graph)
+    graph, n = _check_graph(graph)
     if method in _STRUCTURED:
         trees = _STRUCTURED[method](graph)
         if trees is None:
@@ -172,16 +184,39 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
 def generic_trees(graph: Any) -> EDSTSet:
     """A maximum EDST set of any graph by the exact packer, trees rooted at their centers and tagged "generic".
 
-    Example
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        Simple and undirected, ``n >= 2``. A networkx graph goes through :func:`~starlib.graphs.as_graph`: the
+        trees are index arrays of its nodes in sorted order (insertion order if they do not compare).
+
+    Returns
     -------
+    EDSTSet
+        As many trees as the graph has (none if it is disconnected).
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a graph (None, a string, an edge list).
+    ValueError
+        If it has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
+
+    Examples
+    --------
     >>> from starlib.networks import slimfly
     >>> len(generic_trees(slimfly(3)))
     2
+    >>> import networkx as nx
+    >>> s = generic_trees(nx.petersen_graph())              # 15 edges, 9 per spanning tree
+    >>> len(s), s[0].n
+    (1, 10)
 
     References
     ----------
     Roskind-Tarjan / Edmonds matroid partition (see :mod:`starlib.edst.packing`).
     """
-    out = centred_trees(int(graph.n), [t.edges for t in generic_packing(graph).trees], "generic")
+    graph, n = _check_graph(graph)
+    out = centred_trees(n, [t.edges for t in generic_packing(graph).trees], "generic")
     out.theorem = "generic"
     return out

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...bounds import table_i_count, upper_bound
+from ...graphs import as_graph
 from ...products import star_form
 from ..factor import factor_edsts, generic_trees, structured_edsts
 from ..trees import EDSTSet, is_connected, relabel_trees
@@ -50,11 +51,29 @@ def _connected_factors(P: Any) -> bool:
     return all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode))
 
 
-def _star_form(P: Any, method: str, relabelled: bool) -> tuple[Any, Any]:
+#: The names of :data:`~starlib.edst.product.methods.METHODS`, for messages ("method=maximum needs ...").
+_METHOD_NAMES = ("auto", "maximum", "property", "universal", "low-depth", "generic")
+
+
+def _describe(obj: Any) -> str:
+    """``"a networkx Graph"``, ``"an ArrayGraph 'complete'"``: what a graph argument is, for a message."""
+    cls = type(obj)
+    if cls.__module__.split(".")[0] == "networkx":
+        return f"a networkx {cls.__name__}"
+    label = getattr(obj, "name", "")
+    return f"{'an' if cls.__name__[:1] in 'AEIOU' else 'a'} {cls.__name__}" + (f" {label!r}" if label else "")
+
+
+def _star_form(P: Any, method: str, relabelled: bool, name: str = "P") -> tuple[Any, Any]:
+    """``star_form(P)``, or a ``ValueError`` naming the argument if ``P`` is a graph but no star product (a
+    ``TypeError`` from :func:`~starlib.graphs.as_graph` if it is no graph at all)."""
     form = star_form(P)
     if form is None or (form[1] is not None and not relabelled):
-        raise ValueError(f"method={method} needs a star product (a StarProduct with structure, supernode and "
-                         f"bijections), got {type(P).__name__} {getattr(P, 'name', '')!r}")
+        what = _describe(P)
+        as_graph(P, name)  # None, text, a multigraph or a digraph: refused as such
+        who = f"method={method}" if method in _METHOD_NAMES else method
+        raise ValueError(f"{name}: {who} needs a star product (StarProduct), got {what}; use auto_trees or "
+                         f"generic_trees for any other graph")
     return form
 
 
@@ -65,6 +84,12 @@ def default_factor_trees(graph: Any) -> EDSTSet:
     (:func:`~starlib.edst.factor.choose.structured_edsts`); for a factor that is a star product with connected
     factors, the paper's construction (:func:`auto_trees`) if it reaches the bound; else the exact packer.
 
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        The factor (:func:`~starlib.graphs.as_graph`: a networkx graph's trees are index arrays of its nodes
+        in sorted order).
+
     Example
     -------
     >>> from starlib.networks import slimfly_hafner
@@ -72,6 +97,7 @@ def default_factor_trees(graph: Any) -> EDSTSet:
     >>> len(s), s.theorem
     (3, 'V-C.3')
     """
+    graph = as_graph(graph, "graph")
     trees = structured_edsts(graph)
     if trees is not None:
         return trees
@@ -92,7 +118,7 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     P : StarProduct
     g_trees, h_trees : optional EDST sets of the structure graph and the supernode.
     method : str
-        Only for error messages (``"method=maximum needs a star product"``).
+        Only for error messages (``"P: method=maximum needs a star product ..."``).
 
     Returns
     -------
@@ -102,6 +128,8 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     ------
     ValueError
         If ``P`` is not a star product, or a factor has fewer than 2 vertices or no spanning tree.
+    TypeError
+        If ``P`` is not a graph at all.
     """
     _star_form(P, method, relabelled=False)
     G, H = P.structure, P.supernode
@@ -154,7 +182,7 @@ def table_i_case(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | 
     >>> (c["t_G"], c["r_G"], c["t_H"], c["r_H"], c["theorem"], c["count"])
     (3, 10, 2, 2, 'V-C.10', 5)
     """
-    ctx = product_context(P, g_trees, h_trees, "auto")
+    ctx = product_context(P, g_trees, h_trees, "table_i_case")
     G, H = ctx.G, ctx.H
     prop = None
     if G.r < G.t and H.r < H.t:
@@ -169,9 +197,12 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
 
     Parameters
     ----------
-    P : StarProduct, RelabelledProduct or ArrayGraph
+    P : StarProduct, RelabelledProduct, ArrayGraph or networkx.Graph
         A star product with connected factors (a relabelled one gets its trees in its own numbering); any
-        other graph gets :func:`~starlib.edst.factor.choose.factor_edsts` (a maximum packing).
+        other graph gets :func:`~starlib.edst.factor.choose.factor_edsts` (a maximum packing). A networkx graph
+        goes through :func:`~starlib.graphs.as_graph` first: its trees are index arrays of that numbering (the
+        nodes in sorted order, insertion order if they do not compare; ``as_graph(P).labels[i]`` is node ``i``),
+        and :func:`~starlib.edst.verify.verify_edsts` checks them against the networkx graph as they are.
     g_trees, h_trees : optional
         Maximum EDST sets of the factors.
 
@@ -179,20 +210,38 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
     -------
     EDSTSet
         ``.theorem`` names the result applied; the count equals Table I's formula; ``.factors`` holds the
-        factor packings used.
+        factor packings used. A disconnected graph has no spanning tree: an empty set.
 
     Raises
     ------
+    TypeError
+        If ``P`` is not a graph (None, a string, an edge list), naming ``P``.
     ValueError
-        If the graph has fewer than 2 vertices.
+        If the graph has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from starlib.factors import complete
     >>> from starlib.products import cartesian_product
     >>> s = auto_trees(cartesian_product(complete(4), complete(4)))    # r = 0 < t: Property V-D.1
     >>> len(s), s.theorem
     (3, 'V-D.2')
+
+    A networkx graph (the Petersen graph: 15 edges, 9 per spanning tree, so one tree):
+
+    >>> import networkx as nx
+    >>> s = auto_trees(nx.petersen_graph())
+    >>> len(s), s[0].n, s[0].edges.shape
+    (1, 10, (9, 2))
+    >>> from starlib.graphs import as_graph
+    >>> G = nx.complete_graph(["x", "y", "z", "w"])          # K_4: two Hamiltonian paths
+    >>> labels = as_graph(G).labels                          # node i of the trees is labels[i]
+    >>> labels, [[(labels[u], labels[v]) for u, v in t.edges.tolist()] for t in auto_trees(G)]
+    (['w', 'x', 'y', 'z'], [[('w', 'x'), ('x', 'z'), ('y', 'z')], [('w', 'y'), ('w', 'z'), ('x', 'y')]])
+    >>> auto_trees(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: P=None is not a graph: need a starlib ArrayGraph (StarProduct, ...) or a networkx Graph
 
     References
     ----------
@@ -200,7 +249,10 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
     """
     form = star_form(P)
     if form is None or not _connected_factors(form[0]):
-        return factor_edsts(P)
+        graph = as_graph(P, "P")
+        if graph.n < 2:
+            raise ValueError(f"P: n={graph.n} vertices; a spanning tree packing needs n >= 2")
+        return factor_edsts(graph)
     return construct(P, _table_i_construction, g_trees, h_trees, "auto")
 
 

@@ -16,7 +16,9 @@ method         construction                                                     
 
 The construction functions (:func:`universal_trees`, :func:`maximum_trees`, ...) take a star product (or a
 relabelled one) and optional factor EDST sets; the factors get :func:`~starlib.edst.product.auto.default_factor_trees`
-otherwise.
+otherwise. Given a graph that is no star product (an ``ArrayGraph``, a networkx graph) they raise a ``ValueError``
+naming the argument and pointing to ``auto_trees`` / ``generic_trees``, which take any graph (a networkx graph
+through :func:`~starlib.graphs.as_graph`; its trees are index arrays of its nodes in sorted order).
 
 Example
 -------
@@ -34,10 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...products import star_form
+from ...graphs import as_graph
 from ..factor import generic_trees
 from ..trees import EDSTSet
-from .auto import auto_trees, construct, default_factor_trees
+from .auto import _star_form, auto_trees, construct, default_factor_trees
 from .factor_data import factor_data
 from .maximum import maximum_construction
 from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
@@ -70,13 +72,22 @@ def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     Raises
     ------
     ValueError
-        If ``P`` is not a star product or a factor is disconnected.
+        If ``P`` is not a star product (a plain ``ArrayGraph`` or networkx graph: use :func:`auto_trees` or
+        :func:`~starlib.edst.factor.choose.generic_trees`) or a factor is disconnected.
+    TypeError
+        If ``P`` is not a graph at all (None, a string).
 
-    Example
-    -------
+    Examples
+    --------
     >>> from starlib.networks import bundlefly
     >>> len(universal_trees(bundlefly(3, 5)))    # t_G + t_H - 2 = 2 + 1 - 2
     1
+    >>> import networkx as nx
+    >>> universal_trees(nx.petersen_graph())
+    Traceback (most recent call last):
+    ...
+    ValueError: P: method=universal needs a star product (StarProduct), got a networkx Graph; use auto_trees or \
+generic_trees for any other graph
 
     References
     ----------
@@ -179,7 +190,9 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
     Raises
     ------
     ValueError
-        If ``P`` is not a star product.
+        If ``P`` is not a star product (a relabelled one is not searched).
+    TypeError
+        If ``P`` is not a graph at all.
 
     Example
     -------
@@ -193,8 +206,7 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
     ----------
     Property V-D.1 of Isham et al. (2025) (docs/star-products.md §8.1).
     """
-    if star_form(P) is None or star_form(P)[1] is not None:
-        raise ValueError("method=property needs a star product")
+    _star_form(P, "property", relabelled=False)
     H = P.supernode
     return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees))
 
@@ -259,8 +271,10 @@ class Method:
     product_only: bool = True
 
     def __call__(self, graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
-        if self.product_only and star_form(graph) is None:
-            raise ValueError(f"method={self.name} needs a star product")
+        if self.product_only:
+            _star_form(graph, self.name, relabelled=True, name="graph")
+        else:
+            graph = as_graph(graph, "graph")
         return self.construct(graph, g_trees, h_trees)
 
 
@@ -284,17 +298,37 @@ def edsts(graph: Any, method: str = "auto", g_trees: list[Any] | None = None,
           h_trees: list[Any] | None = None) -> EDSTSet:
     """EDSTs of ``graph`` by the named method (a key of :data:`METHODS`).
 
+    Parameters
+    ----------
+    graph : StarProduct, RelabelledProduct, ArrayGraph or networkx.Graph
+        Any graph for ``"auto"`` and ``"generic"`` (a networkx graph's trees are index arrays of its nodes in
+        sorted order, :func:`~starlib.graphs.as_graph`); a star product for the others.
+    method : str
+        A key of :data:`METHODS`.
+    g_trees, h_trees : optional
+        EDST sets of the factors (product methods only).
+
+    Returns
+    -------
+    EDSTSet
+
     Raises
     ------
     ValueError
-        If ``method`` is unknown, or the method does not apply to the graph.
+        If ``method`` is unknown, or the method does not apply to the graph (``graph: method=maximum needs a
+        star product ...``).
+    TypeError
+        If ``graph`` is not a graph (None, a string).
 
-    Example
-    -------
+    Examples
+    --------
     >>> from starlib.networks import bundlefly
     >>> s = edsts(bundlefly(3, 5), "maximum")
     >>> len(s), s.theorem
     (3, 'V-C.10')
+    >>> import networkx as nx
+    >>> len(edsts(nx.complete_graph(6), "generic"))
+    3
     """
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {', '.join(METHODS)}")
