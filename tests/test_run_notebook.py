@@ -58,6 +58,31 @@ def test_unknown_parameters_and_bad_arguments(tiny, tmp_path):
     one_line_error(run(str(tiny), "--timeout", "soon"), "invalid int value")
 
 
+NOT_NOTEBOOKS = {  # name -> what to put there (None: nothing, "dir": a folder)
+    "missing.ipynb": None,
+    "folder": "dir",
+    "folder.ipynb": "dir",
+    "notes.txt": "x = 1\n",
+    "empty.ipynb": "",
+    "not-json.ipynb": "{not json",
+    "json-but-no-notebook.ipynb": '{"a": 1}',
+    "a-list.ipynb": "[1, 2]",
+}
+
+
+@pytest.mark.parametrize("name", NOT_NOTEBOOKS)
+def test_what_is_no_notebook_is_one_line_and_status_2(name, tmp_path):
+    path, content = tmp_path / name, NOT_NOTEBOOKS[name]
+    if content == "dir":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content)
+    p = run(str(path))
+    one_line_error(p, f"notebook={str(path)!r} is not a notebook file")
+    assert len(p.stderr) < 300 and p.stdout == ""
+    assert sorted(q.name for q in tmp_path.iterdir()) == ([] if content is None else [name])  # nothing written
+
+
 def test_a_failing_run_writes_nothing(tiny, tmp_path):
     before = tiny.read_bytes()
     out = tmp_path / "variant.ipynb"

@@ -138,7 +138,13 @@ def _run(a: argparse.Namespace) -> int:
         raise RunError(f"notebook={a.notebook!r} is not a notebook file")
     out = Path(a.output).resolve() if a.output else nb
     params = {name: _parse_value(value) for name, value in a.parameter}
-    check_run(nb, out, params, pm.inspect_notebook(str(nb)))
+    try:
+        known = pm.inspect_notebook(str(nb))
+    except Exception as exc:  # not JSON, JSON but no notebook, unreadable: one line, not nbformat's traceback
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise RunError(f"notebook={a.notebook!r} is not a notebook file: {type(exc).__name__}: "
+                       f"{first[:120]}{'...' if len(first) > 120 else ''}".rstrip(": ")) from None
+    check_run(nb, out, params, known)
     if out.suffix != ".ipynb":
         raise RunError(f"--output={a.output!r} must end in .ipynb")
     os.environ.update(ENV)
