@@ -306,17 +306,25 @@ def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None,
     Raises
     ------
     ValueError
-        ``trees: not an EDST set`` followed by every problem found; malformed input as in :func:`verify_edsts`.
+        ``trees: not an EDST set`` followed by the first three problems found and how many more there are (one
+        line; :func:`verify_edsts` lists them all); malformed input as in :func:`verify_edsts`.
     TypeError
         As in :func:`verify_edsts`.
 
-    Example
-    -------
+    Examples
+    --------
     >>> import numpy as np
     >>> check_edsts(np.array([[0, 1], [1, 2]]), [np.array([[0, 1], [1, 2]])]).num_trees
     1
+    >>> check_edsts(np.array([[0, 1], [1, 2], [0, 2]]), [[[0, 1], [1, 2]]] * 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: trees: not an EDST set (tree 1: shares 2 edge(s) with tree 0, e.g. (0, 1); tree 2: shares 2 \
+edge(s) with tree 1, e.g. (0, 1); tree 3: shares 2 edge(s) with tree 2, e.g. (0, 1); and 2 more problems)
     """
     report = verify_edsts(graph_or_edges, trees, n, allow_empty=allow_empty)
     if not report.valid:
-        raise ValueError("trees: not an EDST set (" + "; ".join(report.problems) + ")")
+        shown, more = report.problems[:3], len(report.problems) - 3
+        raise ValueError("trees: not an EDST set (" + "; ".join(shown) + (f"; and {more} more problem"
+                         f"{'s' if more > 1 else ''}" if more > 0 else "") + ")")
     return report
