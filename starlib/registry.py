@@ -169,7 +169,12 @@ def get_family(name: str, table: Mapping[str, Family] | None = None) -> Family:
     """
     fams = NETWORK_FAMILIES if table is None else table
     if name not in fams:
-        raise ValueError(f"network={name!r} is not a known family (known: {', '.join(sorted(fams))})")
+        import difflib
+
+        close = difflib.get_close_matches(str(name), list(fams), n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        known = ", ".join(sorted(fams)) if len(fams) <= 12 else f"starlib networks lists all {len(fams)}"
+        raise ValueError(f"network={shorten(name)} is not a known family ({hint}{known})")
     return fams[name]
 
 

@@ -23,8 +23,8 @@ from ..registry import NETWORK_FAMILIES, Family, get_family, parse_params
 from ..validation import memory_limit
 from .progress import REFUSE_SECONDS, format_duration, generic_seconds
 
-__all__ = ["families", "words", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
-           "plan_edsts", "Plan", "verify_file"]
+__all__ = ["families", "words", "resolve", "check_generic_time", "build_network", "graph_info", "networks_json",
+           "DIAMETER_WORK", "plan_edsts", "Plan", "verify_file"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
 #: on one core); ``--diameter`` computes it anyway.
@@ -52,6 +52,36 @@ def words(pairs: Sequence[str]) -> list[str]:
     return [w for word in pairs for w in (word.split(";") if ";" in word else [word])]
 
 
+def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Family, dict[str, Any]]:
+    """The family and parameters named on the command line, checked (rules and estimated size), nothing built.
+
+    >>> fam, params = resolve("polarstar", ["q=3", "d=3"])
+    >>> fam.name, params, fam.estimate(params).n
+    ('polarstar', {'q': 3, 'd': 3}, 104)
+    """
+    fam = get_family(name, families())
+    params = parse_params(fam, words(pairs))
+    fam.check_size(params, max_memory)
+    return fam, params
+
+
+def check_generic_time(fam: Family, params: dict[str, Any], method: str) -> None:
+    """Refuse ``--method generic`` up front when the estimated links make it a run of more than a day.
+
+    >>> check_generic_time(families()["star"], {"k": 10}, "generic")
+    Traceback (most recent call last):
+    ...
+    ValueError: method='generic' is too slow here: the exact generic packing on 16,329,600 links would take \
+about 80 days (it grows as m^2); choose a smaller network
+    """
+    if method == "generic":
+        m = fam.estimate(params).m
+        if generic_seconds(m) > REFUSE_SECONDS:
+            raise ValueError(f"method='generic' is too slow here: the exact generic packing on {m:,} links would "
+                             f"take about {format_duration(generic_seconds(m))} (it grows as m^2); choose a smaller "
+                             f"network")
+
+
 def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
     """Build the named network from ``KEY=VALUE`` words; refuse it first if its estimated size exceeds the limit.
 
@@ -73,9 +103,7 @@ def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None
     ValueError
         Unknown family or parameter, a value breaking its rule, or a graph estimated over the memory limit.
     """
-    fam = get_family(name, families())
-    params = parse_params(fam, words(pairs))
-    fam.check_size(params, max_memory)
+    fam, params = resolve(name, pairs, max_memory)
     try:
         graph = fam.build(**params)
     except TypeError as exc:  # a builder signature mismatch is a usage error, not a crash

@@ -259,16 +259,17 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
     from ..edst import check_edsts
     from ..io import render
-    from .commands import build_network, plan_edsts
+    from .commands import check_generic_time, plan_edsts, resolve
     from .progress import WARN_SECONDS, Progress, format_duration
     from .text import params_text, wrote_line
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
-    limit = _max_memory(a.max_memory)
+    fam, params = resolve(a.network, a.params, _max_memory(a.max_memory))
+    check_generic_time(fam, params, a.method)
     with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
         pr.stage("build")
-        graph, params, fam = build_network(a.network, a.params, limit)
+        graph = fam.build(**params)
         plan = plan_edsts(graph, a.method)
         if plan.seconds > WARN_SECONDS:
             pr.note(f"warning: edsts {fam.name} {params_text(params)}: {plan.what} may take about "
@@ -348,6 +349,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 141
     except Exception as exc:
+        # a signal that lands as compiled code returns surfaces as SystemError("... returned a result with an
+        # exception set") whose context is the KeyboardInterrupt or Terminated
+        cause = exc.__cause__ or exc.__context__
+        while cause is not None and not isinstance(cause, KeyboardInterrupt | Terminated):
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(cause, KeyboardInterrupt):
+            return _fail("interrupted", 130)
+        if isinstance(cause, Terminated):
+            return _fail("terminated", 143)
         if os.environ.get("STARLIB_TRACEBACK"):
             raise
         return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "

@@ -148,5 +148,9 @@ class Progress:
             self._thread.join()
         with self._lock:
             if self._bar is not None:
+                drawn = time.monotonic() - self._start >= DELAY
                 self._bar.close()
                 self._bar = None
+                stream = self.stream or sys.stderr
+                if drawn and not stream.isatty():  # a log (STARLIB_PROGRESS=1): what follows starts a new line
+                    stream.write("\n")

@@ -41,7 +41,8 @@ def _describe(path: Any, name: str) -> str:
 def check_target(path: str | os.PathLike, name: str = "path") -> Path:
     """Check that ``path`` can be written atomically, before any work is done; return it as a ``Path``.
 
-    The folder must exist and be a folder, ``path`` must not be a folder, and a file must be creatable in the
+    The folder must exist and be a folder, ``path`` must not be a folder or another non-regular file (a device
+    such as ``/dev/full``, a pipe, a socket: the rename would replace it), and a file must be creatable in the
     folder (checked by creating and removing an empty temporary file, which also catches read-only file
     systems and the superuser on them).
 
@@ -75,6 +76,9 @@ def check_target(path: str | os.PathLike, name: str = "path") -> Path:
     folder = p.parent
     if p.is_dir():
         raise ValueError(f"{_describe(path, name)} is a folder, not a file")
+    if p.exists() and not p.is_file():  # a device (/dev/full), pipe or socket: renaming over it would replace it
+        raise ValueError(f"{_describe(path, name)} is not a regular file (a device, pipe or socket); starlib "
+                         f"replaces files whole, so it writes only to regular files ('-' is standard output)")
     if not folder.exists():
         raise ValueError(f"{_describe(path, name)}: the folder {str(folder)!r} does not exist")
     if not folder.is_dir():
