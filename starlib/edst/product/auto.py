@@ -139,8 +139,8 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
         if not is_connected(X.n, X.edges):
             raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
                              f"(use method=generic)")
-    dg = factor_data(G, default_factor_trees(G) if g_trees is None else g_trees)
-    dh = factor_data(H, default_factor_trees(H) if h_trees is None else h_trees)
+    dg = factor_data(G, default_factor_trees(G) if g_trees is None else g_trees, "g_trees")
+    dh = factor_data(H, default_factor_trees(H) if h_trees is None else h_trees, "h_trees")
     return ProductContext(P, ProductFrame(P), dg, dh)
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..._kernels import bfs_forest, component_roots, csr, forest_edges, trees_eccentricities
+from ...graphs import as_graph, edge_array
 from ..packing import ForestPartition
 from ..trees import Tree, sort_edge_rows
 
@@ -129,15 +130,18 @@ class FactorData:
                           self.nontree, {k: self._ecc[o] for k, o in enumerate(order) if o in self._ecc})
 
 
-def factor_data(graph: Any, trees: list[Any]) -> FactorData:
+def factor_data(graph: Any, trees: list[Any], name: str = "trees") -> FactorData:
     """Bundle a factor graph with an EDST set (a maximum one for the paper's counts).
 
     Parameters
     ----------
-    graph : ArrayGraph
-        The factor (connected, simple, ``n >= 2``).
+    graph : ArrayGraph or networkx.Graph
+        The factor (connected, simple, ``n >= 2``; :func:`~starlib.graphs.as_graph`).
     trees : list of Tree or arrays
-        Its EDST set, for example :func:`~starlib.edst.product.auto.default_factor_trees` ``(graph)``.
+        Its EDST set, for example :func:`~starlib.edst.product.auto.default_factor_trees` ``(graph)``: integer
+        vertex indices in ``0..n-1`` (:func:`~starlib.graphs.edge_array`; floats are refused, not truncated).
+    name : str
+        The trees' argument name for messages (``"g_trees"`` when a construction was given them).
 
     Returns
     -------
@@ -146,7 +150,10 @@ def factor_data(graph: Any, trees: list[Any]) -> FactorData:
     Raises
     ------
     ValueError
-        If the graph has fewer than 2 vertices or the given trees are not edge-disjoint graph edges.
+        If the graph has fewer than 2 vertices, a tree is not an integer ``(n-1, 2)`` array of indices in
+        ``0..n-1`` (naming ``trees[i]``, or ``{name}[i]``), or the given trees are not edge-disjoint graph edges.
+    TypeError
+        If ``graph`` is not a graph.
 
     Example
     -------
@@ -156,14 +163,16 @@ def factor_data(graph: Any, trees: list[Any]) -> FactorData:
     >>> d.t, d.r, d.tags
     (2, 2, ['walecki', 'walecki'])
     """
+    graph = as_graph(graph, "graph")
     n = int(graph.n)
     if n < 2:
         raise ValueError(f"graph: n={n} vertices; a factor needs n >= 2")
-    arrays = [t.edges if isinstance(t, Tree) else sort_edge_rows(getattr(t, "edges", t)) for t in trees]
+    arrays = [t.edges if isinstance(t, Tree) else sort_edge_rows(edge_array(getattr(t, "edges", t), f"{name}[{i}]", n))
+              for i, t in enumerate(trees)]
     tags = [str(getattr(t, "construction", "given")) for t in trees]
     for i, a in enumerate(arrays):
         if a.shape[0] != n - 1:
-            raise ValueError(f"trees: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+            raise ValueError(f"{name}: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
     nt = nontree_edges(np.asarray(graph.edges), n, arrays)
     ecc = {i: t.meta["ecc"] for i, t in enumerate(trees)
            if isinstance(getattr(t, "meta", None), dict) and "ecc" in t.meta}

@@ -208,7 +208,8 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
     """
     _star_form(P, "property", relabelled=False)
     H = P.supernode
-    return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees))
+    return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees,
+                                                "h_trees"))
 
 
 def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
