@@ -18,13 +18,15 @@ Example
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sympy
 
 from .graphs import as_graph
 from .validation import check_int
+
+if TYPE_CHECKING:  # sympy (a quarter second to import) only for the symbolic forms, imported there
+    import sympy
 
 __all__ = ["eq1_bound", "prop_iv1", "regular_bound", "lemma_a1", "prop_iv3", "product_upper_bound",
            "product_edge_count", "theorem_iv4", "ConstructionCase", "table_i_count", "t_and_r", "upper_bound",
@@ -387,9 +389,12 @@ def lemma_a1_symbolic() -> tuple[sympy.Expr, sympy.Expr]:
     Example
     -------
     >>> lhs, rhs = lemma_a1_symbolic()
+    >>> import sympy
     >>> sympy.expand(lhs - rhs)
     0
     """
+    import sympy
+
     n_g, n_h, t_g, t_h, r_g, r_h = sympy.symbols("n_G n_H t_G t_H r_G r_H", integer=True, positive=True)
     m_g = t_g * (n_g - 1) + r_g
     m_h = t_h * (n_h - 1) + r_h
@@ -403,8 +408,11 @@ def prop_iv1_symbolic() -> sympy.Expr:
 
     Example
     -------
+    >>> import sympy
     >>> sympy.simplify(prop_iv1_symbolic())
     0
     """
+    import sympy
+
     a, b, n = sympy.symbols("a b n", integer=True, positive=True)
     return (a * n + b) / (n - 1) - (a + (a + b) / (n - 1))

@@ -33,14 +33,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from .fields import check_prime_power, tables
 from .graphs import ArrayGraph
 from .validation import Size, check_flag, check_int, check_size, prime_power_parts
+
+if TYPE_CHECKING:  # networkx only at the boundary (polarfly_graph), imported there
+    import networkx as nx
 
 __all__ = [
     "FIELD_BASE_BYTES",
@@ -844,6 +846,7 @@ def polarfly_graph(q: int, loops: bool = False) -> nx.Graph:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> nx.number_of_selfloops(polarfly_graph(3, loops=True))
     4
     """

@@ -59,7 +59,8 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> t
     >>> fam.name, params, fam.estimate(params).n
     ('polarstar', {'q': 3, 'd': 3}, 104)
     """
-    fam = get_family(name, families())
+    # the core families first: the super Cayley and network-design packages (pandas, ...) load only when named
+    fam = NETWORK_FAMILIES[name] if name in NETWORK_FAMILIES else get_family(name, families())
     params = parse_params(fam, words(pairs))
     fam.check_size(params, max_memory)
     return fam, params

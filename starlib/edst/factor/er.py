@@ -48,7 +48,6 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-import networkx as nx
 import numba
 import numpy as np
 
@@ -146,6 +145,8 @@ def singer_pairing(q: int) -> np.ndarray:
         pairs.append((u, v))
         alive[u] = alive[v] = False
     if len(pairs) < k:
+        import networkx as nx  # rarely reached: the greedy pairing above usually suffices
+
         g = nx.Graph()
         g.add_nodes_from(range(D.size))
         iu, ju = np.nonzero(np.triu(ok, 1))

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-import sympy
 
 from ...fields import GFTables, check_prime_power, tables
 from ...graphs import ArrayGraph
@@ -84,6 +83,8 @@ def _find_singer_cubic(T: GFTables, n: int) -> tuple[int, int, int]:
     A candidate must have no root in GF(q) (so it is irreducible) and ``t^(n/r)`` must lie outside
     GF(q) for every prime ``r | n`` (``t^n`` is in GF(q) for every irreducible cubic).
     """
+    import sympy  # here, not at the top: the command line's edsts would pay a quarter second for this line
+
     q = T.q
     primes = sorted(sympy.factorint(n))
     r = T.elements()
