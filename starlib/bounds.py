@@ -318,14 +318,7 @@ def t_and_r(graph: Any) -> tuple[int, int]:
     Parameters
     ----------
     graph : ArrayGraph or networkx.Graph
-        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`).
-
-    Raises
-    ------
-    TypeError
-        If ``graph`` is not a graph (None, a string, an edge list).
-    ValueError
-        If it has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
+        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`); refused as by :func:`upper_bound`.
 
     Example
     -------

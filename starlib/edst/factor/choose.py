@@ -197,10 +197,8 @@ def generic_trees(graph: Any) -> EDSTSet:
 
     Raises
     ------
-    TypeError
-        If ``graph`` is not a graph (None, a string, an edge list).
-    ValueError
-        If it has fewer than 2 vertices, or is a networkx multigraph or a directed graph.
+    TypeError, ValueError
+        As :func:`factor_edsts` for the graph: no graph at all; fewer than 2 vertices, a multigraph, a digraph.
 
     Examples
     --------
