@@ -110,7 +110,7 @@ def test_instances_writer_has_exactly_the_required_columns(tmp_path):
     head = (tmp_path / "table4_instances.csv").read_text().splitlines()[0]
     assert head == "network,parameters,vertices,edges,degree,upper_bound,theorem,constructed,maximum,verified"
     back = pd.read_csv(tmp_path / "table4_instances.csv")
-    assert back["parameters"].tolist() == ["q=3", "q=3;d=3", "q=4;paley_q=5"]
+    assert back["parameters"].tolist() == ["q=3", "q=3 d=3", "q=4 paley_q=5"]
     assert back["maximum"].tolist() == [True, False, True] and back["verified"].all()
 
 

@@ -89,7 +89,7 @@ def speedup_figure(depths: Mapping[tuple[str, str, str], Sequence[int]], network
         ``(family, parameters, method) -> depths of the set's trees``; the method ``"bfs"`` (one tree) is the
         baseline and must be present for every network. Sets without trees are left out.
     networks : sequence of (family, parameters)
-        The panels, in order (``parameters`` as in the tables, ``"q=4;paley_q=5"``).
+        The panels, in order (``parameters`` as in the tables, ``"q=4 paley_q=5"``).
     sizes : array
         Message sizes in bytes (powers of two give the tick labels 16 B, 1 KiB, ...).
     alpha_us, beta_us : float

@@ -26,11 +26,28 @@ from ..graphs import ArrayGraph
 from ..registry import get_family
 from .formulas import counts
 
-__all__ = ["paper_grid", "build", "invariants_row", "invariants_table", "format_params", "hafner_to_star_labels"]
+__all__ = ["paper_grid", "build", "invariants_row", "invariants_table", "format_params", "parse_params_text",
+           "hafner_to_star_labels"]
 
 def format_params(params: dict[str, Any]) -> str:
-    """``{"q": 3, "d": 7}`` -> ``"q=3;d=7"`` (the parameters column of every table)."""
-    return ";".join(f"{k}={v}" for k, v in params.items())
+    """``{"q": 3, "d": 7}`` -> ``"q=3 d=7"`` (the parameters column of every table).
+
+    The ``KEY=VALUE`` words the command line takes, separated by spaces: a table row's network and parameters
+    pasted after ``starlib info`` rebuild its network (``starlib info polarstar-iq q=3 d=7``).
+
+    >>> format_params({"q": 3, "d": 7})
+    'q=3 d=7'
+    """
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+def parse_params_text(text: str) -> dict[str, str]:
+    """Inverse of :func:`format_params`: ``"q=3 d=7"`` (or the older ``"q=3;d=7"``) -> ``{"q": "3", "d": "7"}``.
+
+    >>> parse_params_text("q=4 paley_q=5"), parse_params_text("q=3;d=7")
+    ({'q': '4', 'paley_q': '5'}, {'q': '3', 'd': '7'})
+    """
+    return dict(item.split("=", 1) for item in text.replace(";", " ").split())
 
 
 def build(family: str, params: dict[str, Any]) -> ArrayGraph:

@@ -148,10 +148,10 @@ def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
 def family_panel(network: str, parameters: str) -> str:
     """The panel title of a network family with its supernode fixed and ``q`` free.
 
-    >>> family_panel("bundlefly", "q=4;paley_q=5")
+    >>> family_panel("bundlefly", "q=4 paley_q=5")
     'Bundlefly MMS(q) $\\\\star$ QR(5)'
     """
-    params = dict(item.split("=", 1) for item in parameters.split(";"))
+    params = dict(item.split("=", 1) for item in parameters.replace(";", " ").split())
     return network_title(network, {**params, "q": "q"})
 
 

@@ -242,9 +242,9 @@ _NETWORK_TITLES = {
 def network_title(family: str, params: dict[str, Any] | str) -> str:
     """The network as the paper writes it (mathtext), from a family name and its parameters.
 
-    ``params`` is a dict or the ``"q=4;paley_q=5"`` string of the tables (:func:`starlib.paper.catalog.format_params`).
+    ``params`` is a dict or the ``"q=4 paley_q=5"`` string of the tables (:func:`starlib.paper.catalog.format_params`).
 
-    >>> network_title("bundlefly", "q=4;paley_q=5")
+    >>> network_title("bundlefly", "q=4 paley_q=5")
     'Bundlefly MMS(4) $\\\\star$ QR(5)'
     >>> network_title("polarstar-iq", {"q": 3, "d": 4})
     'PolarStar ER$_{3}$ $\\\\star$ IQ(4)'
@@ -257,7 +257,7 @@ def network_title(family: str, params: dict[str, Any] | str) -> str:
     if family not in _NETWORK_TITLES:
         raise ValueError(f"family={family!r} has no title: one of {', '.join(_NETWORK_TITLES)}")
     if isinstance(params, str):
-        params = dict(item.split("=", 1) for item in params.split(";") if item)
+        params = dict(item.split("=", 1) for item in params.replace(";", " ").split())
     try:
         return _NETWORK_TITLES[family].format(**params)
     except KeyError as err:

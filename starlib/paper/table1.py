@@ -230,7 +230,7 @@ class Instance:
     ----------
     name : how the tables show it (``"MMS(5)"``, ``"K_4 □ K_4"``).
     source : the family (``"slimfly"``, ``"hyperx"``, ``"random"``, ``"random-invariant"``, ...).
-    params : its parameters (``format_params`` writes them as ``q=3;d=7``).
+    params : its parameters (``format_params`` writes them as ``q=3 d=7``).
     build : a function that builds it.
     """
 

@@ -35,7 +35,7 @@ from ..bounds import eq1_bound, prop_iv1
 from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify_edsts
 from ..fields import is_prime_power
 from . import formulas
-from .catalog import format_params
+from .catalog import format_params, parse_params_text
 from .formulas import evaluate_formula, mms_delta, parse_formula
 
 __all__ = ["Table4Row", "TABLE_IV", "INSTANCE_COLUMNS", "parse", "evaluate", "row_for", "prove_row",
@@ -380,7 +380,7 @@ def instances_frame(grid: Iterable[tuple[str, dict[str, int]]]) -> pd.DataFrame:
     -------
     >>> df = instances_frame([("slimfly", {"q": 3}), ("polarstar-iq", {"q": 3, "d": 3})])
     >>> df[["parameters", "constructed", "upper_bound", "maximum"]].values.tolist()
-    [['q=3', 2, 2, True], ['q=3;d=3', 2, 3, False]]
+    [['q=3', 2, 2, True], ['q=3 d=3', 2, 3, False]]
     """
     return pd.DataFrame([instance_row(f, p) for f, p in grid])
 
@@ -572,7 +572,7 @@ def parse_params(text: str) -> dict[str, int]:
 
     Example
     -------
-    >>> parse_params("q=3;d=7")
+    >>> parse_params("q=3 d=7")
     {'q': 3, 'd': 7}
     """
-    return {k: int(v) for k, v in (kv.split("=") for kv in text.split(";"))}
+    return {k: int(v) for k, v in parse_params_text(text).items()}

@@ -187,8 +187,8 @@ def depth_instances(q_max: int, paley_orders: Sequence[int] = (5,), iq_degrees: 
     -------
     >>> [(f, format_params(p)) for f, p in depth_instances(4, paley_orders=(5,), iq_degrees=())]
     ... # doctest: +NORMALIZE_WHITESPACE
-    [('slimfly', 'q=3'), ('slimfly', 'q=4'), ('bundlefly', 'q=3;paley_q=5'), ('bundlefly', 'q=4;paley_q=5'),
-     ('polarstar-paley', 'q=2;paley_q=5'), ('polarstar-paley', 'q=3;paley_q=5'), ('polarstar-paley', 'q=4;paley_q=5')]
+    [('slimfly', 'q=3'), ('slimfly', 'q=4'), ('bundlefly', 'q=3 paley_q=5'), ('bundlefly', 'q=4 paley_q=5'),
+     ('polarstar-paley', 'q=2 paley_q=5'), ('polarstar-paley', 'q=3 paley_q=5'), ('polarstar-paley', 'q=4 paley_q=5')]
     """
     q_max = check_int(q_max, "q_max", minimum=2)
     bf_max = q_max if bundlefly_q_max is None else check_int(bundlefly_q_max, "bundlefly_q_max", minimum=2)
