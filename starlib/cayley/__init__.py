@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 
+from ..edst.packing import generic_seconds
 from ..registry import Family, Param, family_table
 from ..validation import default_memory_limit, format_bytes
 from .communication import (
@@ -151,10 +152,21 @@ def largest_k(family: str, max_memory: int | None = None) -> int:
 
 
 def _k_rule(name: str, text: str) -> str:
-    """The rule of ``k`` with the range that fits the default memory limit (``k <= MAX_K`` at most)."""
+    """The rule of ``k`` with the range that fits the default memory limit (``k <= MAX_K`` at most), and the range
+    whose EDSTs finish: these graphs have no structured packing, so ``edsts`` runs the exact generic packing,
+    whose time grows as ``m^2`` (:func:`~starlib.edst.packing.generic_seconds`)."""
     kmax, limit = largest_k(name), default_memory_limit()
     tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
-    return f"{text}{kmax} (k! nodes{tail})"
+    k_edsts = max((k for k in range(2, kmax + 1) if _edst_seconds(name, k) <= 3600), default=2)
+    return f"{text}{kmax} (k! nodes{tail}; EDSTs within an hour for k <= {k_edsts})"
+
+
+def _edst_seconds(name: str, k: int) -> float:
+    """The generic packing's estimated time on the family's largest graph with this ``k``."""
+    info = family_info(name)
+    splits = [{"k": k}] if info.params == ("k",) else \
+        [{"l": l, "n": (k - 1) // l} for l in range(2, k) if (k - 1) % l == 0]
+    return max((generic_seconds(cayley_size(info.name, **p).m) for p in splits), default=0.0)
 
 
 def _network_families() -> dict[str, Family]:

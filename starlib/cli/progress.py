@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
+from ..edst.packing import generic_seconds
+
 __all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS"]
 
 #: Seconds a command runs before its progress bar appears.
@@ -33,31 +35,6 @@ DELAY = 1.0
 WARN_SECONDS = 60.0
 #: A run estimated longer than this (a day) is refused: it would not finish in any session a reader has.
 REFUSE_SECONDS = 86_400.0
-
-
-def generic_seconds(m: int) -> float:
-    """An upper estimate of the exact generic packing's time on ``m`` links: ``26e-9 m^2`` seconds.
-
-    The exact matroid-partition packer grows about as ``m^2``; on this project's 2-core reference machine it
-    took 0.15 s for Slim Fly MMS(13) (3,211 links), 0.72 s for MMS(17) (7,225), 3.2 s for the star graph
-    ``k = 7`` (15,120) and 34 s for MMS(29) (36,163): between 14 and 26 ns times ``m^2``. The larger constant
-    is used, so the estimate errs long.
-
-    Parameters
-    ----------
-    m : int
-        Links of the graph.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(generic_seconds(36_163)), round(generic_seconds(141_120) / 60)
-    (34, 9)
-    """
-    return 26e-9 * float(m) ** 2
 
 
 def format_duration(seconds: float) -> str:
