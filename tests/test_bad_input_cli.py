@@ -104,6 +104,8 @@ OUTPUT = [  # checked before any work
 FORMATS_AND_METHODS = [
     (["edsts", "slimfly", "q=5", "--method", "nonsense", "-o", "{out}"], "method='nonsense' is not one of"),
     (["edsts", "paley", "q=13", "--method", "maximum", "-o", "{out}"], "method='maximum' needs a star product"),
+    (["edsts", "slimfly", "q=3", "--method", "universal", "-o", "{out}"], "method='universal' builds no spanning tree "
+                                                                          "for slimfly q=3"),  # t_G + t_H - 2 = 0
     (["edsts", "slimfly", "q=5", "--format", "nonsense", "-o", "{out}"], "--format='nonsense' is not one of"),
     (["build", "slimfly", "q=5", "--format", "parents", "-o", "{out}"], "--format='parents' writes trees"),
     (["build", "slimfly", "q=5", "--format", "anynet", "--option", "foo=1", "-o", "{out}"],

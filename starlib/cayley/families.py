@@ -210,8 +210,13 @@ def family_info(family: str, allowed: Sequence[str] | None = None) -> FamilyInfo
     """
     info = FAMILIES.get(family) or _BY_ABBREV.get(family)
     if info is None:
-        known = ", ".join(f"{f.name} ({f.abbrev})" for f in FAMILIES.values())
-        raise ValueError(f"family={family!r} is not a known Cayley family (known: {known})")
+        import difflib
+
+        names = [*FAMILIES, *_BY_ABBREV]
+        close = difflib.get_close_matches(str(family), names, n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise ValueError(f"family={family!r} is not a known Cayley family ({hint}{len(FAMILIES)} families: "
+                         f"starlib networks lists them)")
     if allowed is not None and info.abbrev not in allowed:
         check_choice(family, "family", tuple(allowed))     # raises: ``family`` names a family outside ``allowed``
     return info

@@ -276,6 +276,9 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
                     f"{format_duration(plan.seconds)} (it grows as m^2); Ctrl-C stops it and writes nothing")
         pr.stage("trees")
         trees = plan.run()
+        if len(trees) == 0:  # a file of no trees proves nothing, and verify refuses it
+            raise ValueError(f"method={a.method!r} builds no spanning tree for {fam.name} {params_text(params)} "
+                             f"(upper bound {upper_bound(graph)}); nothing written")
         pr.stage("verify")
         check_edsts(graph, trees)
         pr.stage("write")

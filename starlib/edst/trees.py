@@ -278,7 +278,11 @@ class Tree:
 
     def __init__(self, edges: Any, root: int, construction: str = "", n: int = -1,
                  meta: dict[str, Any] | None = None, _depth: int | None = None, *, canonical: bool = False) -> None:
-        self.rows = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        arr = np.asarray(edges)
+        if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+            raise ValueError(f"edges: vertex indices must be integers, got dtype {arr.dtype} (floats are not "
+                             f"truncated)")
+        self.rows = arr.astype(np.int64, copy=False).reshape(-1, 2)
         self._edges: np.ndarray | None = self.rows if canonical else None  # caller vouches: sorted, u < v
         self.root = int(root)
         self.construction = construction
