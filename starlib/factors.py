@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # networkx only at the boundary (polarfly_graph), imported th
 
 __all__ = [
     "FIELD_BASE_BYTES",
+    "chimera_counts",
     "factor_size",
     "refuse_large",
     "whole",
@@ -181,8 +182,9 @@ def _size_paley(q: Any = None, **_: Any) -> Size:
 
 
 def _size_mms_supernode(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)  # degree (q - delta)/2 <= (q + 1)/2
-    return _NONE if q is None else Size.of(q, q * (q + 1) // 4, _field_edge_bytes(q), 100, FIELD_BASE_BYTES)
+    q = whole(q, 2)  # degree (q - delta)/2, q = 4w + delta, delta in {-1, 0, 1}
+    delta = None if q is None else {1: 1, 3: -1}.get(q % 4, 0)
+    return _NONE if q is None else Size.of(q, q * (q - delta) // 4, _field_edge_bytes(q), 100, FIELD_BASE_BYTES)
 
 
 def _size_polarfly(q: Any = None, **_: Any) -> Size:
@@ -195,9 +197,21 @@ def _size_rstar(d: Any = None, **_: Any) -> Size:
     return _NONE if d is None else Size.of(2 * d + 2, d * (d + 1), 120, 200)
 
 
-def _size_chimera(rows: Any = None, cols: Any = None, **_: Any) -> Size:
+def chimera_counts(rows: int, cols: int, toric: Any = False) -> tuple[int, int]:
+    """``(n, m)`` of the Chimera graph of ``rows x cols`` cells: ``8 rc`` vertices; ``16`` edges per ``K_{4,4}`` cell
+    and ``4`` couplers between neighbouring cells, ``16rc + 4(r-1)c + 4r(c-1)``, or ``24 rc`` when toric.
+
+    >>> chimera_counts(3, 3), chimera_counts(4, 6), chimera_counts(4, 4, toric=True)
+    ((72, 192), (192, 536), (128, 384))
+    """
+    r, c = rows, cols
+    wrap = toric is True or toric == 1
+    return 8 * r * c, 24 * r * c if wrap else 16 * r * c + 4 * (r - 1) * c + 4 * r * (c - 1)
+
+
+def _size_chimera(rows: Any = None, cols: Any = None, toric: Any = False, **_: Any) -> Size:
     r, c = whole(rows, 1), whole(cols, 1)  # measured 159 per edge (127 traced) at 60 x 60
-    return _NONE if r is None or c is None else Size.of(8 * r * c, 24 * r * c, 150, 300)
+    return _NONE if r is None or c is None else Size.of(*chimera_counts(r, c, toric), 150, 300)
 
 
 _SIZES: dict[str, Callable[..., Size]] = {

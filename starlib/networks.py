@@ -36,6 +36,7 @@ from .factors import (
     bdf,
     check_mms_order,
     check_paley_order,
+    chimera_counts,
     complete,
     complete_bipartite,
     cycle,
@@ -74,8 +75,13 @@ _NONE = Size(0, 0, 0)
 
 
 def _mms_counts(q: int) -> tuple[int, int]:
-    """``(n, m)`` of MMS(q), with the degree ``(3q - delta)/2`` bounded by ``(3q + 1)/2``."""
-    return 2 * q * q, q * q * (3 * q + 1) // 2
+    """``(n, m)`` of MMS(q): ``2q^2`` vertices of degree ``(3q - delta)/2``, ``q = 4w + delta``, delta in {-1, 0, 1}.
+
+    >>> _mms_counts(5), _mms_counts(4), _mms_counts(7)
+    ((50, 175), (32, 96), (98, 539))
+    """
+    delta = {1: 1, 3: -1}.get(q % 4, 0)
+    return 2 * q * q, q * q * (3 * q - delta) // 2
 
 
 def _product_size(nG: int, mG: int, nH: int, mH: int, edge_bytes: int, base: int = 0, extra: int = 0) -> Size:
@@ -153,9 +159,9 @@ def _size_torus(sizes: Any = None, **_: Any) -> Size:
     return Size.of(n, n * len(s), 80, 400)
 
 
-def _size_chimera(rows: Any = None, cols: Any = None, **_: Any) -> Size:
+def _size_chimera(rows: Any = None, cols: Any = None, toric: Any = False, **_: Any) -> Size:
     r, c = whole(rows, 1), whole(cols, 1)  # measured 217 per edge at 60 x 60 (factor, supernode and product)
-    return _NONE if r is None or c is None else Size.of(8 * r * c, 24 * r * c, 250, 300)
+    return _NONE if r is None or c is None else Size.of(*chimera_counts(r, c, toric), 250, 300)
 
 
 _SIZES: dict[str, Callable[..., Size]] = {
@@ -191,7 +197,7 @@ def network_size(builder: str, **params: Any) -> Size:
     Examples
     --------
     >>> network_size("slimfly", q=5)
-    Size(n=50, m=200, peak_bytes=268470456)
+    Size(n=50, m=175, peak_bytes=268467956)
     >>> network_size("hyperx", sizes="4,4").m, network_size("torus", sizes=[3, 4]).n
     (48, 12)
     """

@@ -100,3 +100,27 @@ def test_relabel_trees_maps_a_construction_onto_the_relabelled_graph():
     assert [t.edges.tolist() for t in again] == [t.edges.tolist() for t in on_hafner]
     assert again.theorem == on_hafner.theorem == "V-C.10"
     assert slimfly(5).n == H.n
+
+
+SIZE_SAMPLES = [  # at least one member of every family with a size estimate, read back from the built graph
+    ("complete", {"n": 7}), ("complete-bipartite", {"n": 5}), ("cycle", {"n": 9}), ("paley", {"q": 25}),
+    ("mms-supernode", {"q": 13}), ("mms-supernode", {"q": 11}), ("mms-supernode-prime", {"q": 8}),
+    ("polarfly", {"q": 9}), ("inductive-quad", {"d": 8}), ("bdf", {"d": 7}),
+    ("chimera-graph", {"rows": 3, "cols": 3}), ("chimera-graph", {"rows": 3, "cols": 4, "toric": 1}),
+    ("slimfly", {"q": 5}), ("slimfly", {"q": 7}), ("slimfly", {"q": 8}), ("slimfly-hafner", {"q": 9}),
+    ("bundlefly", {"q": 7, "paley_q": 13}), ("polarstar", {"q": 3, "d": 3}),
+    ("polarstar", {"q": 4, "paley_q": 9, "loops": 1}), ("polarstar-paley", {"q": 5, "paley_q": 5}),
+    ("polarstar-iq", {"q": 3, "d": 4, "loops": 1}), ("complete-paley", {"n": 3, "q": 13}),
+    ("cartesian", {"G": "complete:n=4", "H": "paley:q=5"}), ("hyperx", {"sizes": "3,4"}),
+    ("torus", {"sizes": "3,4,5"}), ("chimera", {"rows": 4, "cols": 6}), ("chimera", {"rows": 4, "cols": 4, "toric": 1}),
+]
+
+
+@pytest.mark.parametrize("name, params", SIZE_SAMPLES, ids=[f"{n}-{p}" for n, p in SIZE_SAMPLES])
+def test_size_estimates_count_exactly_what_the_builder_builds(name, params):
+    """The estimate that refuses large networks before allocating comes from the parameters alone; its vertex and
+    edge counts are exact, as the graph built from the same parameters shows."""
+    fam = NETWORK_FAMILIES[name]
+    est, g = fam.estimate(params), fam.build(**params)
+    assert (est.n, est.m) == (g.n, g.m)
+    assert est.peak_bytes >= 48 * g.m  # no model below the 48 bytes per edge measured for the leanest builder
