@@ -107,7 +107,7 @@ class Family:
 
         >>> s = NETWORK_FAMILIES["slimfly"].estimate({"q": 5})
         >>> s.n, s.m
-        (50, 200)
+        (50, 175)
         """
         self._known(params)
         return Size(0, 0, 0) if self.size is None else self.size(**self.preset, **params)
