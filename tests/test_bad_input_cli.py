@@ -263,9 +263,9 @@ def _wait_for_stage(p, stage, timeout=120):
                                                   (signal.SIGTERM, 143, "terminated")])
 def test_interrupt_during_work_leaves_the_previous_file(sig, status, message, tmp_path, capsys):
     f, before = _previous(tmp_path)
-    p = _starlib("edsts", "star", "k=7", "--method", "generic", "-o", str(f), cwd=tmp_path,  # about 3 s of work
-                 env={**os.environ, "STARLIB_PROGRESS": "1"})
-    reader, seen = _wait_for_stage(p, "edsts star: trees")
+    p = _starlib("edsts", "slimfly", "q=23", "--method", "generic", "-o", str(f), cwd=tmp_path,  # 5-10 s of work
+                 env={**os.environ, "STARLIB_PROGRESS": "1", "STARLIB_PROGRESS_DELAY": "0"})
+    reader, seen = _wait_for_stage(p, "edsts slimfly: trees")
     p.send_signal(sig)
     p.wait(timeout=120)
     reader.join(timeout=60)

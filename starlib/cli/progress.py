@@ -29,7 +29,7 @@ from ..edst.packing import generic_seconds
 
 __all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS"]
 
-#: Seconds a command runs before its progress bar appears.
+#: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
 #: A run estimated longer than this is announced with its estimate before it starts.
 WARN_SECONDS = 60.0
@@ -79,6 +79,10 @@ class Progress:
         self._thread: threading.Thread | None = None
         self._start = time.monotonic()
         self._lock = threading.Lock()
+        try:
+            self.delay = max(float(os.environ.get("STARLIB_PROGRESS_DELAY", DELAY)), 0.0)
+        except ValueError:
+            self.delay = DELAY
 
     def __enter__(self) -> Progress:
         stream = self.stream or sys.stderr
@@ -87,16 +91,16 @@ class Progress:
             from tqdm import tqdm
 
             self._bar = tqdm(total=len(self.stages), desc=self.desc, unit="step", file=self.stream or sys.stderr,
-                             delay=DELAY, leave=False, dynamic_ncols=True,
+                             delay=self.delay, leave=False, dynamic_ncols=True,
                              bar_format="{desc} ({n_fmt}/{total_fmt} steps, {elapsed})")
             self._thread = threading.Thread(target=self._tick, name="starlib-progress", daemon=True)
             self._thread.start()
         return self
 
     def _tick(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self._stop.wait(0.25):
             with self._lock:
-                if self._bar is not None and time.monotonic() - self._start >= DELAY:
+                if self._bar is not None and time.monotonic() - self._start >= self.delay:
                     self._bar.refresh()
 
     def stage(self, name: str) -> None:
@@ -106,6 +110,8 @@ class Progress:
                 self._bar.set_description_str(f"{self.desc}: {name}", refresh=False)
                 if self.done:
                     self._bar.update(1)
+                if time.monotonic() - self._start >= self.delay:  # a visible bar names the new stage at once
+                    self._bar.refresh()
             self.done += 1
 
     def note(self, message: str) -> None:
@@ -125,7 +131,7 @@ class Progress:
             self._thread.join()
         with self._lock:
             if self._bar is not None:
-                drawn = time.monotonic() - self._start >= DELAY
+                drawn = time.monotonic() - self._start >= self.delay
                 self._bar.close()
                 self._bar = None
                 stream = self.stream or sys.stderr
