@@ -67,6 +67,7 @@ _EXPORTS: dict[str, str] = {
     "singer_graph": "factor", "singer_model": "factor", "sort_edge_rows": "trees", "structured_edsts": "factor",
     "table_i_case": "product", "tree_center": "trees", "tree_eccentricities": "trees", "universal_trees": "product",
     "verify_edsts": "verify", "verify_singer_edsts": "factor",
+    "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
 }
 
 
@@ -77,7 +78,7 @@ __all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_ed
            "OrientedTree", "Packing", "product_context", "ProductContext", "property_vd1_trees", "PropertyVD1",
            "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
            "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
-           "verify_singer_edsts", "VerifyReport"]
+           "verify_singer_edsts", "VerifyReport", "DepthBound", "depth_lower_bound", "improve_depth"]
 
 
 def __getattr__(name: str) -> Any:
