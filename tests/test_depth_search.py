@@ -134,6 +134,10 @@ def test_bound_result_and_errors():
     assert isinstance(b, DepthBound) and b.k == 2 and b.sum_value == 4
     assert set(b.values) == {"radius", "degree budget", "degree budget + balls"}
     assert depth_lower_bound(nx.empty_graph(1), 1).value == 0
+    assert depth_lower_bound(complete(4), 3).value == 5  # K_4 has no 3 EDSTs: above any depth
+    one = improve_depth(nx.empty_graph(1), [np.zeros((0, 2), dtype=np.int64)])
+    assert one.depths() == [0] and one.constructions() == ["input+ls"]
+    assert improve_depth(nx.path_graph(2), [np.array([[0, 1]])]).depths() == [1]
     with pytest.raises(ValueError, match="k"):
         depth_lower_bound(complete(4), 0)
     with pytest.raises(ValueError, match="disconnected"):

@@ -103,6 +103,9 @@ class DepthBound:
     k : the number of trees.
     root : a root at which the combined bound is attained.
     sum_value : a lower bound on the sum of the ``k`` depths (``k * value``).
+
+    A value ``n + 1`` (above any depth) means that the budgets leave no spanning tree from any root: no family
+    of ``k`` EDSTs exists (e.g. ``k = 3`` on ``K_4``).
     """
 
     value: int
@@ -626,7 +629,9 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
     check_edsts(g, trees)
     arrays, tags = _family_arrays(trees)
     k = len(arrays)
-    if n <= 2:
+    if n == 1:  # every tree is empty, of depth 0
+        return EDSTSet(Tree(np.zeros((0, 2), dtype=np.int64), 0, _tag(t), n=1, meta={"moves": 0}) for t in tags)
+    if n == 2:
         return _output(g, n, arrays, tags, 0)
     gedges = np.asarray(g.edges, dtype=np.int64).reshape(-1, 2)
     m = gedges.shape[0]
