@@ -43,8 +43,8 @@ replaces ``xp`` by ``xy`` in ``T_a``: the subtree of ``x`` rises by ``depth_a(x)
 
 * If ``xy`` is unused, ``xp`` becomes unused: ``T_a`` stays a spanning tree, the family stays edge-disjoint.
 * If ``xy`` lies in ``T_b``, then ``T_b := T_b - xy + xp``: removing ``xy`` splits ``T_b`` into the part below
-  the lower end of ``xy`` and the rest; ``xp`` reconnects them iff exactly one of ``x, p`` lies below (tested in
-  O(1) with pre-order intervals of ``T_b``). The part below is re-hung: from ``p`` (its parent becomes ``x``;
+  the lower end of ``xy`` and the rest; ``xp`` reconnects them iff exactly one of ``x, p`` lies below (tested by
+  walking up from ``p`` in ``T_b``). The part below is re-hung: from ``p`` (its parent becomes ``x``;
   the path from ``p`` up to ``y`` is reversed) or, if ``x`` was below ``y``, ``x`` simply changes parent to ``p``.
 
 A move is accepted when the potential ``Phi = sum_t sum_v c^depth_t(v)`` strictly decreases (``c = base``, 6 by
@@ -53,7 +53,9 @@ at a centre, sorts the candidates ``(a, x)`` deepest first (ties in a seeded ran
 the best improving edge ``xy``. The search stops after a round without a move or after ``max_rounds`` rounds, and
 returns the best family seen (least maximum depth, then least total depth), so never a worse one than the input
 re-rooted at its centres. ``restarts`` independent runs from the input (other seeds, bases 6, 3 and 20) keep the
-best. The loops are compiled (numba) over flat arrays.
+best. The loops are compiled (numba) over flat arrays: parents, parent edges, depths, subtree sums and child
+lists as linked siblings, updated in place by a move (the moved subtree and the ancestors of its old and new
+parents), the ancestor test by walking up from ``p``; every round rebuilds them from the parents.
 
 Example
 -------
@@ -278,63 +280,103 @@ def depth_lower_bound(graph: Any, k: int) -> DepthBound:
 
 
 @numba.njit(cache=True)
-def _rebuild(t, n, par, root, depth, pre, size, sub, cptr, cidx, pw, stack):  # pragma: no cover - compiled
-    """Children lists, depths, pre-order intervals and subtree sums of c^depth of tree ``t`` from its parents."""
-    cp = cptr[t]
-    ci = cidx[t]
-    for v in range(n + 1):
-        cp[v] = 0
+def _rebuild(t, n, par, root, depth, sub, fc, ns, ps, pw, stack, order):  # pragma: no cover - compiled
+    """Child lists (first child, next and previous sibling), depths and subtree sums of c^depth of tree ``t``."""
     for v in range(n):
+        fc[t, v] = -1
+    for v in range(n - 1, -1, -1):
         p = par[t, v]
+        ps[t, v] = -1
         if p >= 0:
-            cp[p + 1] += 1
-    for v in range(n):
-        cp[v + 1] += cp[v]
-    fill = cp[:n].copy()
-    for v in range(n):
-        p = par[t, v]
-        if p >= 0:
-            ci[fill[p]] = v
-            fill[p] += 1
+            f = fc[t, p]
+            ns[t, v] = f
+            if f >= 0:
+                ps[t, f] = v
+            fc[t, p] = v
+        else:
+            ns[t, v] = -1
     r = root[t]
     depth[t, r] = 0
-    top = 0
-    stack[0] = r
+    return _settle(t, r, par, depth, sub, fc, ns, pw, stack, order)
+
+
+@numba.njit(cache=True)
+def _settle(t, v0, par, depth, sub, fc, ns, pw, stack, order):  # pragma: no cover - compiled
+    """Depths (from ``depth[t, v0]``) and subtree sums below ``v0``; returns the subtree's size."""
+    stack[0] = v0
     top = 1
     cnt = 0
-    order = np.empty(n, np.int64)
     while top > 0:
         top -= 1
         v = stack[top]
-        pre[t, v] = cnt
         order[cnt] = v
         cnt += 1
-        for j in range(cp[v], cp[v + 1]):
-            c = ci[j]
+        c = fc[t, v]
+        while c >= 0:
             depth[t, c] = depth[t, v] + 1
             stack[top] = c
             top += 1
-    for i in range(n - 1, -1, -1):
+            c = ns[t, c]
+    for i in range(cnt - 1, -1, -1):
         v = order[i]
         s = pw[depth[t, v]]
-        z = 1
-        for j in range(cp[v], cp[v + 1]):
-            c = ci[j]
+        c = fc[t, v]
+        while c >= 0:
             s += sub[t, c]
-            z += size[t, c]
+            c = ns[t, c]
         sub[t, v] = s
-        size[t, v] = z
     return cnt
 
 
 @numba.njit(cache=True)
-def _reroot_centre(t, n, par, pe, root, depth, cptr, cidx):  # pragma: no cover - compiled
+def _set_parent(t, v, newp, par, fc, ns, ps):  # pragma: no cover - compiled
+    """Move ``v`` from its parent's child list to ``newp``'s (``par`` updated)."""
+    old = par[t, v]
+    if old >= 0:
+        a = ps[t, v]
+        b = ns[t, v]
+        if a >= 0:
+            ns[t, a] = b
+        else:
+            fc[t, old] = b
+        if b >= 0:
+            ps[t, b] = a
+    par[t, v] = newp
+    ps[t, v] = -1
+    if newp >= 0:
+        f = fc[t, newp]
+        ns[t, v] = f
+        if f >= 0:
+            ps[t, f] = v
+        fc[t, newp] = v
+    else:
+        ns[t, v] = -1
+
+
+@numba.njit(cache=True)
+def _add_up(t, v, amount, par, sub):  # pragma: no cover - compiled
+    """Add ``amount`` to the subtree sums of ``v`` and all its ancestors."""
+    while v >= 0:
+        sub[t, v] += amount
+        v = par[t, v]
+
+
+@numba.njit(cache=True)
+def _below(t, u, v, par, depth):  # pragma: no cover - compiled
+    """True if ``u`` lies in the subtree of ``v`` (walk up from ``u``)."""
+    dv = depth[t, v]
+    while depth[t, u] > dv:
+        u = par[t, u]
+    return u == v
+
+
+@numba.njit(cache=True)
+def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - compiled
     """Re-root tree ``t`` at a centre (middle of a diameter path); depths must be current."""
     u = 0
     for v in range(n):
         if depth[t, v] > depth[t, u]:
             u = v
-    # BFS from u in the tree (children and parent)
     dist = np.full(n, -1, np.int64)
     via = np.full(n, -1, np.int64)
     q = np.empty(n, np.int64)
@@ -342,8 +384,6 @@ def _reroot_centre(t, n, par, pe, root, depth, cptr, cidx):  # pragma: no cover 
     dist[u] = 0
     h = 0
     tl = 1
-    cp = cptr[t]
-    ci = cidx[t]
     while h < tl:
         x = q[h]
         h += 1
@@ -353,22 +393,21 @@ def _reroot_centre(t, n, par, pe, root, depth, cptr, cidx):  # pragma: no cover 
             via[p] = x
             q[tl] = p
             tl += 1
-        for j in range(cp[x], cp[x + 1]):
-            c = ci[j]
+        c = fc[t, x]
+        while c >= 0:
             if dist[c] < 0:
                 dist[c] = dist[x] + 1
                 via[c] = x
                 q[tl] = c
                 tl += 1
+            c = ns[t, c]
     w = u
     for v in range(n):
         if dist[v] > dist[w]:
             w = v
-    diam = dist[w]
     c = w
-    for _ in range(diam // 2):
+    for _ in range(dist[w] // 2):
         c = via[c]
-    # reverse the path from c to the old root
     prev = -1
     prev_e = -1
     cur = c
@@ -384,18 +423,15 @@ def _reroot_centre(t, n, par, pe, root, depth, cptr, cidx):  # pragma: no cover 
 
 
 @numba.njit(cache=True)
-def _reroot_delta(b, x, y, p, depth, pre, size, sub, par, cptr, cidx, pw, mark, q, nd):  # pragma: no cover
+def _reroot_delta(b, x, y, p, depth, sub, par, fc, ns, pw, mark, q, nd):  # pragma: no cover - compiled
     """Change of sum c^depth in tree b when the subtree of y (child of x) is re-hung from p (inside it) below x."""
     s_old = sub[b, y]
-    start = depth[b, x] + 1
     q[0] = p
-    nd[p] = start
+    nd[p] = depth[b, x] + 1
     mark[p] = 1
     h = 0
     tl = 1
     s_new = 0.0
-    cp = cptr[b]
-    ci = cidx[b]
     while h < tl:
         v = q[h]
         h += 1
@@ -407,13 +443,14 @@ def _reroot_delta(b, x, y, p, depth, pre, size, sub, par, cptr, cidx, pw, mark, 
                 nd[pp] = nd[v] + 1
                 q[tl] = pp
                 tl += 1
-        for j in range(cp[v], cp[v + 1]):
-            c = ci[j]
+        c = fc[b, v]
+        while c >= 0:
             if mark[c] == 0:
                 mark[c] = 1
                 nd[c] = nd[v] + 1
                 q[tl] = c
                 tl += 1
+            c = ns[b, c]
     for i in range(tl):
         mark[q[i]] = 0
     return s_new - s_old
@@ -421,15 +458,15 @@ def _reroot_delta(b, x, y, p, depth, pre, size, sub, par, cptr, cidx, pw, mark, 
 
 @numba.njit(cache=True)
 def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds):  # pragma: no cover - compiled
-    """The local search; returns the best parent/edge arrays seen, their roots, and the number of moves."""
+    """The local search; returns the best parent/edge arrays seen, their roots, moves and (max, total) depth."""
     k = par.shape[0]
     depth = np.zeros((k, n), np.int64)
-    pre = np.zeros((k, n), np.int64)
-    size = np.zeros((k, n), np.int64)
     sub = np.zeros((k, n), np.float64)
-    cptr = np.zeros((k, n + 1), np.int64)
-    cidx = np.zeros((k, n), np.int64)
+    fc = np.full((k, n), -1, np.int64)
+    ns = np.full((k, n), -1, np.int64)
+    ps = np.full((k, n), -1, np.int64)
     stack = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
     mark = np.zeros(n, np.int64)
     q = np.empty(n, np.int64)
     nd = np.zeros(n, np.int64)
@@ -443,9 +480,9 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
     moved = True
     while True:
         for t in range(k):
-            _rebuild(t, n, par, root, depth, pre, size, sub, cptr, cidx, pw, stack)
-            _reroot_centre(t, n, par, pe, root, depth, cptr, cidx)
-            _rebuild(t, n, par, root, depth, pre, size, sub, cptr, cidx, pw, stack)
+            _rebuild(t, n, par, root, depth, sub, fc, ns, ps, pw, stack, order)
+            _reroot_centre(t, n, par, pe, root, depth, fc, ns)
+            _rebuild(t, n, par, root, depth, sub, fc, ns, ps, pw, stack, order)
         mx = 0
         sm = 0
         for t in range(k):
@@ -478,7 +515,7 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
             x = idx % n
             dx = depth[a, x]
             if dx < 2:
-                break
+                continue
             p = par[a, x]
             best_d = 0.0
             best_j = -1
@@ -497,16 +534,13 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
                 else:
                     b = o
                     if par[b, x] == y:  # x below y in T_b: legal iff p is not below x
-                        inside = pre[b, x] <= pre[b, p] < pre[b, x] + size[b, x]
-                        if inside:
+                        if _below(b, p, x, par, depth):
                             continue
                         delta = da + sub[b, x] * (pw[depth[b, p] + 1] / pw[depth[b, x]] - 1.0)
                     else:  # y below x in T_b: legal iff p is below y
-                        inside = pre[b, y] <= pre[b, p] < pre[b, y] + size[b, y]
-                        if not inside:
+                        if not _below(b, p, y, par, depth):
                             continue
-                        delta = da + _reroot_delta(b, x, y, p, depth, pre, size, sub, par, cptr, cidx, pw, mark,
-                                                   q, nd)
+                        delta = da + _reroot_delta(b, x, y, p, depth, sub, par, fc, ns, pw, mark, q, nd)
                 if delta < best_d and delta < -1e-12 * abs(da):
                     best_d = delta
                     best_j = j
@@ -516,31 +550,44 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
             e = eid[best_j]
             o = owner[e]
             exp = pe[a, x]
-            par[a, x] = y
+            # tree a: the subtree of x moves from p to y
+            old = sub[a, x]
+            _add_up(a, p, -old, par, sub)
+            _set_parent(a, x, y, par, fc, ns, ps)
             pe[a, x] = e
+            depth[a, x] = depth[a, y] + 1
+            _settle(a, x, par, depth, sub, fc, ns, pw, stack, order)
+            _add_up(a, y, sub[a, x], par, sub)
             owner[e] = a
             owner[exp] = o
             if o >= 0:
                 b = o
-                if par[b, x] == y:
-                    par[b, x] = p
+                if par[b, x] == y:  # the subtree of x moves from y to p
+                    old = sub[b, x]
+                    _add_up(b, y, -old, par, sub)
+                    _set_parent(b, x, p, par, fc, ns, ps)
                     pe[b, x] = exp
-                else:
+                    depth[b, x] = depth[b, p] + 1
+                    _settle(b, x, par, depth, sub, fc, ns, pw, stack, order)
+                    _add_up(b, p, sub[b, x], par, sub)
+                else:  # the subtree of y is re-hung from p below x: reverse the path p .. y
+                    old = sub[b, y]
                     prev = x
                     prev_e = exp
                     cur = p
                     while cur != y:
                         nxt = par[b, cur]
                         nxt_e = pe[b, cur]
-                        par[b, cur] = prev
+                        _set_parent(b, cur, prev, par, fc, ns, ps)
                         pe[b, cur] = prev_e
                         prev = cur
                         prev_e = nxt_e
                         cur = nxt
-                    par[b, y] = prev
+                    _set_parent(b, y, prev, par, fc, ns, ps)
                     pe[b, y] = prev_e
-                _rebuild(b, n, par, root, depth, pre, size, sub, cptr, cidx, pw, stack)
-            _rebuild(a, n, par, root, depth, pre, size, sub, cptr, cidx, pw, stack)
+                    depth[b, p] = depth[b, x] + 1
+                    _settle(b, p, par, depth, sub, fc, ns, pw, stack, order)
+                    _add_up(b, x, sub[b, p] - old, par, sub)
             moves += 1
             moved = True
     return best_par, best_pe, best_root, moves, best_max, best_sum
@@ -593,8 +640,9 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
         Independent runs from the input, the best kept (least maximum depth, then least total depth): run ``i``
         uses the seed ``seed + i`` and the base ``base``, 3 or 20 for ``i = 0, 1, 2 (mod 3)``. On the
         networks of issue 14 several runs gain one level over a single run (Bundlefly MMS(4) * QR(9) from
-        ``auto``: 7 with one run, 6 with twelve). Default: 12 up to 20,000 links, 3 up to 60,000, else 1 (a run
-        costs about ``moves x n``: 0.04 s on Slim Fly MMS(13), 4.5 s on MMS(29), 40 s on MMS(43) from ``auto``).
+        ``auto``: 7 with one run, 6 with six; PolarStar ER_3 * IQ(7): 6 with twelve, 5 with 24). Default: 24 up
+        to 20,000 links, 12 up to 50,000, 4 up to 200,000, else 1 (one run from ``auto``: 0.01 s on Slim Fly
+        MMS(13), 0.2 s on MMS(29), 1.2 s on MMS(43) with 120,185 links).
 
     Returns
     -------
@@ -624,7 +672,7 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
     g = as_graph(graph, "graph")
     n = int(g.n)
     if restarts is None:
-        restarts = 12 if g.m <= 20_000 else 3 if g.m <= 60_000 else 1
+        restarts = 24 if g.m <= 20_000 else 12 if g.m <= 50_000 else 4 if g.m <= 200_000 else 1
     restarts = check_int(restarts, "restarts", minimum=1, rule="a number of runs >= 1")
     check_edsts(g, trees)
     arrays, tags = _family_arrays(trees)
