@@ -179,6 +179,8 @@ def test_search_on_random_graphs(n, p, seed):
     g = nx.gnp_random_graph(n, p, seed=seed)
     if not nx.is_connected(g):
         g = nx.compose(g, nx.path_graph(n))
+    for k in (1, 2):  # the pruned search over roots still finds the exact radius
+        assert depth_lower_bound(g, k).values["radius"] == nx.radius(g)
     trees = generic_trees(g)
     if not trees:
         return
