@@ -324,6 +324,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from ..io import Terminated, sigterm_raises
 
+    previous_hook = sys.unraisablehook
+
+    def redeliver(u: Any) -> None:
+        # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
+        # printed as "Exception ignored ..." with a traceback and lost; deliver it again to the main thread instead
+        if isinstance(u.exc_value, KeyboardInterrupt | Terminated):
+            import _thread
+            import signal
+
+            _thread.interrupt_main(signal.SIGINT if isinstance(u.exc_value, KeyboardInterrupt) else signal.SIGTERM)
+            return
+        previous_hook(u)
+
+    sys.unraisablehook = redeliver
     try:
         with sigterm_raises():
             try:
@@ -365,3 +379,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "
                      f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)
+    finally:
+        sys.unraisablehook = previous_hook

@@ -90,7 +90,10 @@ class Progress:
         if not self.quiet and (shown == "1" or (shown != "0" and stream.isatty())):
             from tqdm import tqdm
 
+            # STARLIB_PROGRESS=1 draws the bar even where TQDM_DISABLE=1 (the Makefile sets it for papermill)
+            forced = {"disable": False} if shown == "1" else {}
             self._bar = tqdm(total=len(self.stages), desc=self.desc, unit="step", file=self.stream or sys.stderr,
+                             **forced,
                              delay=self.delay, leave=False, dynamic_ncols=True,
                              bar_format="{desc} ({n_fmt}/{total_fmt} steps, {elapsed})")
             self._thread = threading.Thread(target=self._tick, name="starlib-progress", daemon=True)
