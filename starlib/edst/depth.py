@@ -307,21 +307,26 @@ def depth_lower_bound(graph: Any, k: int) -> DepthBound:
 
 
 @numba.njit(cache=True)
+def _push_child(t, v, p, fc, ns, ps):  # pragma: no cover - compiled
+    """Put ``v`` at the head of ``p``'s child list in tree ``t`` (a root, ``p < 0``, has no siblings)."""
+    ps[t, v] = -1
+    if p >= 0:
+        f = fc[t, p]
+        ns[t, v] = f
+        if f >= 0:
+            ps[t, f] = v
+        fc[t, p] = v
+    else:
+        ns[t, v] = -1
+
+
+@numba.njit(cache=True)
 def _rebuild(t, n, par, root, depth, sub, fc, ns, ps, pw, stack, order):  # pragma: no cover - compiled
     """Child lists (first child, next and previous sibling), depths and subtree sums of c^depth of tree ``t``."""
     for v in range(n):
         fc[t, v] = -1
     for v in range(n - 1, -1, -1):
-        p = par[t, v]
-        ps[t, v] = -1
-        if p >= 0:
-            f = fc[t, p]
-            ns[t, v] = f
-            if f >= 0:
-                ps[t, f] = v
-            fc[t, p] = v
-        else:
-            ns[t, v] = -1
+        _push_child(t, v, par[t, v], fc, ns, ps)
     r = root[t]
     depth[t, r] = 0
     return _settle(t, r, par, depth, sub, fc, ns, pw, stack, order)
@@ -369,15 +374,7 @@ def _set_parent(t, v, newp, par, fc, ns, ps):  # pragma: no cover - compiled
         if b >= 0:
             ps[t, b] = a
     par[t, v] = newp
-    ps[t, v] = -1
-    if newp >= 0:
-        f = fc[t, newp]
-        ns[t, v] = f
-        if f >= 0:
-            ps[t, f] = v
-        fc[t, newp] = v
-    else:
-        ns[t, v] = -1
+    _push_child(t, v, newp, fc, ns, ps)
 
 
 @numba.njit(cache=True)
