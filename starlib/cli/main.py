@@ -183,8 +183,14 @@ def _target(output: str) -> str | None:
     return output
 
 
+#: An interrupt that numba's compiler swallowed (see ``main``): raised again before any output is written.
+_PENDING: list[BaseException] = []
+
+
 def _emit(data: bytes, target: str | None) -> int:
     """Write ``data`` to the target atomically (or to standard output); the bytes written."""
+    if _PENDING:
+        raise _PENDING.pop()
     if target is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -333,11 +339,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             import _thread
             import signal
 
+            _PENDING.append(u.exc_value)  # checked again before anything is written (_emit)
             _thread.interrupt_main(signal.SIGINT if isinstance(u.exc_value, KeyboardInterrupt) else signal.SIGTERM)
             return
         previous_hook(u)
 
     sys.unraisablehook = redeliver
+    _PENDING.clear()
     try:
         with sigterm_raises():
             try:
