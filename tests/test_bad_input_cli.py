@@ -312,3 +312,37 @@ def test_two_concurrent_writers_leave_one_whole_file(tmp_path):
     assert json.loads(f.read_bytes())["format"] == "starlib"
     assert sorted(x.name for x in tmp_path.iterdir()) == ["t.json"]
     assert Path(f).stat().st_size > 0
+
+
+@pytest.mark.parametrize("exc, status, message", [(KeyboardInterrupt, 130, "interrupted"),
+                                                  ("terminated", 143, "terminated")])
+def test_an_interrupt_swallowed_by_a_callback_still_stops_the_run(exc, status, message, monkeypatch, capsys,
+                                                                   tmp_path):
+    """Ctrl-C or SIGTERM landing in a ctypes callback while numba compiles reaches Python only through
+    sys.unraisablehook; the command line keeps it and stops at the next stage, writing nothing."""
+    import types
+
+    import starlib.cli.commands as commands
+    from starlib.io import Terminated
+
+    real = commands.plan_edsts
+    error = KeyboardInterrupt() if exc is KeyboardInterrupt else Terminated("signal 15 (SIGTERM)")
+
+    def plan(graph, method):
+        p = real(graph, method)
+        run = p.run
+
+        def swallowed():
+            sys.unraisablehook(types.SimpleNamespace(exc_type=type(error), exc_value=error, exc_traceback=None,
+                                                     err_msg="Exception ignored on calling ctypes callback function",
+                                                     object=None))
+            return run()
+
+        p.run = swallowed
+        return p
+
+    monkeypatch.setattr(commands, "plan_edsts", plan)
+    f = tmp_path / "t.json"
+    assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
+    out, err = capsys.readouterr()
+    assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []

@@ -183,14 +183,11 @@ def _target(output: str) -> str | None:
     return output
 
 
-#: An interrupt that numba's compiler swallowed (see ``main``): raised again before any output is written.
-_PENDING: list[BaseException] = []
-
-
 def _emit(data: bytes, target: str | None) -> int:
     """Write ``data`` to the target atomically (or to standard output); the bytes written."""
-    if _PENDING:
-        raise _PENDING.pop()
+    from .progress import raise_pending
+
+    raise_pending()  # an interrupt swallowed during the work stops the run before anything is written
     if target is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -332,20 +329,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     previous_hook = sys.unraisablehook
 
-    def redeliver(u: Any) -> None:
-        # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
-        # printed as "Exception ignored ..." with a traceback and lost; deliver it again to the main thread instead
-        if isinstance(u.exc_value, KeyboardInterrupt | Terminated):
-            import _thread
-            import signal
+    from .progress import PENDING
 
-            _PENDING.append(u.exc_value)  # checked again before anything is written (_emit)
-            _thread.interrupt_main(signal.SIGINT if isinstance(u.exc_value, KeyboardInterrupt) else signal.SIGTERM)
+    def keep(u: Any) -> None:
+        # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
+        # printed as "Exception ignored ..." with a traceback and lost; keep it, and the next stage or the write
+        # raises it (progress.raise_pending)
+        if isinstance(u.exc_value, KeyboardInterrupt | Terminated):
+            PENDING.append(u.exc_value)
             return
         previous_hook(u)
 
-    sys.unraisablehook = redeliver
-    _PENDING.clear()
+    sys.unraisablehook = keep
+    PENDING.clear()
     try:
         with sigterm_raises():
             try:

@@ -27,7 +27,8 @@ from typing import Any
 
 from ..edst.packing import generic_seconds
 
-__all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS"]
+__all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS", "PENDING",
+           "raise_pending"]
 
 #: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
@@ -35,6 +36,22 @@ DELAY = 1.0
 WARN_SECONDS = 60.0
 #: A run estimated longer than this (a day) is refused: it would not finish in any session a reader has.
 REFUSE_SECONDS = 86_400.0
+
+
+#: Interrupts (KeyboardInterrupt, Terminated) that a callback swallowed while numba compiled a kernel: the command
+#: line's ``sys.unraisablehook`` keeps them here, and :func:`raise_pending` raises the first at the next stage.
+PENDING: list[BaseException] = []
+
+
+def raise_pending() -> None:
+    """Raise a kept interrupt, if any (the start of every stage and the write call it).
+
+    >>> raise_pending()  # nothing kept
+    """
+    if PENDING:
+        exc = PENDING[0]
+        PENDING.clear()
+        raise exc
 
 
 def format_duration(seconds: float) -> str:
@@ -107,7 +124,8 @@ class Progress:
                     self._bar.refresh()
 
     def stage(self, name: str) -> None:
-        """Mark the start of stage ``name`` (the previous one is done)."""
+        """Mark the start of stage ``name`` (the previous one is done); a kept interrupt is raised here."""
+        raise_pending()
         with self._lock:
             if self._bar is not None:
                 self._bar.set_description_str(f"{self.desc}: {name}", refresh=False)
