@@ -77,10 +77,14 @@ about 80 days (it grows as m^2); choose a smaller network
     """
     if method == "generic":
         m = fam.estimate(params).m
-        if generic_seconds(m) > REFUSE_SECONDS:
-            raise ValueError(f"method='generic' is too slow here: the exact generic packing on {m:,} links would "
-                             f"take about {format_duration(generic_seconds(m))} (it grows as m^2); choose a smaller "
-                             f"network")
+        _refuse_slow("generic", f"the exact generic packing on {m:,} links", generic_seconds(m))
+
+
+def _refuse_slow(method: str, what: str, seconds: float) -> None:
+    """The one refusal of a run estimated over :data:`~starlib.cli.progress.REFUSE_SECONDS` (a day)."""
+    if seconds > REFUSE_SECONDS:
+        raise ValueError(f"method={method!r} is too slow here: {what} would take about {format_duration(seconds)} "
+                         f"(it grows as m^2); choose a smaller network")
 
 
 def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
@@ -237,9 +241,7 @@ def _generic_plan(graph: Any, run: Callable[[Any], Any], method: str) -> Plan:
     m = int(graph.m)
     seconds = generic_seconds(m)
     what = f"method {method}: the exact generic packing on {m:,} links"
-    if seconds > REFUSE_SECONDS:
-        raise ValueError(f"method={method.split(' ')[0]!r} is too slow here: {what} would take about "
-                         f"{format_duration(seconds)} (it grows as m^2); choose a smaller network")
+    _refuse_slow(method.split(" ")[0], what, seconds)
     return Plan(lambda: run(graph), seconds, what)
 
 

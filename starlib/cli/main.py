@@ -225,7 +225,7 @@ def _cmd_info(a: argparse.Namespace) -> int:
 
     with Progress(["build", "measure"], a.quiet, desc=f"info {a.network}") as pr:
         pr.stage("build")
-        graph, params, fam = build_network(a.network, a.params, _max_memory(a.max_memory))
+        graph, params, fam = build_network(a.network, a.params)  # main set --max-memory (limit_memory)
         pr.stage("measure")
         info = graph_info(graph, fam, params, a.diameter)
     if a.json:
@@ -245,10 +245,9 @@ def _cmd_build(a: argparse.Namespace) -> int:
 
     options = _format_options(a.format, a.option, trees=False)
     target = _target(a.output)
-    limit = _max_memory(a.max_memory)
     with Progress(["build", "write"], a.quiet, desc=f"build {a.network}") as pr:
         pr.stage("build")
-        graph, params, fam = build_network(a.network, a.params, limit)
+        graph, params, fam = build_network(a.network, a.params)
         pr.stage("write")
         if a.format in ("json", "json-v1", "graphml"):
             options.update(network=fam.name, params=params)
@@ -268,7 +267,7 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
-    fam, params = resolve(a.network, a.params, _max_memory(a.max_memory))
+    fam, params = resolve(a.network, a.params)
     check_generic_time(fam, params, a.method)
     with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
         pr.stage("build")
@@ -348,12 +347,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 a = parser().parse_args(argv)
             except UsageError as exc:
                 return _fail(f"error: {exc}")
-            if a.max_memory is not None:
-                from ..validation import limit_memory
+            from ..validation import limit_memory
 
-                with limit_memory(_max_memory(a.max_memory)):
-                    return _VERBS[a.verb](a)
-            return _VERBS[a.verb](a)
+            with limit_memory(_max_memory(a.max_memory)):  # None keeps the default limit
+                return _VERBS[a.verb](a)
     except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
         if os.environ.get("STARLIB_TRACEBACK"):
             raise
