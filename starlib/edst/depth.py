@@ -378,6 +378,18 @@ def _set_parent(t, v, newp, par, fc, ns, ps):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _move_subtree(t, v, old, new, e, par, pe, depth, sub, fc, ns, ps, pw, stack, order):  # pragma: no cover
+    """Tree ``t``: hang the subtree of ``v`` from ``old`` onto ``new`` by graph edge ``e`` (depths and the
+    ancestors' subtree sums updated)."""
+    _add_up(t, old, -sub[t, v], par, sub)
+    _set_parent(t, v, new, par, fc, ns, ps)
+    pe[t, v] = e
+    depth[t, v] = depth[t, new] + 1
+    _settle(t, v, par, depth, sub, fc, ns, pw, stack, order)
+    _add_up(t, new, sub[t, v], par, sub)
+
+
+@numba.njit(cache=True)
 def _add_up(t, v, amount, par, sub):  # pragma: no cover - compiled
     """Add ``amount`` to the subtree sums of ``v`` and all its ancestors."""
     while v >= 0:
@@ -575,25 +587,13 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
             o = owner[e]
             exp = pe[a, x]
             # tree a: the subtree of x moves from p to y
-            old = sub[a, x]
-            _add_up(a, p, -old, par, sub)
-            _set_parent(a, x, y, par, fc, ns, ps)
-            pe[a, x] = e
-            depth[a, x] = depth[a, y] + 1
-            _settle(a, x, par, depth, sub, fc, ns, pw, stack, order)
-            _add_up(a, y, sub[a, x], par, sub)
+            _move_subtree(a, x, p, y, e, par, pe, depth, sub, fc, ns, ps, pw, stack, order)
             owner[e] = a
             owner[exp] = o
             if o >= 0:
                 b = o
                 if par[b, x] == y:  # the subtree of x moves from y to p
-                    old = sub[b, x]
-                    _add_up(b, y, -old, par, sub)
-                    _set_parent(b, x, p, par, fc, ns, ps)
-                    pe[b, x] = exp
-                    depth[b, x] = depth[b, p] + 1
-                    _settle(b, x, par, depth, sub, fc, ns, pw, stack, order)
-                    _add_up(b, p, sub[b, x], par, sub)
+                    _move_subtree(b, x, y, p, exp, par, pe, depth, sub, fc, ns, ps, pw, stack, order)
                 else:  # the subtree of y is re-hung from p below x: reverse the path p .. y
                     old = sub[b, y]
                     prev = x
