@@ -228,6 +228,10 @@ def plan_edsts(graph: Any, method: str) -> Plan:
         return _generic_plan(graph, edst.generic_trees, method)
     if star_form(graph) is not None:
         return Plan(lambda: edst.METHODS[method](graph))
+    if method == "shallow":  # auto, then the local search; the exact packer only where no structure applies
+        if edst.structured_edsts(graph) is not None:
+            return Plan(lambda: edst.METHODS[method](graph))
+        return _generic_plan(graph, edst.METHODS[method], f"shallow (no structured packing for {m:,} links)")
     if method != "auto":
         raise ValueError(f"method={method!r} needs a star product and {graph.name or 'this graph'} is not one; "
                          f"use --method auto or generic")
@@ -243,6 +247,33 @@ def _generic_plan(graph: Any, run: Callable[[Any], Any], method: str) -> Plan:
     what = f"method {method}: the exact generic packing on {m:,} links"
     _refuse_slow(method.split(" ")[0], what, seconds)
     return Plan(lambda: run(graph), seconds, what)
+
+
+def read_trees(path: str) -> Any:
+    """Read a starlib JSON file (version 1 or 2) that must hold a non-empty family of trees of an undirected graph.
+
+    Returns
+    -------
+    NetworkFile
+        :class:`~starlib.io.json_format.NetworkFile` with ``trees`` set.
+
+    Raises
+    ------
+    ValueError
+        For a file that cannot be read or is not a starlib network file with trees (malformed JSON, a wrong
+        shape, no ``trees``, an empty list of trees, a directed graph): a usage error, not an invalid family.
+    """
+    from ..io import read_json
+
+    nf = read_json(path)
+    source = f"file={str(path)!r}"
+    if nf.trees is None:
+        raise ValueError(f"{source} has no trees (a network file from build?): this needs the file edsts writes")
+    if len(nf.trees) == 0:
+        raise ValueError(f"{source} lists 0 trees: there is nothing to check")
+    if nf.graph.directed:
+        raise ValueError(f"{source} holds a directed graph: EDSTs are checked on undirected graphs")
+    return nf
 
 
 def verify_file(path: str) -> tuple[dict[str, Any], int]:
@@ -262,17 +293,9 @@ def verify_file(path: str) -> tuple[dict[str, Any], int]:
     """
     from ..bounds import upper_bound
     from ..edst import verify_edsts
-    from ..io import read_json
 
-    nf = read_json(path)
-    source = f"file={str(path)!r}"
-    if nf.trees is None:
-        raise ValueError(f"{source} has no trees (a network file from build?): verify needs the file edsts writes")
-    if len(nf.trees) == 0:
-        raise ValueError(f"{source} lists 0 trees: there is nothing to verify")
+    nf = read_trees(path)
     g = nf.graph
-    if g.directed:
-        raise ValueError(f"{source} holds a directed graph: EDSTs are checked on undirected graphs")
     report = verify_edsts(g, nf.trees)
     verdict = {"file": str(path), "valid": bool(report.valid), "trees": len(nf.trees), "n": g.n, "m": g.m,
                "network": nf.network, "params": jsonable(nf.params), "version": nf.version,

@@ -26,7 +26,9 @@ EXAMPLES = {
     "info": ["starlib info slimfly q=29", "starlib info polarfly q=1024 --json", "starlib info polarstar q=3 d=3"],
     "edsts": ["starlib edsts bundlefly q=29 paley_q=29 -o t.json",
               "starlib edsts slimfly q=7 --method maximum --format tree-edgelist -o trees.txt",
-              "starlib edsts torus sizes=4,4 --format parents", "starlib edsts star k=6 --method generic"],
+              "starlib edsts torus sizes=4,4 --format parents", "starlib edsts star k=6 --method generic",
+              "starlib edsts slimfly q=13 --method shallow -o shallow.json"],
+    "improve": ["starlib improve t.json -o shallow.json", "starlib improve t.json --seed 3 --format parents"],
     "verify": ["starlib verify t.json", "starlib verify t.json --json"],
 }
 
@@ -138,6 +140,15 @@ def parser() -> argparse.ArgumentParser:
                        epilog_fn=lambda: "\n\n".join([_methods_text(), _formats_text(True), _network_help(),
                                                       _examples("edsts")]))
     e.add_argument("--method", default="auto", metavar="METHOD", help="construction (below; default auto)")
+    im = sub.add_parser("improve", parents=[common, output],
+                        help="make the trees of a starlib JSON file shallower (same count), verify and write them",
+                        description="Read a starlib JSON file of edge-disjoint spanning trees (version 1 or 2, from "
+                        "any method or program), run the depth-reducing local search (exchanges with unused edges "
+                        "and between trees, each tree re-rooted at its centre; the count is kept), verify the result "
+                        "and write it. The maximum depth never grows.",
+                        epilog_fn=lambda: "\n\n".join([_formats_text(True), _examples("improve")]))
+    im.add_argument("file", help="a JSON file with trees (edsts writes one)")
+    im.add_argument("--seed", default="0", metavar="N", help="seed of the local search (default 0)")
     v = sub.add_parser("verify", parents=[common, as_json], help="check the trees of a starlib JSON file",
                        description="Check that a starlib JSON file (version 1 or 2) holds edge-disjoint spanning "
                        "trees of its graph. Exit 0 if valid, 1 if a tree is broken, 2 if the file is not a "
@@ -295,6 +306,40 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_improve(a: argparse.Namespace) -> int:
+    from ..edst import check_edsts
+    from ..edst.depth import improve_depth
+    from ..io import render
+    from ..validation import check_int, parse_int
+    from .commands import read_trees
+    from .progress import Progress
+    from .text import wrote_line
+
+    options = _format_options(a.format, a.option, trees=True)
+    target = _target(a.output)
+    seed = check_int(parse_int(a.seed, "seed"), "seed", minimum=0, rule="a seed >= 0")
+    with Progress(["read", "improve", "verify", "write"], a.quiet, desc=f"improve {a.file}") as pr:
+        pr.stage("read")
+        nf = read_trees(a.file)
+        pr.stage("improve")
+        trees = improve_depth(nf.graph, nf.trees, seed=seed)
+        pr.stage("verify")
+        check_edsts(nf.graph, trees)
+        pr.stage("write")
+        if a.format in ("json", "json-v1"):
+            method = str(nf.extra.get("method", "input"))
+            options.update(network=nf.network, params=nf.params,
+                           extra={**nf.extra, "method": method if method.endswith("+ls") else method + "+ls"})
+        elif a.format == "graphml":
+            options.update(network=nf.network, params=nf.params)
+        size = _emit(render(a.format, nf.graph, trees, **options), target)
+    if target is not None:
+        before, after = max(t.depth for t in nf.trees), max(trees.depths())
+        _say(a, wrote_line(target, size, trees=len(trees), nodes=int(nf.graph.n), fmt=a.format)
+             + f" (maximum depth {before} -> {after})")
+    return 0
+
+
 def _cmd_verify(a: argparse.Namespace) -> int:
     from .commands import verify_file
     from .text import verify_text
@@ -310,7 +355,7 @@ def _cmd_verify(a: argparse.Namespace) -> int:
 
 
 _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
-          "verify": _cmd_verify}
+          "improve": _cmd_improve, "verify": _cmd_verify}
 
 
 def _fail(message: str, status: int = 2) -> int:

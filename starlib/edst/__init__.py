@@ -12,6 +12,9 @@ factor packings        :mod:`.factor`: Walecki, ``K_{q,q}``, circulant/Paley, ab
 product constructions  :mod:`.product`: Sections V-B (:func:`universal_trees`, :func:`low_depth_trees`), V-C
                        (:func:`maximum_trees`), V-D (:func:`property_vd1_trees`), Table I (:func:`auto_trees`),
                        the default factor trees, and :data:`METHODS`, the one dispatch from a method name
+depth                  :mod:`.depth` (:func:`depth_lower_bound`, :func:`improve_depth`: the local search that keeps
+                       the count), :mod:`.shallow` (:func:`shallow_trees`: the most trees, then the least depth;
+                       ``METHODS["shallow"]`` loads it when it runs)
 =====================  ===========================================================================================
 
 Everything public is re-exported here: ``from starlib.edst import auto_trees, verify_edsts``.
@@ -68,6 +71,8 @@ _EXPORTS: dict[str, str] = {
     "table_i_case": "product", "tree_center": "trees", "tree_eccentricities": "trees", "universal_trees": "product",
     "verify_edsts": "verify", "verify_singer_edsts": "factor",
     "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
+    "ShallowStart": "shallow", "shallow_starts": "shallow", "shallow_trees": "shallow",
+    "shallow_factor_trees": "shallow",
 }
 
 
@@ -78,7 +83,8 @@ __all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_ed
            "OrientedTree", "Packing", "product_context", "ProductContext", "property_vd1_trees", "PropertyVD1",
            "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
            "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
-           "verify_singer_edsts", "VerifyReport", "DepthBound", "depth_lower_bound", "improve_depth"]
+           "verify_singer_edsts", "VerifyReport", "DepthBound", "depth_lower_bound", "improve_depth",
+           "ShallowStart", "shallow_starts", "shallow_trees", "shallow_factor_trees"]
 
 
 def __getattr__(name: str) -> Any:

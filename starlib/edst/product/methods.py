@@ -249,6 +249,12 @@ def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[A
     return construct(P, property_construction, g_trees, h_trees, "property")
 
 
+def _shallow(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+    from ..shallow import shallow_trees  # the floor above: loaded when the method runs
+
+    return shallow_trees(graph, g_trees, h_trees)
+
+
 @dataclass(frozen=True)
 class Method:
     """One EDST method: its name, the function that builds it, and what it is.
@@ -292,6 +298,8 @@ METHODS: dict[str, Method] = {m.name: m for m in (
            "the exact matroid-partition packer on the whole graph", ("generic",), product_only=False),
     Method("auto", auto_trees, "Table I's construction for a star product; the maximum packing of any other graph",
            product_only=False),
+    Method("shallow", _shallow, "the most trees of auto and the exact packer, made shallow by the local search",
+           ("shallow",), product_only=False),
 )}
 
 

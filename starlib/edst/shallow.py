@@ -1,0 +1,239 @@
+"""Maximum and shallow EDSTs: the most trees a method of starlib can build, then the least depth.
+
+:func:`shallow_trees` optimises the two goals in order, on any graph:
+
+1. **Count.** It starts from :func:`~starlib.edst.product.auto.auto_trees` (Table I on a star product, a maximum
+   packing on any other graph). When that family is below the upper bound ``min(floor(m/(n-1)), min degree)``
+   (eq. (1)) and the exact packer is affordable (estimated at most ``exact_seconds``), it also runs
+   :func:`~starlib.edst.factor.choose.generic_trees`, which certifies the maximum (PolarStar ``ER_q * IQ(d')``,
+   the paper's "Maybe" row: 5 trees where Table I builds 4). The count returned is the largest of the starting
+   families, so never below ``auto``; it is the exact maximum whenever it reaches the bound or the exact packer
+   ran.
+2. **Depth.** Among the starting families of that count it runs the depth-reducing local search
+   :func:`~starlib.edst.depth.improve_depth` on each and keeps the family of least maximum depth, then least
+   total depth (ties: the first start in the order below). Every tree is rooted at its centre and tagged with
+   its construction plus ``"+ls"``.
+
+The starting families use the structure of the graph
+-----------------------------------------------------
+* **Star products** ``P = G *_f H``. The depth theorems bound every product tree by its factor trees' depths:
+  Theorem V-B.4 gives ``d_H^{t_H} + 2 d_G^i`` for the trees of Construction V-C.4 (as for V-B.2), Theorem
+  V-B.5(1) ``D_G + d_H^j + 2 D_G d_H^j`` for Construction V-C.5, and Theorem V-C.12 the products
+  ``d_H^{t_H} + D_G (L_H + 1)`` and ``(D_G + 1)(2 L_G + 2 d_H^{t_H}) + D_G`` for Constructions V-C.6 and V-C.7;
+  Theorem V-D.7 the same forms for Section V-D. Each bound is non-decreasing in every factor depth ``d``, ``D``.
+  So a family of factor trees of the same count and smaller depths gives product trees with smaller bounds.
+  The second start therefore runs Table I's construction with **shallow factor trees**: each factor's default
+  maximum packing (:func:`~starlib.edst.product.auto.default_factor_trees`), improved by the local search on the
+  factor itself (same count; the Hamiltonian paths of ``K_{q,q}`` or of the Paley graphs, of depth about
+  ``n/2``, become trees of depth 2 to 4). Table I's case also depends on ``r``, the forest rank of the edges
+  the factor packing leaves unused, which changes with the packing; a start whose count falls below ``auto``'s
+  is dropped.
+* **Any graph.** The first start is ``auto``; the exact packer's family is a further start when it is cheap
+  (at most ``cheap_seconds``) or needed for the count.
+* For ``ER_q`` ``auto`` is the Singer lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`,
+  ``"low-depth"``); its Hamiltonian paths are a further start.
+
+Why the local search finishes the job: Construction V-C.6 and V-C.7's two trees are the deep ones (the
+quadratic terms above). A vertex ``x`` deep in such a tree ``T_a`` has a graph neighbour ``y`` much shallower in
+``T_a`` (the diameter of Slim Fly is 2); the search moves ``x``'s subtree under ``y``, taking the edge ``xy``
+from the unused edges or from another tree ``T_b``, which gets ``x``'s old parent edge in exchange when that
+reconnects ``T_b``. Every move keeps ``k`` edge-disjoint spanning trees (:mod:`starlib.edst.depth`).
+
+Lower bound
+-----------
+:func:`~starlib.edst.depth.depth_lower_bound` gives, for the count found, a depth no family of that many EDSTs
+can beat (radius and degree budgets; the proof is in :mod:`starlib.edst.depth`). ``shallow_trees`` stores it
+in ``meta["lower_bound"]`` of every tree, so a reader sees the gap.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> from starlib.edst import auto_trees, verify_edsts
+>>> P = slimfly(7)
+>>> S = shallow_trees(P)
+>>> len(S) == len(auto_trees(P)), max(S.depths()) <= 5, verify_edsts(P, S).valid
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..bounds import upper_bound
+from ..graphs import as_graph
+from ..products import star_form
+from ..validation import check_int
+from .depth import depth_lower_bound, improve_depth
+from .factor import generic_trees
+from .packing import generic_seconds
+from .product.auto import auto_trees, default_factor_trees
+from .trees import EDSTSet, is_connected
+
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallow_factor_trees"]
+
+
+@dataclass(frozen=True)
+class ShallowStart:
+    """One starting family of :func:`shallow_trees`: its name and its trees."""
+
+    name: str
+    trees: EDSTSet
+
+
+def shallow_factor_trees(graph: Any, *, seed: int = 0) -> EDSTSet:
+    """A factor's default maximum EDST set, made shallow by the local search (same count, each tree at its centre).
+
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        A connected factor graph with ``n >= 2``.
+    seed : int, optional
+        Seed of :func:`~starlib.edst.depth.improve_depth`.
+
+    Returns
+    -------
+    EDSTSet
+        As many trees as :func:`~starlib.edst.product.auto.default_factor_trees`, tagged ``"<method>+ls"``.
+
+    Example
+    -------
+    >>> from starlib.factors import complete_bipartite
+    >>> from starlib.edst import default_factor_trees
+    >>> G = complete_bipartite(7)
+    >>> [max(default_factor_trees(G).depths()), max(shallow_factor_trees(G).depths())]
+    [7, 3]
+    """
+    g = as_graph(graph, "graph")
+    return improve_depth(g, default_factor_trees(g), seed=seed)
+
+
+def _er_q(graph: Any, trees: EDSTSet) -> int | None:
+    """``q`` if ``trees`` is starlib's ER_q family (tags ``ER-...``) on ``graph``, else None."""
+    if not trees or not all(str(t.construction).startswith("ER-") for t in trees):
+        return None
+    n = int(graph.n)
+    q = int(round((np.sqrt(4 * n - 3) - 1) / 2))
+    return q if q * q + q + 1 == n else None
+
+
+def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
+                   exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0) -> list[ShallowStart]:
+    """The starting families of :func:`shallow_trees`, in order (module docstring); all of the largest count.
+
+    Parameters
+    ----------
+    graph, g_trees, h_trees, exact_seconds, cheap_seconds, seed
+        As :func:`shallow_trees`.
+
+    Returns
+    -------
+    list of ShallowStart
+        ``"auto"`` (or ``"auto (given factor trees)"``), ``"shallow factor trees"`` for a star product with
+        connected factors, ``"hamiltonian"`` for ``ER_q``, ``"generic"`` when the exact packer ran; only those
+        with the largest count, each verified by its construction.
+
+    Example
+    -------
+    >>> from starlib.networks import polarstar
+    >>> [(s.name, len(s.trees)) for s in shallow_starts(polarstar(3, d=7))]
+    [('generic', 5)]
+    """
+    g = as_graph(graph, "graph")
+    if g.n < 2:
+        raise ValueError(f"graph: n={g.n} vertices; a spanning tree packing needs n >= 2")
+    seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
+    starts = [ShallowStart("auto", auto_trees(graph, g_trees, h_trees))]
+    form = star_form(graph)
+    if form is not None and all(is_connected(X.n, X.edges) for X in (form[0].structure, form[0].supernode)):
+        P = form[0]
+        gs = improve_depth(P.structure, g_trees if g_trees is not None else default_factor_trees(P.structure),
+                           seed=seed)
+        hs = improve_depth(P.supernode, h_trees if h_trees is not None else default_factor_trees(P.supernode),
+                           seed=seed)
+        starts.append(ShallowStart("shallow factor trees", auto_trees(graph, list(gs), list(hs))))
+    q = _er_q(g, starts[0].trees)
+    if q is not None:
+        from .factor.er import er_edsts
+
+        starts.append(ShallowStart("hamiltonian", er_edsts(q, "hamiltonian", graph=g)))
+    count = max(len(s.trees) for s in starts)
+    seconds = generic_seconds(int(g.m))
+    if (count < upper_bound(g) and seconds <= exact_seconds) or seconds <= cheap_seconds:
+        starts.append(ShallowStart("generic", generic_trees(g)))
+        count = max(count, len(starts[-1].trees))
+    return [s for s in starts if len(s.trees) == count]
+
+
+def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
+                  exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0,
+                  restarts: int | None = None) -> EDSTSet:
+    """The most edge-disjoint spanning trees starlib can build on a graph, then the shallowest such family found.
+
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        Any simple undirected graph with ``n >= 2`` (:func:`~starlib.graphs.as_graph`).
+    g_trees, h_trees : list of Tree, optional
+        Factor EDSTs of a star product's structure graph and supernode, as for
+        :func:`~starlib.edst.product.auto.auto_trees` (default: the maximum ones).
+    exact_seconds : float, optional
+        Run the exact packer when the other starts are below the upper bound and its estimated time
+        (:func:`~starlib.edst.packing.generic_seconds`) is at most this (60 s).
+    cheap_seconds : float, optional
+        Run the exact packer as one more start anyway when its estimate is at most this (1 s: about 6,000 links).
+    seed : int, optional
+        Seed of the local search (same input and seed, same trees).
+    restarts : int, optional
+        Runs of the local search per start (default: :func:`~starlib.edst.depth.improve_depth`'s, by size).
+
+    Returns
+    -------
+    EDSTSet
+        ``theorem == "shallow"``. Every tree rooted at its centre, tagged ``"<construction>+ls"``, with
+        ``meta["start"]`` (the starting family) and ``meta["lower_bound"]``
+        (:func:`~starlib.edst.depth.depth_lower_bound` for this count). At least as many trees as
+        ``auto_trees``; the maximum when it equals the upper bound or the exact packer ran.
+
+    Raises
+    ------
+    ValueError
+        For a graph with fewer than 2 vertices or a bad parameter.
+    TypeError
+        If ``graph`` is not a graph.
+
+    Examples
+    --------
+    >>> from starlib.networks import bundlefly
+    >>> from starlib.edst import auto_trees
+    >>> P = bundlefly(4, 9)
+    >>> A, S = auto_trees(P), shallow_trees(P)
+    >>> len(S) == len(A), max(A.depths()), max(S.depths()) <= 7, S[0].meta["lower_bound"]
+    (True, 46, True, 4)
+
+    References
+    ----------
+    Theorems V-B.4, V-B.5, V-C.12 and V-D.7 of Isham et al. (2025) (product depth from factor depth); the
+    local search and the lower bound of :mod:`starlib.edst.depth`.
+    """
+    starts = shallow_starts(graph, g_trees, h_trees, exact_seconds=exact_seconds, cheap_seconds=cheap_seconds,
+                            seed=seed)
+    g = as_graph(graph, "graph")
+    best: tuple[tuple[int, int], EDSTSet, str] | None = None
+    for s in starts:
+        out = improve_depth(g, s.trees, seed=seed, restarts=restarts)
+        d = out.depths()
+        key = (max(d), sum(d)) if d else (0, 0)
+        if best is None or key < best[0]:
+            best = (key, out, s.name)
+    assert best is not None
+    out = best[1]
+    out.theorem = "shallow"
+    if len(out):
+        lb = depth_lower_bound(g, len(out)).value
+        for t in out:
+            t.meta["start"] = best[2]
+            t.meta["lower_bound"] = int(lb)
+    return out
