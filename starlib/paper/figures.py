@@ -72,6 +72,9 @@ METHOD_STYLES = {
     "maximum": Style(PALETTE[1], "s", "Maximum"),
     "property": Style(PALETTE[3], "D", "Property V-D.1"),
     "generic": Style(PALETTE[6], "x", "exact packer"),
+    "auto": Style(PALETTE[5], "<", "auto (Table I; a factor packing)"),
+    "hamiltonian": Style(PALETTE[5], "<", "Hamiltonian paths (ER-A)"),
+    "shallow": Style(PALETTE[4], "v", "shallow (local search)"),
 }
 
 #: Font sizes a reader can read at the figure's printed size, and the colour cycle of :data:`PALETTE`.
@@ -236,6 +239,7 @@ _NETWORK_TITLES = {
     "bundlefly": r"Bundlefly MMS({q}) $\star$ QR({paley_q})",
     "polarstar-paley": r"PolarStar ER$_{{{q}}}$ $\star$ QR({paley_q})",
     "polarstar-iq": r"PolarStar ER$_{{{q}}}$ $\star$ IQ({d})",
+    "polarfly": r"PolarFly ER$_{{{q}}}$",
 }
 
 

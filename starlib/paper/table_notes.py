@@ -444,6 +444,74 @@ _ALLREDUCE = TableNote(
                                                      tex="cross. bal.", decimals=0)},
     landscape=True, size="footnotesize")
 
+_NETWORK_ER = Column(_NETWORK.meaning[:-1] + "; `polarfly`: $\\mathrm{ER}_q$)", tex="network")
+_SHALLOW = TableNote(
+    "Maximum and shallow (issue 14, beyond the star-product paper): per network, the count and the deepest tree "
+    "of the paper's construction (Table I; for $\\mathrm{ER}_q$ the Hamiltonian paths of Appendix B-B7), of the "
+    "exact packer and of `shallow_trees` (the most trees, then the local search), with the lower bound on the "
+    "maximum depth of any family of that many EDSTs (radius and degree budgets) and the target "
+    "$2\\,\\mathrm{diameter} + 1$. Depths are measured from each tree's root.",
+    {"network": _NETWORK_ER,
+     "parameters": _PARAMS,
+     "n": _N,
+     "links": Column("edges of the network", "edges", tex="$m$"),
+     "diameter": Column("diameter of the network", "hops", tex="diam."),
+     "upper_bound": Column("upper bound $\\min(\\lfloor m/(n-1) \\rfloor, \\delta)$ on the EDSTs (eq. (1))",
+                           "trees", tex="bound"),
+     "paper": Column("the paper's construction (`auto`: Table I; `hamiltonian`: paths of Appendix B-B7)",
+                     tex="paper"),
+     "paper_trees": Column("trees of the paper's construction", "trees", tex="$k$ paper"),
+     "paper_depth": Column("deepest tree of the paper's construction", "hops", tex="$D$ paper"),
+     "generic_trees": Column("trees of the exact packer (-- : not run, estimated over the time budget)", "trees",
+                             tex="$k$ gen.", missing=(-1,)),
+     "generic_depth": Column("deepest tree of the exact packer, rooted at its centre", "hops", tex="$D$ gen.",
+                             missing=(-1,)),
+     "shallow_trees": Column("trees of `shallow_trees`", "trees", tex="$k$ sh."),
+     "shallow_depth": Column("deepest tree of `shallow_trees`", "hops", tex="$D$ sh."),
+     "shallow_mean_depth": Column("mean depth of the trees of `shallow_trees`", "hops", tex="mean", decimals=2),
+     "shallow_start": Column("the starting family the shallow trees came from (`auto`, `shallow factor trees`, "
+                             "`generic`, `hamiltonian`)", tex="start", width="2.2cm"),
+     "lower_bound": Column("lower bound on the deepest tree of any family of that many EDSTs", "hops",
+                           tex="l.b."),
+     "gap": Column("shallow depth minus the lower bound", "hops", tex="gap"),
+     "target": Column("$2\\,\\mathrm{diameter} + 1$", "hops", tex="target"),
+     "within_target": _flag("the shallow depth is at most the target", "ok")},
+    landscape=True, size="scriptsize", tabcolsep="3pt")
+
+_SHALLOW_FRONT = TableNote(
+    "The count-depth front of what starlib builds (issue 14): for each count $c$ on the front, the least maximum "
+    "depth of $c$ edge-disjoint spanning trees among every method's family and its locally searched version (a "
+    "family of $k \\ge c$ trees gives its $c$ shallowest), and the family that gives it.",
+    {"network": _NETWORK_ER,
+     "parameters": _PARAMS,
+     "trees": Column("number of trees $c$", "trees", tex="$c$"),
+     "max_depth": Column("least maximum depth of $c$ trees", "hops", tex="depth"),
+     "family": Column("the family (method; `+ls`: after the local search; `bfs`: one BFS tree at a centre)",
+                      tex="family"),
+     "lower_bound": Column("lower bound for $c$ trees (radius and degree budgets)", "hops", tex="l.b.")},
+    size="footnotesize")
+
+_SHALLOW_ALLREDUCE = TableNote(
+    "Notebook 08's allreduce model on the shallow families (issue 14): time of a pipelined allreduce over one BFS "
+    "tree, the paper's construction, notebook 08's low-depth Universal set and the shallow family, and the "
+    "message size from which each beats one BFS tree.",
+    {"network": _NETWORK_ER,
+     "parameters": _PARAMS,
+     "n": _N,
+     "method": Column("tree set (`bfs`: one BFS tree; `auto`/`hamiltonian`: the paper's construction; "
+                      "`low-depth`: Theorem V-B.5(2); `shallow`: `shallow_trees`)", tex="method"),
+     "trees": Column("trees in the set", "trees", tex="$k$"),
+     "max_depth": Column("depth of the deepest tree", "hops", tex="$D_{\\max}$"),
+     "t_1KiB_us": Column("allreduce time of 1 KiB, equal split", "$\\mu$s", tex="1\\,KiB", decimals=2),
+     "t_64KiB_us": Column("allreduce time of 64 KiB, equal split", "$\\mu$s", tex="64\\,KiB", decimals=2),
+     "t_1MiB_us": Column("allreduce time of 1 MiB, equal split", "$\\mu$s", tex="1\\,MiB", decimals=2),
+     "t_64MiB_us": Column("allreduce time of 64 MiB, equal split", "$\\mu$s", tex="64\\,MiB", decimals=2),
+     "t_64MiB_balanced_us": Column("allreduce time of 64 MiB, split balanced by tree depth", "$\\mu$s",
+                                   tex="64\\,MiB bal.", decimals=2),
+     "beats_bfs_from_bytes": Column("message size from which the set is faster than one BFS tree (-- : never, "
+                                    "or the BFS tree itself)", "bytes", tex="beats BFS", decimals=0)},
+    landscape=True, size="footnotesize")
+
 _RESILIENCE = TableNote(
     "Link failures (notebook 08, beyond the star-product paper): how many of a set's edge-disjoint trees stay "
     "intact when links fail, independently with probability $f$ or as a fixed number $F = \\mathrm{round}(fm)$ of "
@@ -707,4 +775,7 @@ TABLE_NOTES: dict[str, TableNote] = {
     "scaling_ratios": _SCALING_RATIOS,
     "er_edsts": _ER_EDSTS,
     "er_edsts_depth": _ER_EDSTS_DEPTH,
+    "maximum_shallow": _SHALLOW,
+    "maximum_shallow_front": _SHALLOW_FRONT,
+    "maximum_shallow_allreduce": _SHALLOW_ALLREDUCE,
 }

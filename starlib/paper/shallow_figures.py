@@ -1,0 +1,129 @@
+"""Charts of notebook 13 ("Maximum and shallow"): the count-depth plane per network, and depth against the lower
+bound over the Table IV grid.
+
+Both use :func:`starlib.paper.figures.paper_style` and the method styles of :data:`starlib.paper.figures.METHOD_STYLES`
+(hollow markers: a method's own family; filled: the same family after the local search).
+
+Example
+-------
+>>> import matplotlib; matplotlib.use("Agg")
+>>> fig = pareto_figure({"Slim Fly MMS(5)": ({"bfs": [2], "auto": [9, 12, 7], "auto+ls": [4, 4, 4]},
+...                                          [(1, 2, "bfs"), (3, 4, "auto+ls")], 3)})
+>>> len(fig.axes), fig.axes[0].get_xlabel()
+(1, 'edge-disjoint spanning trees')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import matplotlib.figure
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from .figures import METHOD_STYLES, PALETTE, paper_style, plain_log_ticks
+
+__all__ = ["pareto_figure", "depth_gap_figure"]
+
+#: Panels of :func:`depth_gap_figure`, in the paper's order.
+FAMILIES = ("slimfly", "bundlefly", "polarstar-paley", "polarstar-iq", "polarfly")
+_FAMILY_LABELS = {"slimfly": "Slim Fly", "bundlefly": "Bundlefly", "polarstar-paley": "PolarStar QR",
+                  "polarstar-iq": "PolarStar IQ", "polarfly": "PolarFly ER$_q$"}
+
+
+def pareto_figure(panels: Mapping[str, tuple[Mapping[str, Sequence[int]], Sequence[tuple[int, int, str]], int]],
+                  ncols: int = 4) -> matplotlib.figure.Figure:
+    """Maximum depth against the number of trees, one panel per network, with the front of what can be built.
+
+    Parameters
+    ----------
+    panels : title -> (families, front, lower bound). ``families`` maps a method name (a key of
+        :data:`~starlib.paper.figures.METHOD_STYLES`, optionally with ``"+ls"``) to its trees' depths; ``front``
+        is :func:`starlib.paper.shallow_study.pareto_front`; the lower bound is drawn as a dotted line.
+    ncols : panels per row.
+    """
+    titles = list(panels)
+    ncols = max(1, min(ncols, len(titles)))
+    nrows = -(-len(titles) // ncols)
+    with paper_style():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.4 * nrows + 0.7), squeeze=False)
+        used: dict[str, None] = {}
+        for ax, title in zip(axes.flat, titles, strict=False):
+            families, front, bound = panels[title]
+            for name, depths in families.items():
+                if not len(depths):
+                    continue
+                base = name.removesuffix("+ls")
+                st = METHOD_STYLES[base]
+                improved = name.endswith("+ls")
+                ax.plot([len(depths)], [max(depths)], linestyle="none", marker=st.marker, color=st.colour,
+                        markerfacecolor=st.colour if improved else "none", markersize=6, zorder=3)
+                used[base] = None
+            counts = np.arange(1, front[-1][0] + 1)  # c trees need the depth of the first front point with >= c
+            ax.step(counts, [min(d for c0, d, _ in front if c0 >= c) for c in counts], where="mid",
+                    color=PALETTE[6], linewidth=1.0, zorder=2)
+            ax.axhline(bound, color=PALETTE[6], linestyle=":", linewidth=1.0, zorder=1)
+            ax.set_yscale("log")
+            plain_log_ticks(ax, "y")
+            ax.set_title(title)
+            ax.set_xlabel("edge-disjoint spanning trees")
+            ax.set_ylabel("maximum depth")
+            top = max(max(d) for d in families.values() if len(d))
+            low = min([bound] + [min(d) for d in families.values() if len(d)])
+            ax.set_ylim(max(low, 1) * 0.8, top * 1.3)
+            kmax = max(len(d) for d in families.values())
+            ax.set_xlim(0.5, kmax + 0.5)
+            ax.set_xticks(range(1, kmax + 1, max(1, kmax // 6)))
+        for ax in list(axes.flat)[len(titles):]:
+            ax.set_visible(False)
+        handles = [Line2D([], [], linestyle="none", marker=METHOD_STYLES[m].marker, color=METHOD_STYLES[m].colour,
+                          markerfacecolor="none", label=METHOD_STYLES[m].label) for m in used]
+        handles += [Line2D([], [], linestyle="none", marker="o", color="#555555", label="filled: after local search"),
+                    Line2D([], [], color=PALETTE[6], linewidth=1.0, label="front (c shallowest trees)"),
+                    Line2D([], [], color=PALETTE[6], linestyle=":", linewidth=1.0, label="lower bound")]
+        fig.legend(handles=handles, loc="lower center", ncol=min(5, len(handles)), frameon=False)
+        fig.tight_layout(rect=(0, 0.1 if nrows > 1 else 0.16, 1, 1))
+    return fig
+
+
+def depth_gap_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
+    """Maximum depth of the paper's and the shallow families against the number of links, with the lower bound,
+    one panel per family of networks (rows of ``paper_tables/maximum_shallow.csv``).
+
+    Parameters
+    ----------
+    table : the notebook's table (:data:`starlib.paper.shallow_study.ROW_COLUMNS`).
+    """
+    fams = [f for f in FAMILIES if (table["network"] == f).any()]
+    with paper_style():
+        fig, axes = plt.subplots(1, len(fams), figsize=(2.6 * len(fams), 2.9), squeeze=False, sharey=True)
+        for ax, fam in zip(axes.flat, fams, strict=False):
+            sub = table[table["network"] == fam].sort_values("links")
+            x = sub["links"].to_numpy()
+            paper = sub["paper"].iloc[0]
+            for col, key, filled in (("paper_depth", paper, False), ("shallow_depth", "shallow", True)):
+                st = METHOD_STYLES[key]
+                ax.plot(x, sub[col].to_numpy(), linestyle="none", marker=st.marker, color=st.colour,
+                        markerfacecolor=st.colour if filled else "none", label=st.label)
+            ax.plot(x, sub["lower_bound"].to_numpy(), linestyle="none", marker="_", color=PALETTE[6],
+                    markersize=9, label="lower bound")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            plain_log_ticks(ax, "both")
+            ax.set_title(_FAMILY_LABELS[fam])
+            ax.set_xlabel("links")
+        axes.flat[0].set_ylabel("maximum depth")
+        handles, labels = [], []
+        for ax in axes.flat:
+            for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+        fig.tight_layout(rect=(0, 0.12, 1, 1))
+    ys = np.concatenate([table[c].to_numpy() for c in ("paper_depth", "shallow_depth", "lower_bound")])
+    if ys.min() < 1:
+        raise ValueError("depth_gap_figure: depths must be >= 1 on a log axis")
+    return fig

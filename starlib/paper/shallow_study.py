@@ -1,0 +1,257 @@
+"""Notebook 13, "Maximum and shallow": count and depth of every method's EDSTs per network, the lower bound, the
+Pareto front of count against depth, and the allreduce model re-evaluated on the shallow families.
+
+* :func:`shallow_row` builds, for one network, the paper's construction (Table I's :func:`~starlib.edst.auto_trees`
+  on a star product; the Hamiltonian paths of Appendix B-B7 on ``ER_q``), the exact packer's family (when its
+  estimated time is within a budget), and :func:`~starlib.edst.shallow.shallow_trees`; it verifies each, measures
+  each tree's depth from its stated root (:func:`measured_depths`, a BFS in the tree independent of the
+  construction), and adds the lower bound :func:`~starlib.edst.depth.depth_lower_bound` and the gap.
+* :func:`method_families` and :func:`pareto_front` give the points of the count-depth figure: every method's
+  family, the same family after the local search, one BFS tree at a centre, and the front of what can be built
+  (a family of ``k`` trees also gives ``c < k`` trees: its ``c`` shallowest).
+* :func:`allreduce_rows` evaluates notebook 08's pipelined allreduce model on one BFS tree, the paper's family and
+  the shallow one.
+
+Example
+-------
+>>> from starlib.networks import slimfly
+>>> row = shallow_row("slimfly", {"q": 5}, slimfly(5))
+>>> row["shallow_trees"] == row["upper_bound"], row["shallow_depth"] >= row["lower_bound"]
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import allreduce as ar
+from ..bounds import upper_bound
+from ..edst import EDSTSet, Tree, auto_trees, check_edsts, generic_trees, verify_edsts
+from ..edst.depth import depth_lower_bound, improve_depth
+from ..edst.packing import generic_seconds
+from ..edst.shallow import shallow_trees
+from ..edst.trees import bfs_tree
+from .catalog import format_params
+
+__all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
+           "front_rows", "allreduce_rows", "bfs_family"]
+
+#: The columns of ``paper_tables/maximum_shallow.csv``, in order.
+ROW_COLUMNS = ("network", "parameters", "n", "links", "diameter", "upper_bound", "paper", "paper_trees",
+               "paper_depth", "generic_trees", "generic_depth", "shallow_trees", "shallow_depth", "shallow_mean_depth",
+               "shallow_start", "lower_bound", "gap", "target", "within_target")
+
+
+def measured_depths(graph: Any, trees: Sequence[Tree]) -> list[int]:
+    """Each tree's depth from its stated root, by a BFS in the tree (independent of the construction's record).
+
+    Example
+    -------
+    >>> import numpy as np
+    >>> measured_depths(None, [Tree(np.array([[0, 1], [1, 2]]), 0, n=3)])
+    [2]
+    """
+    return [int(ar.tree_height(t.n, t.edges, t.root)) for t in trees]
+
+
+def paper_family(family: str, params: Mapping[str, Any], graph: Any) -> tuple[str, EDSTSet]:
+    """The paper's construction for a network: ``("hamiltonian", paths)`` for ``ER_q``, else ``("auto", Table I)``.
+
+    Example
+    -------
+    >>> from starlib.factors import polarfly
+    >>> name, T = paper_family("polarfly", {"q": 5}, polarfly(5))
+    >>> name, len(T), max(T.depths())
+    ('hamiltonian', 3, 15)
+    """
+    if family == "polarfly":
+        from ..edst.factor.er import er_edsts
+
+        return "hamiltonian", er_edsts(int(params["q"]), "hamiltonian", graph=graph)
+    return "auto", auto_trees(graph)
+
+
+def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_max_seconds: float = 30.0,
+                seed: int = 0) -> dict[str, Any]:
+    """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
+
+    Parameters
+    ----------
+    family, params : the network's family name and parameters (for the first two columns).
+    graph : the network.
+    generic_max_seconds : run the exact packer for the ``generic`` columns only when its estimated time
+        (:func:`~starlib.edst.packing.generic_seconds`) is at most this; otherwise they hold -1.
+    seed : the local search's seed.
+
+    Returns
+    -------
+    dict
+        Counts and maximum depths (measured from the stated roots) of the paper's, the exact packer's and the
+        shallow family; the shallow family's mean depth and starting family; the lower bound for the shallow
+        count, the gap ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` of issue 14 and whether the
+        shallow depth meets it. Every family is verified (a ``ValueError`` otherwise).
+    """
+    ecc = graph.eccentricities()
+    diameter = int(ecc.max())
+    paper_name, paper = paper_family(family, params, graph)
+    families = {"paper": paper}
+    if generic_seconds(int(graph.m)) <= generic_max_seconds:
+        families["generic"] = generic_trees(graph)
+    shallow = shallow_trees(graph, seed=seed)
+    families["shallow"] = shallow
+    depths = {}
+    for name, fam in families.items():
+        check_edsts(graph, fam)
+        depths[name] = measured_depths(graph, fam)
+    lb = depth_lower_bound(graph, len(shallow)).value
+    sd = depths["shallow"]
+    target = 2 * diameter + 1
+    return {"network": family, "parameters": format_params(dict(params)), "n": int(graph.n), "links": int(graph.m),
+            "diameter": diameter, "upper_bound": int(upper_bound(graph)), "paper": paper_name,
+            "paper_trees": len(paper), "paper_depth": max(depths["paper"]),
+            "generic_trees": len(families["generic"]) if "generic" in families else -1,
+            "generic_depth": max(depths["generic"]) if "generic" in families else -1,
+            "shallow_trees": len(shallow), "shallow_depth": max(sd), "shallow_mean_depth": round(sum(sd) / len(sd), 4),
+            "shallow_start": shallow[0].meta["start"], "lower_bound": int(lb), "gap": max(sd) - int(lb),
+            "target": target, "within_target": max(sd) <= target}
+
+
+def bfs_family(graph: Any) -> EDSTSet:
+    """One BFS tree rooted at a centre of the graph (depth = radius): the latency-optimal single tree.
+
+    Example
+    -------
+    >>> from starlib.factors import cycle
+    >>> bfs_family(cycle(6))[0].depth
+    3
+    """
+    root = int(np.argmin(graph.eccentricities()))
+    return EDSTSet([Tree(bfs_tree(graph.n, graph.edges, root), root, "bfs", n=graph.n)])
+
+
+def method_families(graph: Any, methods: Sequence[str], *, seed: int = 0) -> dict[str, EDSTSet]:
+    """Every named method's family on ``graph`` (keys of :data:`starlib.edst.METHODS`, plus ``"bfs"`` and
+    ``"hamiltonian"`` for ``ER_q``), and each non-empty one after the local search under ``"<method>+ls"``.
+
+    Methods that do not apply to the graph (a product-only method on ``ER_q``) are skipped. Every family is
+    verified.
+    """
+    from ..edst import METHODS
+
+    out: dict[str, EDSTSet] = {}
+    for name in methods:
+        if name == "bfs":
+            out[name] = bfs_family(graph)
+            continue
+        if name == "hamiltonian":
+            from ..edst.factor.er import er_edsts
+
+            q = int(round((np.sqrt(4 * graph.n - 3) - 1) / 2))
+            fam = er_edsts(q, "hamiltonian", graph=graph)
+        else:
+            try:
+                fam = METHODS[name](graph)
+            except ValueError:
+                continue
+        out[name] = fam
+        if len(fam) and name != "shallow":
+            out[name + "+ls"] = improve_depth(graph, fam, seed=seed)
+    for name, fam in out.items():
+        if not verify_edsts(graph, fam, allow_empty=True).valid:
+            raise ValueError(f"method={name!r}: the family is not edge-disjoint spanning trees")
+    return out
+
+
+def pareto_front(points: Mapping[str, Sequence[int]]) -> list[tuple[int, int, str]]:
+    """The count-depth front of a collection of families: for each count ``c``, the least maximum depth of ``c``
+    trees taken from one family (its ``c`` shallowest), keeping only the counts where that depth rises.
+
+    Parameters
+    ----------
+    points : family name -> the depths of its trees.
+
+    Returns
+    -------
+    list of (count, depth, family)
+        Increasing in count and depth: ``c`` EDSTs of maximum depth ``d`` can be built (the ``c`` shallowest trees
+        of ``family``, the first in ``points`` that achieves it), and ``c + 1`` need a larger depth or cannot be
+        built by these methods.
+
+    Example
+    -------
+    >>> pareto_front({"bfs": [2], "max": [4, 5, 9], "shallow": [4, 4, 4]})
+    [(1, 2, 'bfs'), (3, 4, 'shallow')]
+    """
+    best: dict[int, tuple[int, str]] = {}
+    for name, depths in points.items():
+        for c, d in enumerate(sorted(int(x) for x in depths), start=1):  # the c shallowest have maximum depth d
+            if c not in best or d < best[c][0]:
+                best[c] = (d, name)
+    front: list[tuple[int, int, str]] = []
+    for c in sorted(best, reverse=True):  # from the largest count down, keep strict improvements in depth
+        if not front or best[c][0] < front[-1][1]:
+            front.append((c, best[c][0], best[c][1]))
+    return sorted(front)
+
+
+def front_rows(family: str, params: Mapping[str, Any], graph: Any, families: Mapping[str, EDSTSet]
+               ) -> tuple[list[dict[str, Any]], tuple[dict[str, list[int]], list[tuple[int, int, str]], int]]:
+    """The front of one network as table rows, and the panel of :func:`~starlib.paper.shallow_figures.pareto_figure`.
+
+    Parameters
+    ----------
+    family, params : the network's family and parameters.
+    graph : the network.
+    families : name -> family (:func:`method_families`).
+
+    Returns
+    -------
+    (rows, panel)
+        ``rows``: one dict per point of :func:`pareto_front` (``network``, ``parameters``, ``trees``,
+        ``max_depth``, ``family``, ``lower_bound`` for that count); ``panel``: (depths per non-empty family, the
+        front, the lower bound for the largest count).
+    """
+    depths = {name: measured_depths(graph, fam) for name, fam in families.items() if len(fam)}
+    front = pareto_front(depths)
+    rows = [{"network": family, "parameters": format_params(dict(params)), "trees": c, "max_depth": d,
+             "family": name, "lower_bound": int(depth_lower_bound(graph, c).value)} for c, d, name in front]
+    return rows, (depths, front, rows[-1]["lower_bound"])
+
+
+def allreduce_rows(graph: Any, families: Mapping[str, Sequence[int]], sizes: Mapping[str, float], alpha: float,
+                   beta: float) -> list[dict[str, Any]]:
+    """Notebook 08's allreduce model on several families of one network: time per message size, bandwidth, and the
+    size from which each family beats one BFS tree.
+
+    Parameters
+    ----------
+    graph : the network (only ``n`` is used).
+    families : name -> depths of the trees (must include ``"bfs"``).
+    sizes : column suffix -> bytes, e.g. ``{"1KiB": 1024}``.
+    alpha, beta : latency per message (microseconds) and time per byte (microseconds) of one link.
+
+    Returns
+    -------
+    list of dict
+        ``method``, ``trees``, ``max_depth``, ``t_<size>_us`` per size, ``t_64MiB_balanced_us`` when 64 MiB is
+        among the sizes, and ``beats_bfs_from_bytes``, the message size from which the family is faster than
+        one BFS tree (:func:`~starlib.allreduce.timing.crossover_size`: 1 if it is faster at 1 byte, NaN if it
+        never is, and for the BFS tree itself).
+    """
+    rows = []
+    bfs = list(families["bfs"])
+    for name, depths in families.items():
+        depths = list(depths)
+        row: dict[str, Any] = {"method": name, "trees": len(depths), "max_depth": max(depths)}
+        for label, s in sizes.items():
+            row[f"t_{label}_us"] = ar.allreduce_time(depths, float(s), alpha, beta)
+        if "64MiB" in sizes:
+            row["t_64MiB_balanced_us"] = ar.allreduce_time(depths, float(sizes["64MiB"]), alpha, beta,
+                                                           split="balanced")
+        cross = float("nan") if name == "bfs" else float(ar.crossover_size(bfs, depths, alpha, beta))
+        row["beats_bfs_from_bytes"] = cross
+        rows.append(row)
+    return rows
