@@ -5,6 +5,7 @@ Depths are measured independently: networkx BFS (``nx.single_source_shortest_pat
 """
 
 import networkx as nx
+import numba
 import numpy as np
 import pytest
 
@@ -68,6 +69,84 @@ def test_singer_graph_labels():
     T = er_shallow_trees(11, g)
     assert verify_edsts(g, T).valid
     assert max(d for d, _ in nx_depths(T)) <= 4
+
+
+@numba.njit
+def _tree_radius(mask, eu, ev, n):
+    """Radius of the spanning tree given by the edges in ``mask``; -1 if they are not a spanning tree."""
+    uf = np.arange(n)
+    adj = np.full((n, n), -1, np.int64)
+    deg = np.zeros(n, np.int64)
+    for i in range(eu.shape[0]):
+        if (mask >> i) & 1:
+            a = eu[i]
+            b = ev[i]
+            while uf[a] != a:
+                a = uf[a]
+            while uf[b] != b:
+                b = uf[b]
+            if a == b:
+                return -1
+            uf[a] = b
+            adj[eu[i], deg[eu[i]]] = ev[i]
+            deg[eu[i]] += 1
+            adj[ev[i], deg[ev[i]]] = eu[i]
+            deg[ev[i]] += 1
+    best = n
+    dist = np.empty(n, np.int64)
+    qu = np.empty(n, np.int64)
+    for r in range(n):
+        dist[:] = -1
+        dist[r] = 0
+        qu[0] = r
+        h = 0
+        t = 1
+        ecc = 0
+        while h < t:
+            x = qu[h]
+            h += 1
+            for j in range(deg[x]):
+                y = adj[x, j]
+                if dist[y] < 0:
+                    dist[y] = dist[x] + 1
+                    ecc = dist[y]
+                    qu[t] = y
+                    t += 1
+        if t < n:
+            return -1
+        best = min(best, ecc)
+    return best
+
+
+@numba.njit
+def _pair_depth_histogram(eu, ev, n):
+    """Every split of the 2(n-1) edges into two spanning trees (edge 0 in the first): count by max radius."""
+    full = (1 << eu.shape[0]) - 1
+    hist = np.zeros(n + 1, np.int64)
+    mask = (1 << (n - 1)) - 1
+    while mask <= full:  # Gosper's hack: every (n-1)-subset of the edges
+        if mask & 1:
+            r1 = _tree_radius(mask, eu, ev, n)
+            if r1 >= 0:
+                r2 = _tree_radius(full ^ mask, eu, ev, n)
+                if r2 >= 0:
+                    hist[max(r1, r2)] += 1
+        c = mask & -mask
+        r = mask + c
+        mask = (((r ^ mask) >> 2) // c) | r
+    return hist
+
+
+def test_q3_exhaustive():
+    """ER_3: 13 vertices, 24 edges, k = 2 trees using every edge. All C(24, 12) / 2 splits: the least maximum
+    depth (each tree at its centre) is 3, the lower bound of depth_lower_bound; er_shallow_trees gives 4."""
+    g = polarfly(3)
+    e = np.asarray(g.edges, dtype=np.int64)
+    assert e.shape[0] == 24 and er_edst_bound(3) == 2
+    hist = _pair_depth_histogram(np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]), g.n)
+    assert hist[:3].sum() == 0 and hist[3] == 24 and hist[4] > 0
+    assert depth_lower_bound(g, 2).value == 3
+    assert max(er_shallow_trees(3).depths()) == 4
 
 
 def test_rejects_non_prime_power():

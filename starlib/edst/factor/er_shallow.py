@@ -24,8 +24,13 @@ The method
    * *two chained exchanges* (when no single one helps): an exchange that fixes ``x`` but leaves at most a few
      new bad vertices ``z`` in ``T_b``, followed by an exchange for such a ``z`` in ``T_b``; taken if ``bad``
      drops;
-   * *a kick* (when neither helps): a seeded random exchange lifting a bad vertex (``bad`` may rise), the best
-     state (least ``bad``, then least sum of depths) being kept -- an iterated local search.
+   * *lifting a neighbour* (when no chain helps; a bad ``x`` often has no neighbour shallow enough in ``T_a``):
+     an exchange giving a neighbour ``y`` of ``x`` (with ``depth_a(y) >= depth_a(x) - 1``) a parent ``w`` with
+     ``depth_a(w) + 2 < depth_a(x)``, then the exchange ``x -> y``; taken if ``bad`` drops;
+   * *a kick* (when nothing helps): a seeded random exchange lifting a bad vertex (``bad`` may rise), the best
+     state (least ``bad``, then least sum of depths) being kept -- an iterated local search. It stops after a
+     step budget, a budget of trial exchanges (about ``1e8 / n``, at least 20,000), or 16 steps in a row
+     without any legal move; then the trees are re-rooted at their centres and the next round (of 4) starts.
 
    Trying the exchanges at every bad vertex costs ``O(bad * q * n)`` per sweep at most; the deep vertices left by
    the local search are few (one to a few thousand at ``q = 97``, out of ``k n``).
@@ -36,8 +41,14 @@ The method
 Every result is checked by :func:`~starlib.edst.verify.check_edsts`. The procedure is deterministic (seeded
 random numbers, no threads, no clock): the same ``q``, ``graph`` and ``seed`` give the same trees.
 
-Tiny ``q``: ER_2 has ``k = 1``; its BFS tree from any vertex has depth 2 (ER_2 has diameter 2). ER_3 has ``k = 2``
-trees that use all 24 edges; the search finds depth 4 (``tests/test_er_shallow.py`` checks it).
+Tiny ``q``: ER_2 has ``k = 1``; its BFS tree from any vertex has depth 2, optimal (ER_2 has diameter 2 and no
+vertex adjacent to all others). ER_3 has ``k = 2`` trees that use all 24 edges; the search here finds depth 4, and
+the exhaustive search of ``tests/test_er_shallow.py`` over all ``C(24, 12) / 2`` splits shows that the optimum is 3
+(24 splits reach it, matching :func:`~starlib.edst.depth.depth_lower_bound`).
+
+Measured (``seed = 0``, one core): depth 4 for every prime power ``q <= 128`` (``q = 2``: 2), every tree at depth
+4 (mean 4.0); under 1 s per ``q`` up to ``q = 64``, 8 s at ``q = 127`` (about 1M links, mostly the local search),
+about 70 s for the whole sweep.
 
 Example
 -------
@@ -198,11 +209,105 @@ def _bad_list(k, n, depth, target, rank):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_steps, chain_cap):  # pragma: no cover
+def _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad, sd, target, lst, nverts, max_evals,
+                evals, buf):  # pragma: no cover - compiled
+    """Lift a neighbour, then hang the bad vertex from it: for a bad ``x`` of ``T_a`` and a neighbour ``y`` with
+    ``depth_a(y) >= depth_a(x) - 1`` (useless as a parent so far), first an exchange giving ``y`` a parent ``w``
+    with ``depth_a(w) + 2 < depth_a(x)``, then the exchange ``x -> y``. Taken if the bad count drops (trees
+    ``a``, ``owner(yw)``, ``owner(xy)`` recomputed). Returns (taken, evals)."""
+    cur_bad = bad.sum()
+    ts = np.empty(3, np.int64)
+    for ii in range(min(lst.shape[0], nverts)):
+        if evals > max_evals:
+            break
+        a = lst[ii] // n
+        x = lst[ii] % n
+        dx = depth[a, x]
+        if dx <= target:
+            continue
+        p = par[a, x]
+        for j in range(indptr[x], indptr[x + 1]):
+            y = indices[j]
+            if y == p or depth[a, y] + 1 < dx:
+                continue
+            e = eid[j]
+            o2 = owner[e]
+            if o2 == a:
+                continue
+            for j1 in range(indptr[y], indptr[y + 1]):
+                w = indices[j1]
+                if depth[a, w] + 2 >= dx or depth[a, w] + 1 >= depth[a, y]:
+                    continue
+                e1 = eid[j1]
+                o1 = owner[e1]
+                if o1 == a:
+                    continue
+                ts[0] = a
+                ts[1] = o1
+                ts[2] = o2
+                for i in range(3):
+                    if ts[i] >= 0:
+                        buf[3 * i, :] = par[ts[i]]
+                        buf[3 * i + 1, :] = pe[ts[i]]
+                        buf[3 * i + 2, :] = depth[ts[i]]
+                eya = pe[a, y]
+                exa = pe[a, x]
+                s_e1 = owner[e1]
+                s_eya = owner[eya]
+                s_e = owner[e]
+                s_exa = owner[exa]
+                r1 = _apply(a, y, w, e1, par, pe, owner, depth)
+                if r1 == -2:
+                    continue
+                evals += 1
+                _depth_row(a, n, par, root, depth, stack, target)
+                if r1 >= 0:
+                    _depth_row(r1, n, par, root, depth, stack, target)
+                taken = False
+                if depth[a, y] + 1 < depth[a, x] and owner[e] != a:
+                    r2 = _apply(a, x, y, e, par, pe, owner, depth)
+                    if r2 != -2:
+                        tot = cur_bad
+                        nb = np.zeros(3, np.int64)
+                        ns_ = np.zeros(3, np.int64)
+                        for i in range(3):
+                            t = ts[i]
+                            if t < 0 or (i >= 1 and t == ts[0]) or (i == 2 and t == ts[1]):
+                                nb[i] = -1
+                                continue
+                            b_, s_ = _depth_row(t, n, par, root, depth, stack, target)
+                            nb[i] = b_
+                            ns_[i] = s_
+                            tot += b_ - bad[t]
+                        if tot < cur_bad:
+                            for i in range(3):
+                                if nb[i] >= 0:
+                                    bad[ts[i]] = nb[i]
+                                    sd[ts[i]] = ns_[i]
+                            taken = True
+                if taken:
+                    return True, evals
+                for i in range(2, -1, -1):
+                    if ts[i] >= 0:
+                        par[ts[i], :] = buf[3 * i]
+                        pe[ts[i], :] = buf[3 * i + 1]
+                        depth[ts[i], :] = buf[3 * i + 2]
+                owner[e1] = s_e1
+                owner[eya] = s_eya
+                owner[e] = s_e
+                owner[exa] = s_exa
+    return False, evals
+
+
+@numba.njit(cache=True)
+def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_steps, chain_cap, chain_vertices,
+            max_evals):  # pragma: no cover - compiled
     """Lower the number of (tree, vertex) pairs deeper than ``target`` by exchanges (module docstring).
 
-    Returns the best parent / parent-edge arrays and owners seen, their bad count and sum of depths, and the
-    numbers of single, chained and kick moves made."""
+    Stops after ``max_steps`` steps (a sweep of single exchanges, else chained ones at the first
+    ``chain_vertices`` bad vertices, else a kick) or once ``max_evals`` trial exchanges were evaluated. Returns
+    the best parent / parent-edge arrays and owners seen, their bad count and sum of depths, the numbers of
+    single, chained and kick moves made and of exchanges evaluated."""
     np.random.seed(seed)
     k = par.shape[0]
     depth = np.zeros((k, n), np.int64)
@@ -215,6 +320,9 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
         sd[t] = s_
     sv1 = np.empty((6, n), np.int64)
     sv2 = np.empty((6, n), np.int64)
+    sv3 = np.empty((9, n), np.int64)
+    n_lift = 0
+    idle = 0
     best_par = par.copy()
     best_pe = pe.copy()
     best_owner = owner.copy()
@@ -223,8 +331,11 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
     n_single = 0
     n_chain = 0
     n_kick = 0
+    evals = 0
     rank = np.random.permutation(k * n).astype(np.int64)
     for _step in range(max_steps):
+        if evals > max_evals:
+            break
         cur_bad = bad.sum()
         cur_sum = sd.sum()
         if cur_bad < best_bad or (cur_bad == best_bad and cur_sum < best_sum):
@@ -260,6 +371,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                 r = _apply(a, x, y, e, par, pe, owner, depth)
                 if r == -2:
                     continue
+                evals += 1
                 ba, sa = _depth_row(a, n, par, root, depth, stack, target)
                 nb = cur_bad - bad[a] + ba
                 bb2 = 0
@@ -280,10 +392,11 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                 owner[e] = oe
                 owner[ep] = oep
         if done:
+            idle = 0
             continue
         # --- two chained exchanges: fix x in T_a, then one new bad vertex z of T_b
-        for ii in range(lst.shape[0]):
-            if done:
+        for ii in range(min(lst.shape[0], chain_vertices)):
+            if done or evals > max_evals:
                 break
             a = lst[ii] // n
             x = lst[ii] % n
@@ -305,6 +418,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                 r = _apply(a, x, y, e, par, pe, owner, depth)
                 if r == -2:
                     continue
+                evals += 1
                 ba, sa = _depth_row(a, n, par, root, depth, stack, target)
                 bb1 = 0
                 sb1 = 0
@@ -337,6 +451,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                             r2 = _apply(b, z, w, e2, par, pe, owner, depth)
                             if r2 == -2:
                                 continue
+                            evals += 1
                             # bad counts after both moves: trees a, b, r2 (r2 may be a)
                             tot = cur_bad
                             ssum = cur_sum
@@ -373,8 +488,17 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                     owner[e] = oe
                     owner[ep] = oep
         if done:
+            idle = 0
             continue
-        # --- kick: a random legal exchange lifting a random bad vertex
+        # --- lift a neighbour of a bad vertex, then hang the vertex from it
+        taken, evals = _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad, sd, target, lst,
+                                   chain_vertices, max_evals, evals, sv3)
+        if taken:
+            n_lift += 1
+            idle = 0
+            continue
+        # --- kick: a random legal exchange lifting a random bad vertex (none in 64 tries, 16 times in a row: stop)
+        kicked = False
         for _try in range(64):
             ii = np.random.randint(lst.shape[0])
             a = lst[ii] // n
@@ -397,7 +521,14 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                 bad[r] = b_
                 sd[r] = s_
             n_kick += 1
+            kicked = True
             break
+        if kicked:
+            idle = 0
+        else:
+            idle += 1
+            if idle >= 16:
+                break
     cur_bad = bad.sum()
     cur_sum = sd.sum()
     if cur_bad < best_bad or (cur_bad == best_bad and cur_sum < best_sum):
@@ -406,7 +537,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
         best_par[:, :] = par
         best_pe[:, :] = pe
         best_owner[:] = owner
-    return best_par, best_pe, best_owner, best_bad, best_sum, n_single, n_chain, n_kick
+    return best_par, best_pe, best_owner, best_bad, best_sum, n_single, n_chain, n_lift, n_kick, evals
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -439,18 +570,23 @@ def _graph_index(g: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
 
 
 def _repair_family(g: Any, index: tuple, trees: EDSTSet, seed: int, max_steps: int, rounds: int = 4,
-                   chain_cap: int = 3) -> tuple[EDSTSet, dict[str, int]]:
+                   chain_cap: int = 3, chain_vertices: int = 32) -> tuple[EDSTSet, dict[str, int]]:
     """Rounds of the compiled repair (roots fixed within a round, re-centred between rounds), stopped once the
     centred family has depth <= 4; returns the best centred family and the move counts."""
     indptr, indices, eid, ids = index
     n = int(g.n)
     k = len(trees)
     par, pe, owner, root = _arrays(n, ids, trees)
-    counts = {"single": 0, "chained": 0, "kicks": 0, "rounds": 0}
+    counts = {"single": 0, "chained": 0, "lifts": 0, "kicks": 0, "rounds": 0, "evals": 0}
+    # a work budget in trial exchanges (each O(n)): about 2e9 vertex visits per round, at least 20,000 trials
+    max_evals = max(20_000, 2_000_000_000 // (20 * n))
     out = trees
     for rnd in range(rounds):
-        bpar, _, _, _, _, n1, n2, n3 = _repair(n, indptr, indices, eid, owner, par, pe, root, TARGET,
-                                               int(seed) + 7919 * rnd, int(max_steps), int(chain_cap))
+        bpar, _, _, _, _, n1, n2, nl, n3, ne = _repair(n, indptr, indices, eid, owner, par, pe, root, TARGET,
+                                                   int(seed) + 7919 * rnd, int(max_steps), int(chain_cap),
+                                                   int(chain_vertices), int(max_evals))
+        counts["evals"] += int(ne)
+        counts["lifts"] += int(nl)
         counts["single"] += int(n1)
         counts["chained"] += int(n2)
         counts["kicks"] += int(n3)
@@ -553,7 +689,7 @@ def er_shallow_trees(q: int, graph: Any = None, *, seed: int = 0) -> EDSTSet:
                 ls, moves = _repair_family(g, index, ls, s, steps)
                 info["repair"] = moves
             else:
-                info["repair"] = {"single": 0, "chained": 0, "kicks": 0, "rounds": 0}
+                info["repair"] = {"single": 0, "chained": 0, "lifts": 0, "kicks": 0, "rounds": 0, "evals": 0}
             if best is None or _key(ls) < _key(best):
                 best, best_info = ls, info
             if max(best.depths()) <= TARGET:
