@@ -146,6 +146,48 @@ def _bfs(indptr, indices, root):  # pragma: no cover - compiled
     return _bfs_from(indptr, indices, np.array([root], np.int64))
 
 
+@numba.njit(cache=True)
+def _eccentricities(indptr, indices, sources):  # pragma: no cover - compiled
+    """BFS eccentricity of every source (-1 if some vertex is unreachable from it); one queue, stamps not resets."""
+    n = indptr.shape[0] - 1
+    seen = np.full(n, -1, np.int64)
+    dist = np.zeros(n, np.int64)
+    queue = np.empty(n, np.int64)
+    out = np.empty(sources.shape[0], np.int64)
+    for i in range(sources.shape[0]):
+        s = sources[i]
+        seen[s] = i
+        dist[s] = 0
+        queue[0] = s
+        head, tail, far = 0, 1, 0
+        while head < tail:
+            x = queue[head]
+            head += 1
+            dx = dist[x] + 1
+            for j in range(indptr[x], indptr[x + 1]):
+                y = indices[j]
+                if seen[y] != i:
+                    seen[y] = i
+                    dist[y] = dx
+                    far = dx
+                    queue[tail] = y
+                    tail += 1
+        out[i] = far if tail == n else -1
+    return out
+
+
+def eccentricities(indptr: np.ndarray, indices: np.ndarray, sources: np.ndarray) -> np.ndarray:
+    """BFS eccentricity of each source over adjacency arrays; ``-1`` for a source that does not reach every vertex.
+
+    Example
+    -------
+    >>> indptr, indices = csr(4, np.array([[0, 1], [1, 2], [2, 3]]))
+    >>> eccentricities(indptr, indices, np.arange(4)).tolist()
+    [3, 2, 2, 3]
+    """
+    return _eccentricities(indptr, indices, np.ascontiguousarray(sources, dtype=np.int64))
+
+
 def bfs(indptr: np.ndarray, indices: np.ndarray, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Breadth-first search from ``root`` over adjacency arrays (first-in first-out, neighbours in order).
 

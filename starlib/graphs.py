@@ -326,9 +326,17 @@ class ArrayGraph:
 
     def eccentricities(self, sources: np.ndarray | None = None) -> np.ndarray:
         """BFS eccentricity of each source (all vertices by default); inf-free only if connected."""
+        src = np.arange(self.n) if sources is None else np.asarray(sources)
+        if not self.directed:  # compiled BFS over adjacency arrays: no n x n distance block
+            from ._kernels import csr, eccentricities
+
+            indptr, indices = csr(self.n, self.edges)
+            out = eccentricities(indptr, indices, src)
+            if (out < 0).any():
+                raise ValueError(f"graph {self.name or ''} is not connected: eccentricity is infinite")
+            return out
         from scipy.sparse import csgraph
 
-        src = np.arange(self.n) if sources is None else np.asarray(sources)
         a = self.adjacency()
         out = np.empty(len(src), dtype=np.int64)
         chunk = max(1, 2_000_000 // max(self.n, 1))

@@ -72,7 +72,7 @@ _EXPORTS: dict[str, str] = {
     "verify_edsts": "verify", "verify_singer_edsts": "factor",
     "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
     "ShallowStart": "shallow", "shallow_starts": "shallow", "shallow_trees": "shallow",
-    "shallow_factor_trees": "shallow",
+    "shallow_factor_trees": "shallow", "shallowest": "shallow", "er_shallow_trees": "factor.er_shallow",
 }
 
 
@@ -84,7 +84,8 @@ __all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_ed
            "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
            "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
            "verify_singer_edsts", "VerifyReport", "DepthBound", "depth_lower_bound", "improve_depth",
-           "ShallowStart", "shallow_starts", "shallow_trees", "shallow_factor_trees"]
+           "ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees",
+           "er_shallow_trees"]
 
 
 def __getattr__(name: str) -> Any:

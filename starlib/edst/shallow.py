@@ -24,20 +24,31 @@ The starting families use the structure of the graph
   So a family of factor trees of the same count and smaller depths gives product trees with smaller bounds.
   The second start therefore runs Table I's construction with **shallow factor trees**: each factor's default
   maximum packing (:func:`~starlib.edst.product.auto.default_factor_trees`), improved by the local search on the
-  factor itself (same count; the Hamiltonian paths of ``K_{q,q}`` or of the Paley graphs, of depth about
-  ``n/2``, become trees of depth 2 to 4). Table I's case also depends on ``r``, the forest rank of the edges
+  factor itself (same count; the Hamiltonian paths of ``K_{7,7}``, of depth 7 from their centres, become trees
+  of depth 3). Table I's case also depends on ``r``, the forest rank of the edges
   the factor packing leaves unused, which changes with the packing; a start whose count falls below ``auto``'s
   is dropped.
 * **Any graph.** The first start is ``auto``; the exact packer's family is a further start when it is cheap
   (at most ``cheap_seconds``) or needed for the count.
 * For ``ER_q`` ``auto`` is the Singer lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`,
-  ``"low-depth"``); its Hamiltonian paths are a further start.
+  ``"low-depth"``); :func:`~starlib.edst.factor.er_shallow.er_shallow_trees` (that family, the local search, then
+  a repair of the vertices deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128``
+  measured (depth 2 at ``q = 2``).
 
 Why the local search finishes the job: Construction V-C.6 and V-C.7's two trees are the deep ones (the
 quadratic terms above). A vertex ``x`` deep in such a tree ``T_a`` has a graph neighbour ``y`` much shallower in
 ``T_a`` (the diameter of Slim Fly is 2); the search moves ``x``'s subtree under ``y``, taking the edge ``xy``
 from the unused edges or from another tree ``T_b``, which gets ``x``'s old parent edge in exchange when that
 reconnects ``T_b``. Every move keeps ``k`` edge-disjoint spanning trees (:mod:`starlib.edst.depth`).
+
+What this is not: a closed-form construction with a proved depth. The families are built by the paper's
+constructions and then improved instance by instance; their depth is measured (and the family verified), not
+guaranteed. Aligning the reserved-tree edges of Sections V-C/V-D with the bijections, as Theorem V-B.5(2) does for
+the Universal trees, and hub sets per tree as in the ER_q lifted clusters, are the routes to such a theorem that
+this module does not take.
+
+Above ``single_start_links`` links (200,000) only the start of least maximum depth is searched, once: on Bundlefly
+MMS(29) * QR(29) (1,390,173 links) that is the shallow factor trees' start.
 
 Lower bound
 -----------
@@ -57,6 +68,7 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,7 +84,7 @@ from .packing import generic_seconds
 from .product.auto import auto_trees, default_factor_trees
 from .trees import EDSTSet, is_connected
 
-__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallow_factor_trees"]
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees"]
 
 
 @dataclass(frozen=True)
@@ -131,9 +143,8 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
     Returns
     -------
     list of ShallowStart
-        ``"auto"`` (or ``"auto (given factor trees)"``), ``"shallow factor trees"`` for a star product with
-        connected factors, ``"hamiltonian"`` for ``ER_q``, ``"generic"`` when the exact packer ran; only those
-        with the largest count, each verified by its construction.
+        ``"auto"``, ``"shallow factor trees"`` for a star product with connected factors, ``"ER shallow"`` for
+        ``ER_q``, ``"generic"`` when the exact packer ran; only those with the largest count.
 
     Example
     -------
@@ -156,9 +167,9 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
         starts.append(ShallowStart("shallow factor trees", auto_trees(graph, list(gs), list(hs))))
     q = _er_q(g, starts[0].trees)
     if q is not None:
-        from .factor.er import er_edsts
+        from .factor.er_shallow import er_shallow_trees
 
-        starts.append(ShallowStart("hamiltonian", er_edsts(q, "hamiltonian", graph=g)))
+        starts.append(ShallowStart("ER shallow", er_shallow_trees(q, graph=g, seed=seed)))
     count = max(len(s.trees) for s in starts)
     seconds = generic_seconds(int(g.m))
     if (count < upper_bound(g) and seconds <= exact_seconds) or seconds <= cheap_seconds:
@@ -224,9 +235,51 @@ def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[An
     """
     starts = shallow_starts(graph, g_trees, h_trees, exact_seconds=exact_seconds, cheap_seconds=cheap_seconds,
                             seed=seed)
+    return shallowest(graph, starts, seed=seed, restarts=restarts, single_start_links=single_start_links)
+
+
+def shallowest(graph: Any, starts: Sequence[ShallowStart], *, seed: int = 0, restarts: int | None = None,
+               single_start_links: int = 200_000) -> EDSTSet:
+    """The local search from each starting family (all of one count); the family of least maximum, then total depth.
+
+    The second half of :func:`shallow_trees`, for callers that build the starts themselves
+    (:func:`shallow_starts`, or their own families of one count).
+
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        The host graph.
+    starts : sequence of ShallowStart
+        Edge-disjoint spanning tree families of ``graph``, all with the same number of trees.
+    seed, restarts, single_start_links
+        As :func:`shallow_trees`.
+
+    Returns
+    -------
+    EDSTSet
+        As :func:`shallow_trees`.
+
+    Raises
+    ------
+    ValueError
+        If ``starts`` is empty or its families differ in count.
+
+    Example
+    -------
+    >>> from starlib.networks import slimfly
+    >>> from starlib.edst import auto_trees
+    >>> P = slimfly(5)
+    >>> S = shallowest(P, [ShallowStart("auto", auto_trees(P))])
+    >>> len(S), max(S.depths()) <= 5, S[0].meta["start"]
+    (3, True, 'auto')
+    """
+    starts = list(starts)
+    if not starts or len({len(s.trees) for s in starts}) != 1:
+        raise ValueError(f"starts: need one or more families of one count, got counts "
+                         f"{[len(s.trees) for s in starts]}")
     g = as_graph(graph, "graph")
     if g.m > single_start_links and len(starts) > 1:  # one search only: from the start of least maximum depth
-        starts = [min(starts, key=lambda s: max(s.trees.depths()))]
+        starts = [min(starts, key=lambda s: max(s.trees.depths()) if len(s.trees) else 0)]
     best: tuple[tuple[int, int], EDSTSet, str] | None = None
     for s in starts:
         out = improve_depth(g, s.trees, seed=seed, restarts=restarts)

@@ -32,17 +32,17 @@ from ..bounds import upper_bound
 from ..edst import EDSTSet, Tree, auto_trees, check_edsts, generic_trees, verify_edsts
 from ..edst.depth import depth_lower_bound, improve_depth
 from ..edst.packing import generic_seconds
-from ..edst.shallow import shallow_trees
+from ..edst.shallow import shallow_starts, shallowest
 from ..edst.trees import bfs_tree
 from .catalog import format_params
 
 __all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
-           "front_rows", "allreduce_rows", "bfs_family"]
+           "front_rows", "allreduce_rows", "bfs_family", "er_shallow_row"]
 
 #: The columns of ``paper_tables/maximum_shallow.csv``, in order.
 ROW_COLUMNS = ("network", "parameters", "n", "links", "diameter", "upper_bound", "paper", "paper_trees",
                "paper_depth", "generic_trees", "generic_depth", "shallow_trees", "shallow_depth", "shallow_mean_depth",
-               "shallow_start", "lower_bound", "gap", "target", "within_target")
+               "shallow_start", "maximum_known", "lower_bound", "gap", "target", "within_target")
 
 
 def measured_depths(graph: Any, trees: Sequence[Tree]) -> list[int]:
@@ -82,26 +82,30 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
     ----------
     family, params : the network's family name and parameters (for the first two columns).
     graph : the network.
-    generic_max_seconds : run the exact packer for the ``generic`` columns only when its estimated time
-        (:func:`~starlib.edst.packing.generic_seconds`) is at most this; otherwise they hold -1.
+    generic_max_seconds : run the exact packer, for the ``generic`` columns and as a start of the shallow family,
+        only when its estimated time (:func:`~starlib.edst.packing.generic_seconds`) is at most this; otherwise
+        the ``generic`` columns hold -1.
     seed : the local search's seed.
 
     Returns
     -------
     dict
         Counts and maximum depths (measured from the stated roots) of the paper's, the exact packer's and the
-        shallow family; the shallow family's mean depth and starting family; the lower bound for the shallow
-        count, the gap ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` of issue 14 and whether the
-        shallow depth meets it. Every family is verified (a ``ValueError`` otherwise).
+        shallow family; the shallow family's mean depth and starting family; ``maximum_known`` (the shallow count
+        equals the upper bound, or the exact packer ran); the lower bound for the shallow count, the gap
+        ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` of issue 14 and whether the shallow depth
+        meets it. Every family is verified (a ``ValueError`` otherwise).
     """
     ecc = graph.eccentricities()
     diameter = int(ecc.max())
     paper_name, paper = paper_family(family, params, graph)
-    families = {"paper": paper}
-    if generic_seconds(int(graph.m)) <= generic_max_seconds:
-        families["generic"] = generic_trees(graph)
-    shallow = shallow_trees(graph, seed=seed)
-    families["shallow"] = shallow
+    starts = shallow_starts(graph, exact_seconds=generic_max_seconds, cheap_seconds=min(1.0, generic_max_seconds),
+                            seed=seed)
+    generic = next((s.trees for s in starts if s.name == "generic"), None)
+    if generic is None and generic_seconds(int(graph.m)) <= generic_max_seconds:
+        generic = generic_trees(graph)
+    shallow = shallowest(graph, starts, seed=seed)
+    families = {"paper": paper, "shallow": shallow} | ({"generic": generic} if generic is not None else {})
     depths = {}
     for name, fam in families.items():
         check_edsts(graph, fam)
@@ -109,14 +113,38 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
     lb = depth_lower_bound(graph, len(shallow)).value
     sd = depths["shallow"]
     target = 2 * diameter + 1
+    bound = int(upper_bound(graph))
     return {"network": family, "parameters": format_params(dict(params)), "n": int(graph.n), "links": int(graph.m),
-            "diameter": diameter, "upper_bound": int(upper_bound(graph)), "paper": paper_name,
+            "diameter": diameter, "upper_bound": bound, "paper": paper_name,
             "paper_trees": len(paper), "paper_depth": max(depths["paper"]),
-            "generic_trees": len(families["generic"]) if "generic" in families else -1,
-            "generic_depth": max(depths["generic"]) if "generic" in families else -1,
+            "generic_trees": len(generic) if generic is not None else -1,
+            "generic_depth": max(depths["generic"]) if generic is not None else -1,
             "shallow_trees": len(shallow), "shallow_depth": max(sd), "shallow_mean_depth": round(sum(sd) / len(sd), 4),
-            "shallow_start": shallow[0].meta["start"], "lower_bound": int(lb), "gap": max(sd) - int(lb),
-            "target": target, "within_target": max(sd) <= target}
+            "shallow_start": shallow[0].meta["start"], "maximum_known": len(shallow) == bound or generic is not None,
+            "lower_bound": int(lb), "gap": max(sd) - int(lb), "target": target, "within_target": max(sd) <= target}
+
+
+def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
+    """One row of the ER_q table of notebook 13: :func:`~starlib.edst.factor.er_shallow.er_shallow_trees` on
+    ``polarfly(q)``, verified, depths measured from the stated roots, and the lower bound.
+
+    Example
+    -------
+    >>> r = er_shallow_row(7)
+    >>> r["trees"], r["bound"], r["verified"], r["max_depth"], r["lower_bound"]
+    (4, 4, True, 4, 3)
+    """
+    from ..edst.factor.er import er_edst_bound
+    from ..edst.factor.er_shallow import er_shallow_trees
+    from ..factors import polarfly
+
+    g = polarfly(q)
+    trees = er_shallow_trees(q, graph=g, seed=seed)
+    d = measured_depths(g, trees)
+    return {"q": int(q), "vertices": int(g.n), "links": int(g.m), "bound": int(er_edst_bound(q)),
+            "trees": len(trees), "verified": bool(verify_edsts(g, trees).valid), "max_depth": max(d),
+            "mean_depth": round(sum(d) / len(d), 4), "lower_bound": int(depth_lower_bound(g, len(trees)).value),
+            "start": str(trees[0].meta.get("start", ""))}
 
 
 def bfs_family(graph: Any) -> EDSTSet:
