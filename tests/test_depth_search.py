@@ -17,20 +17,7 @@ from starlib.factors import complete, polarfly
 from starlib.graphs import as_graph
 from starlib.networks import bundlefly, polarstar, slimfly
 from starlib.paper.random_products import random_factor, random_star_product
-
-
-def nx_depths(trees):
-    """Depth of every tree by networkx BFS from its stated root."""
-    out = []
-    for t in trees:
-        g = nx.Graph()
-        g.add_nodes_from(range(t.n))
-        g.add_edges_from(t.edges.tolist())
-        assert nx.is_tree(g)
-        dist = nx.single_source_shortest_path_length(g, t.root)
-        assert len(dist) == t.n
-        out.append(max(dist.values()))
-    return out
+from tests.nx_trees import nx_depths
 
 
 def tree_radius(edges, n):

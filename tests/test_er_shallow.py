@@ -1,4 +1,4 @@
-"""Tests for starlib.edst.factor.er_shallow: maximum EDST families of ER_q of depth at most 4.
+"""Tests for starlib.edst.er_shallow: maximum EDST families of ER_q of depth at most 4.
 
 Depths are measured independently: networkx BFS (``nx.single_source_shortest_path_length``) on each tree as an
 ``nx.Graph`` from the root the tree states, and the centre checked against the tree's radius.
@@ -11,18 +11,16 @@ import pytest
 
 from starlib.edst import er_edst_bound, singer_graph, verify_edsts
 from starlib.edst.depth import depth_lower_bound
-from starlib.edst.factor.er_shallow import er_shallow_trees
+from starlib.edst.er_shallow import er_shallow_trees
 from starlib.factors import polarfly
+from tests.nx_trees import nx_tree
 
 
 def nx_depths(trees):
     """(depth from the stated root, radius) of every tree, by networkx BFS."""
     out = []
     for t in trees:
-        g = nx.Graph()
-        g.add_nodes_from(range(t.n))
-        g.add_edges_from(t.edges.tolist())
-        assert nx.is_tree(g)
+        g = nx_tree(t)
         dist = nx.single_source_shortest_path_length(g, t.root)
         assert len(dist) == t.n
         ecc = nx.eccentricity(g) if t.n <= 400 else None

@@ -24,18 +24,7 @@ from starlib.graphs import as_graph
 from starlib.networks import bundlefly, polarstar, slimfly
 from starlib.paper.random_products import random_factor, random_star_product
 from starlib.paper.shallow_study import allreduce_rows, front_rows, method_families, pareto_front, shallow_row
-
-
-def nx_depths(trees):
-    """Depth of every tree by networkx BFS from its stated root (each must be a spanning tree)."""
-    out = []
-    for t in trees:
-        g = nx.Graph()
-        g.add_nodes_from(range(t.n))
-        g.add_edges_from(t.edges.tolist())
-        assert nx.is_tree(g)
-        out.append(max(nx.single_source_shortest_path_length(g, t.root).values()))
-    return out
+from tests.nx_trees import nx_depths
 
 
 def nx_diameter(graph):

@@ -72,7 +72,7 @@ _EXPORTS: dict[str, str] = {
     "verify_edsts": "verify", "verify_singer_edsts": "factor",
     "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
     "ShallowStart": "shallow", "shallow_starts": "shallow", "shallow_trees": "shallow",
-    "shallow_factor_trees": "shallow", "shallowest": "shallow", "er_shallow_trees": "factor.er_shallow",
+    "shallow_factor_trees": "shallow", "shallowest": "shallow", "er_shallow_trees": "er_shallow",
 }
 
 

@@ -31,7 +31,7 @@ The starting families use the structure of the graph
 * **Any graph.** The first start is ``auto``; the exact packer's family is a further start when it is cheap
   (at most ``cheap_seconds``) or needed for the count.
 * For ``ER_q`` ``auto`` is the Singer lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`,
-  ``"low-depth"``); :func:`~starlib.edst.factor.er_shallow.er_shallow_trees` (that family, the local search, then
+  ``"low-depth"``); :func:`~starlib.edst.er_shallow.er_shallow_trees` (that family, the local search, then
   a repair of the vertices deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128``
   measured (depth 2 at ``q = 2``).
 
@@ -167,7 +167,7 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
         starts.append(ShallowStart("shallow factor trees", auto_trees(graph, list(gs), list(hs))))
     q = _er_q(g, starts[0].trees)
     if q is not None:
-        from .factor.er_shallow import er_shallow_trees
+        from .er_shallow import er_shallow_trees
 
         starts.append(ShallowStart("ER shallow", er_shallow_trees(q, graph=g, seed=seed)))
     count = max(len(s.trees) for s in starts)

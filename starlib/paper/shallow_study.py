@@ -125,7 +125,7 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
 
 
 def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
-    """One row of the ER_q table of notebook 13: :func:`~starlib.edst.factor.er_shallow.er_shallow_trees` on
+    """One row of the ER_q table of notebook 13: :func:`~starlib.edst.er_shallow.er_shallow_trees` on
     ``polarfly(q)``, verified, depths measured from the stated roots, and the lower bound.
 
     Example
@@ -134,8 +134,8 @@ def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
     >>> r["trees"], r["bound"], r["verified"], r["max_depth"], r["lower_bound"]
     (4, 4, True, 4, 3)
     """
+    from ..edst.er_shallow import er_shallow_trees
     from ..edst.factor.er import er_edst_bound
-    from ..edst.factor.er_shallow import er_shallow_trees
     from ..factors import polarfly
 
     g = polarfly(q)

@@ -484,13 +484,11 @@ _SHALLOW_ER = TableNote(
     "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (issue 14): `er_shallow_trees` "
     "(the lifted-cluster family, the local search, then a repair of the vertices deeper than 4), verified, depths "
     "measured from each tree's root; the lower bound is 3 for $q \\ge 3$.",
-    {"q": Column("prime power", tex="$q$"),
-     "vertices": Column("vertices $q^2+q+1$", "vertices", tex="$n$"),
-     "links": Column("edges $q(q+1)^2/2$", "edges", tex="$m$"),
-     "bound": Column("upper bound $\\lfloor (q+1)/2 \\rfloor$", "trees", tex="bound"),
+    {**{k: _ER_EDSTS.columns[k] for k in ("q", "vertices", "bound")},
+     "links": _ER_EDSTS.columns["edges"],
      "trees": Column("trees built", "trees", tex="trees"),
-     "verified": _flag("the verifier accepts the trees", "ver."),
-     "max_depth": Column("depth of the deepest tree", "hops", tex="max"),
+     "verified": _ER_EDSTS_DEPTH.columns["verified"],
+     "max_depth": _ER_EDSTS_DEPTH.columns["max_depth"],
      "mean_depth": Column("mean depth of the trees", "hops", tex="mean", decimals=2),
      "lower_bound": Column("lower bound on the deepest tree of any maximum family", "hops", tex="l.b."),
      "start": Column("the family the local search and repair started from", tex="start")},
@@ -518,14 +516,8 @@ _SHALLOW_ALLREDUCE = TableNote(
      "n": _N,
      "method": Column("tree set (`bfs`: one BFS tree; `auto`/`hamiltonian`: the paper's construction; "
                       "`low-depth`: Theorem V-B.5(2); `shallow`: `shallow_trees`)", tex="method"),
-     "trees": Column("trees in the set", "trees", tex="$k$"),
-     "max_depth": Column("depth of the deepest tree", "hops", tex="$D_{\\max}$"),
-     "t_1KiB_us": Column("allreduce time of 1 KiB, equal split", "$\\mu$s", tex="1\\,KiB", decimals=2),
-     "t_64KiB_us": Column("allreduce time of 64 KiB, equal split", "$\\mu$s", tex="64\\,KiB", decimals=2),
-     "t_1MiB_us": Column("allreduce time of 1 MiB, equal split", "$\\mu$s", tex="1\\,MiB", decimals=2),
-     "t_64MiB_us": Column("allreduce time of 64 MiB, equal split", "$\\mu$s", tex="64\\,MiB", decimals=2),
-     "t_64MiB_balanced_us": Column("allreduce time of 64 MiB, split balanced by tree depth", "$\\mu$s",
-                                   tex="64\\,MiB bal.", decimals=2),
+     **{k: _ALLREDUCE.columns[k] for k in ("trees", "max_depth", "t_1KiB_us", "t_64KiB_us", "t_1MiB_us",
+                                           "t_64MiB_us", "t_64MiB_balanced_us")},
      "beats_bfs_from_bytes": Column("message size from which the set is faster than one BFS tree (-- : never, "
                                     "or the BFS tree itself)", "bytes", tex="beats BFS", decimals=0)},
     landscape=True, size="footnotesize")

@@ -65,15 +65,15 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..._kernels import _bfs_from, _csr
-from ...factors import polarfly
-from ...fields import check_prime_power
-from ...graphs import as_graph
-from ...validation import check_int
-from ..depth import improve_depth
-from ..trees import EDSTSet, centred_trees, sort_edge_rows
-from ..verify import check_edsts
-from .er import er_edst_bound, er_edsts
+from .._kernels import _bfs_from, _csr
+from ..factors import polarfly
+from ..fields import check_prime_power
+from ..graphs import as_graph
+from ..validation import check_int
+from .depth import _below, improve_depth
+from .factor.er import er_edst_bound, er_edsts
+from .trees import EDSTSet, centred_trees, sort_edge_rows
+from .verify import check_edsts
 
 __all__ = ["er_shallow_trees"]
 
@@ -113,15 +113,6 @@ def _depth_row(t, n, par, root, depth, stack, target):  # pragma: no cover - com
         if depth[t, v] > target:
             bad += 1
     return bad, s
-
-
-@numba.njit(cache=True)
-def _below(t, u, v, par, depth):  # pragma: no cover - compiled
-    """True if ``u`` lies in the subtree of ``v`` in tree ``t``."""
-    dv = depth[t, v]
-    while depth[t, u] > dv:
-        u = par[t, u]
-    return u == v
 
 
 @numba.njit(cache=True)
