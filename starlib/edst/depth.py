@@ -444,10 +444,17 @@ def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - co
     c = w
     for _ in range(dist[w] // 2):
         c = via[c]
-    prev = -1
-    prev_e = -1
-    cur = c
-    while cur != -1:
+    _reverse_path(t, c, -1, -1, -1, par, pe)
+    root[t] = c
+
+
+@numba.njit(cache=True)
+def _reverse_path(t, v, stop, prev, prev_e, par, pe):  # pragma: no cover - compiled
+    """Tree ``t``: reverse the parent pointers on the path from ``v`` up to ``stop`` (excluded; ``-1``: up to the
+    root), ``v`` taking the parent ``prev`` by edge ``prev_e``. Every vertex of the path then hangs from the one
+    below it."""
+    cur = v
+    while cur != stop:
         nxt = par[t, cur]
         nxt_e = pe[t, cur]
         par[t, cur] = prev
@@ -455,7 +462,6 @@ def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - co
         prev = cur
         prev_e = nxt_e
         cur = nxt
-    root[t] = c
 
 
 @numba.njit(cache=True)

@@ -70,7 +70,7 @@ from ..factors import polarfly
 from ..fields import check_prime_power
 from ..graphs import as_graph
 from ..validation import check_int
-from .depth import _below, improve_depth
+from .depth import _below, _reverse_path, improve_depth
 from .factor.er import er_edst_bound, er_edsts
 from .trees import EDSTSet, centred_trees, sort_edge_rows
 from .verify import check_edsts
@@ -134,19 +134,7 @@ def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
         elif par[b, y] == x:  # y below x in T_b: iff p is below y; re-hang from p (reverse the path p .. y)
             if not _below(b, p, y, par, depth):
                 return -2
-            prev = x
-            prev_e = ep
-            cur = p
-            while cur != y:
-                nxt = par[b, cur]
-                nxt_e = pe[b, cur]
-                par[b, cur] = prev
-                pe[b, cur] = prev_e
-                prev = cur
-                prev_e = nxt_e
-                cur = nxt
-            par[b, y] = prev
-            pe[b, y] = prev_e
+            _reverse_path(b, p, x, x, ep, par, pe)
         else:
             return -2
     par[a, x] = y
@@ -157,26 +145,100 @@ def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _save(a, b, par, pe, depth, sv):  # pragma: no cover - compiled
-    """Copy the rows of trees ``a`` and ``b`` (``b < 0``: only ``a``) into ``sv``."""
-    sv[0, :] = par[a]
-    sv[1, :] = pe[a]
-    sv[2, :] = depth[a]
-    if b >= 0:
-        sv[3, :] = par[b]
-        sv[4, :] = pe[b]
-        sv[5, :] = depth[b]
+def _trial_scratch(n):  # pragma: no cover - compiled
+    """Scratch of one :func:`_try`: its trees, saved rows and owners to undo."""
+    return np.empty(2, np.int64), np.empty((6, n), np.int64), np.empty(4, np.int64)
 
 
 @numba.njit(cache=True)
-def _restore(a, b, par, pe, depth, sv):  # pragma: no cover - compiled
-    par[a, :] = sv[0]
-    pe[a, :] = sv[1]
-    depth[a, :] = sv[2]
-    if b >= 0:
-        par[b, :] = sv[3]
-        pe[b, :] = sv[4]
-        depth[b, :] = sv[5]
+def _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
+    """:func:`_apply` with what undoes it: the trees it may change (``a`` and the owner of ``e``, ``-1`` none) into
+    ``ts``, their rows into ``sv``, the two edges whose owner it changes and their owners into ``undo``. Returns
+    what ``_apply`` returns (on success the second entry of ``ts``)."""
+    ts[0] = a
+    ts[1] = owner[e]
+    for i in range(2):
+        if ts[i] >= 0:
+            sv[3 * i, :] = par[ts[i]]
+            sv[3 * i + 1, :] = pe[ts[i]]
+            sv[3 * i + 2, :] = depth[ts[i]]
+    ep = pe[a, x]
+    undo[0] = e
+    undo[1] = owner[e]
+    undo[2] = ep
+    undo[3] = owner[ep]
+    return _apply(a, x, y, e, par, pe, owner, depth)
+
+
+@numba.njit(cache=True)
+def _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
+    """:func:`_try` of the exchange giving ``x`` the parent ``y = indices[j]`` in ``T_a`` if that lifts ``x``
+    (``depth_a(y) + 1 < depth_a(x)``) and the edge is not in ``T_a``; else ``-2`` (nothing done)."""
+    y = indices[j]
+    if depth[a, y] + 1 >= depth[a, x]:
+        return -2
+    e = eid[j]
+    if owner[e] == a:
+        return -2
+    return _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo)
+
+
+@numba.njit(cache=True)
+def _undo(par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
+    """Undo a legal :func:`_try` (the same ``ts``, ``sv``, ``undo``)."""
+    for i in range(2):
+        if ts[i] >= 0:
+            par[ts[i], :] = sv[3 * i]
+            pe[ts[i], :] = sv[3 * i + 1]
+            depth[ts[i], :] = sv[3 * i + 2]
+    owner[undo[0]] = undo[1]
+    owner[undo[2]] = undo[3]
+
+
+@numba.njit(cache=True)
+def _score(ts, n, par, root, depth, stack, target, bad, nb, ns):  # pragma: no cover - compiled
+    """Recompute the depths of the trees in ``ts`` (entries ``-1`` and repeats skipped, ``nb[i] = -1`` for them);
+    their bad counts and sums of depths into ``nb``, ``ns``. Returns the change of the total bad count."""
+    delta = 0
+    for i in range(ts.shape[0]):
+        t = ts[i]
+        nb[i] = -1
+        if t < 0:
+            continue
+        seen = False
+        for j in range(i):
+            if ts[j] == t:
+                seen = True
+        if seen:
+            continue
+        b_, s_ = _depth_row(t, n, par, root, depth, stack, target)
+        nb[i] = b_
+        ns[i] = s_
+        delta += b_ - bad[t]
+    return delta
+
+
+@numba.njit(cache=True)
+def _commit(ts, nb, ns, bad, sd):  # pragma: no cover - compiled
+    """Keep the counts computed by :func:`_score`."""
+    for i in range(ts.shape[0]):
+        if nb[i] >= 0:
+            bad[ts[i]] = nb[i]
+            sd[ts[i]] = ns[i]
+
+
+@numba.njit(cache=True)
+def _record(bad, sd, par, pe, owner, best_bad, best_sum, best_par, best_pe, best_owner):  # pragma: no cover
+    """Copy the current state if it beats the best one (fewer bad pairs, then a smaller sum of depths); returns
+    the best (bad count, sum of depths)."""
+    cur_bad = bad.sum()
+    cur_sum = sd.sum()
+    if cur_bad < best_bad or (cur_bad == best_bad and cur_sum < best_sum):
+        best_par[:, :] = par
+        best_pe[:, :] = pe
+        best_owner[:] = owner
+        return cur_bad, cur_sum
+    return best_bad, best_sum
 
 
 @numba.njit(cache=True)
@@ -202,13 +264,16 @@ def _bad_list(k, n, depth, target, rank):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad, sd, target, lst, nverts, max_evals,
-                evals, buf):  # pragma: no cover - compiled
+                evals):  # pragma: no cover - compiled
     """Lift a neighbour, then hang the bad vertex from it: for a bad ``x`` of ``T_a`` and a neighbour ``y`` with
     ``depth_a(y) >= depth_a(x) - 1`` (useless as a parent so far), first an exchange giving ``y`` a parent ``w``
     with ``depth_a(w) + 2 < depth_a(x)``, then the exchange ``x -> y``. Taken if the bad count drops (trees
     ``a``, ``owner(yw)``, ``owner(xy)`` recomputed). Returns (taken, evals)."""
-    cur_bad = bad.sum()
+    ts1, sv1, undo1 = _trial_scratch(n)
+    ts2, sv2, undo2 = _trial_scratch(n)
     ts = np.empty(3, np.int64)
+    nb = np.empty(3, np.int64)
+    ns_ = np.empty(3, np.int64)
     for ii in range(min(lst.shape[0], nverts)):
         if evals > max_evals:
             break
@@ -223,71 +288,32 @@ def _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad
             if y == p or depth[a, y] + 1 < dx:
                 continue
             e = eid[j]
-            o2 = owner[e]
-            if o2 == a:
+            if owner[e] == a:
                 continue
             for j1 in range(indptr[y], indptr[y + 1]):
                 w = indices[j1]
                 if depth[a, w] + 2 >= dx or depth[a, w] + 1 >= depth[a, y]:
                     continue
                 e1 = eid[j1]
-                o1 = owner[e1]
-                if o1 == a:
+                if owner[e1] == a:
                     continue
                 ts[0] = a
-                ts[1] = o1
-                ts[2] = o2
-                for i in range(3):
-                    if ts[i] >= 0:
-                        buf[3 * i, :] = par[ts[i]]
-                        buf[3 * i + 1, :] = pe[ts[i]]
-                        buf[3 * i + 2, :] = depth[ts[i]]
-                eya = pe[a, y]
-                exa = pe[a, x]
-                s_e1 = owner[e1]
-                s_eya = owner[eya]
-                s_e = owner[e]
-                s_exa = owner[exa]
-                r1 = _apply(a, y, w, e1, par, pe, owner, depth)
+                ts[1] = owner[e1]
+                ts[2] = owner[e]
+                r1 = _try(a, y, w, e1, par, pe, owner, depth, ts1, sv1, undo1)
                 if r1 == -2:
                     continue
                 evals += 1
                 _depth_row(a, n, par, root, depth, stack, target)
                 if r1 >= 0:
                     _depth_row(r1, n, par, root, depth, stack, target)
-                taken = False
                 if depth[a, y] + 1 < depth[a, x] and owner[e] != a:
-                    r2 = _apply(a, x, y, e, par, pe, owner, depth)
-                    if r2 != -2:
-                        tot = cur_bad
-                        nb = np.zeros(3, np.int64)
-                        ns_ = np.zeros(3, np.int64)
-                        for i in range(3):
-                            t = ts[i]
-                            if t < 0 or (i >= 1 and t == ts[0]) or (i == 2 and t == ts[1]):
-                                nb[i] = -1
-                                continue
-                            b_, s_ = _depth_row(t, n, par, root, depth, stack, target)
-                            nb[i] = b_
-                            ns_[i] = s_
-                            tot += b_ - bad[t]
-                        if tot < cur_bad:
-                            for i in range(3):
-                                if nb[i] >= 0:
-                                    bad[ts[i]] = nb[i]
-                                    sd[ts[i]] = ns_[i]
-                            taken = True
-                if taken:
-                    return True, evals
-                for i in range(2, -1, -1):
-                    if ts[i] >= 0:
-                        par[ts[i], :] = buf[3 * i]
-                        pe[ts[i], :] = buf[3 * i + 1]
-                        depth[ts[i], :] = buf[3 * i + 2]
-                owner[e1] = s_e1
-                owner[eya] = s_eya
-                owner[e] = s_e
-                owner[exa] = s_exa
+                    if _try(a, x, y, e, par, pe, owner, depth, ts2, sv2, undo2) != -2:
+                        if _score(ts, n, par, root, depth, stack, target, bad, nb, ns_) < 0:
+                            _commit(ts, nb, ns_, bad, sd)
+                            return True, evals
+                        _undo(par, pe, owner, depth, ts2, sv2, undo2)
+                _undo(par, pe, owner, depth, ts1, sv1, undo1)
     return False, evals
 
 
@@ -306,13 +332,16 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
     stack = np.empty(n + 1, np.int64)
     bad = np.zeros(k, np.int64)
     sd = np.zeros(k, np.int64)
-    for t in range(k):
-        b_, s_ = _depth_row(t, n, par, root, depth, stack, target)
-        bad[t] = b_
-        sd[t] = s_
-    sv1 = np.empty((6, n), np.int64)
-    sv2 = np.empty((6, n), np.int64)
-    sv3 = np.empty((9, n), np.int64)
+    nb1 = np.empty(max(k, 2), np.int64)
+    ns1 = np.empty(max(k, 2), np.int64)
+    all_trees = np.arange(k)
+    _score(all_trees, n, par, root, depth, stack, target, bad, nb1, ns1)
+    _commit(all_trees, nb1, ns1, bad, sd)
+    # scratch of the trial exchanges (first and second move) and the new counts of the second
+    ts1, sv1, undo1 = _trial_scratch(n)
+    ts2, sv2, undo2 = _trial_scratch(n)
+    nb2 = np.empty(2, np.int64)
+    ns2 = np.empty(2, np.int64)
     n_lift = 0
     idle = 0
     best_par = par.copy()
@@ -328,15 +357,8 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
     for _step in range(max_steps):
         if evals > max_evals:
             break
-        cur_bad = bad.sum()
-        cur_sum = sd.sum()
-        if cur_bad < best_bad or (cur_bad == best_bad and cur_sum < best_sum):
-            best_bad = cur_bad
-            best_sum = cur_sum
-            best_par[:, :] = par
-            best_pe[:, :] = pe
-            best_owner[:] = owner
-        if cur_bad == 0:
+        best_bad, best_sum = _record(bad, sd, par, pe, owner, best_bad, best_sum, best_par, best_pe, best_owner)
+        if bad.sum() == 0:
             break
         lst = _bad_list(k, n, depth, target, rank)
         done = False
@@ -347,79 +369,35 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
             dx = depth[a, x]
             if dx <= target:
                 continue  # lifted by an earlier move of the sweep
-            cur_bad = bad.sum()
             for j in range(indptr[x], indptr[x + 1]):
-                y = indices[j]
-                if depth[a, y] + 1 >= dx:
-                    continue
-                e = eid[j]
-                o = owner[e]
-                if o == a:
-                    continue
-                _save(a, o, par, pe, depth, sv1)
-                oe = owner[e]
-                oep = owner[pe[a, x]]
-                ep = pe[a, x]
-                r = _apply(a, x, y, e, par, pe, owner, depth)
-                if r == -2:
+                if _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts1, sv1, undo1) == -2:
                     continue
                 evals += 1
-                ba, sa = _depth_row(a, n, par, root, depth, stack, target)
-                nb = cur_bad - bad[a] + ba
-                bb2 = 0
-                sb2 = 0
-                if r >= 0:
-                    bb2, sb2 = _depth_row(r, n, par, root, depth, stack, target)
-                    nb += bb2 - bad[r]
-                if nb < cur_bad:  # keep it
-                    bad[a] = ba
-                    sd[a] = sa
-                    if r >= 0:
-                        bad[r] = bb2
-                        sd[r] = sb2
+                if _score(ts1, n, par, root, depth, stack, target, bad, nb1, ns1) < 0:  # keep it
+                    _commit(ts1, nb1, ns1, bad, sd)
                     n_single += 1
                     done = True
                     break
-                _restore(a, r, par, pe, depth, sv1)
-                owner[e] = oe
-                owner[ep] = oep
+                _undo(par, pe, owner, depth, ts1, sv1, undo1)
         if done:
             idle = 0
             continue
         # --- two chained exchanges: fix x in T_a, then one new bad vertex z of T_b
+        cur_bad = bad.sum()
         for ii in range(min(lst.shape[0], chain_vertices)):
             if done or evals > max_evals:
                 break
             a = lst[ii] // n
             x = lst[ii] % n
-            dx = depth[a, x]
             for j in range(indptr[x], indptr[x + 1]):
                 if done:
                     break
-                y = indices[j]
-                if depth[a, y] + 1 >= dx:
-                    continue
-                e = eid[j]
-                o = owner[e]
-                if o == a:
-                    continue
-                _save(a, o, par, pe, depth, sv1)
-                ep = pe[a, x]
-                oe = owner[e]
-                oep = owner[ep]
-                r = _apply(a, x, y, e, par, pe, owner, depth)
+                r = _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts1, sv1, undo1)
                 if r == -2:
                     continue
                 evals += 1
-                ba, sa = _depth_row(a, n, par, root, depth, stack, target)
-                bb1 = 0
-                sb1 = 0
-                if r >= 0:
-                    bb1, sb1 = _depth_row(r, n, par, root, depth, stack, target)
-                nb1 = cur_bad - bad[a] + ba
-                if r >= 0:
-                    nb1 += bb1 - bad[r]
-                if r >= 0 and bb1 > bad[r] and bb1 - bad[r] <= chain_cap and nb1 >= cur_bad:
+                gain1 = _score(ts1, n, par, root, depth, stack, target, bad, nb1, ns1)
+                if r >= 0 and nb1[1] > bad[r] and nb1[1] - bad[r] <= chain_cap and gain1 >= 0:
                     b = r
                     # the new bad vertices of T_b (depth > target)
                     for z in range(n):
@@ -427,91 +405,47 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                             break
                         if depth[b, z] <= target:
                             continue
-                        dz = depth[b, z]
                         for j2 in range(indptr[z], indptr[z + 1]):
-                            w = indices[j2]
-                            if depth[b, w] + 1 >= dz:
-                                continue
-                            e2 = eid[j2]
-                            o2 = owner[e2]
-                            if o2 == b:
-                                continue
-                            ep2 = pe[b, z]
-                            oe2 = owner[e2]
-                            oep2 = owner[ep2]
-                            _save(b, o2, par, pe, depth, sv2)
-                            r2 = _apply(b, z, w, e2, par, pe, owner, depth)
+                            r2 = _try_lift(b, z, j2, indices, eid, par, pe, owner, depth, ts2, sv2, undo2)
                             if r2 == -2:
                                 continue
                             evals += 1
-                            # bad counts after both moves: trees a, b, r2 (r2 may be a)
-                            tot = cur_bad
-                            ssum = cur_sum
-                            bb_b, sb_b = _depth_row(b, n, par, root, depth, stack, target)
-                            tot += bb_b - bad[b]
-                            ssum += sb_b - sd[b]
+                            # bad counts after both moves: trees a, b, r2 (r2 may be a; else T_a as after move 1)
+                            tot = cur_bad + _score(ts2, n, par, root, depth, stack, target, bad, nb2, ns2)
                             if r2 != a:
-                                tot += ba - bad[a]
-                                ssum += sa - sd[a]
-                            ba2 = 0
-                            sa2 = 0
-                            if r2 >= 0:
-                                ba2, sa2 = _depth_row(r2, n, par, root, depth, stack, target)
-                                tot += ba2 - bad[r2]
-                                ssum += sa2 - sd[r2]
-                            if tot < cur_bad:
-                                # keep both moves
-                                bad[b] = bb_b
-                                sd[b] = sb_b
+                                tot += nb1[0] - bad[a]
+                            if tot < cur_bad:  # keep both moves
+                                _commit(ts2, nb2, ns2, bad, sd)
                                 if r2 != a:
-                                    bad[a] = ba
-                                    sd[a] = sa
-                                if r2 >= 0:
-                                    bad[r2] = ba2
-                                    sd[r2] = sa2
+                                    bad[a] = nb1[0]
+                                    sd[a] = ns1[0]
                                 n_chain += 1
                                 done = True
                                 break
-                            _restore(b, r2, par, pe, depth, sv2)
-                            owner[e2] = oe2
-                            owner[ep2] = oep2
+                            _undo(par, pe, owner, depth, ts2, sv2, undo2)
                 if not done:
-                    _restore(a, r, par, pe, depth, sv1)
-                    owner[e] = oe
-                    owner[ep] = oep
+                    _undo(par, pe, owner, depth, ts1, sv1, undo1)
         if done:
             idle = 0
             continue
         # --- lift a neighbour of a bad vertex, then hang the vertex from it
         taken, evals = _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad, sd, target, lst,
-                                   chain_vertices, max_evals, evals, sv3)
+                                   chain_vertices, max_evals, evals)
         if taken:
             n_lift += 1
             idle = 0
             continue
         # --- kick: a random legal exchange lifting a random bad vertex (none in 64 tries, 16 times in a row: stop)
         kicked = False
-        for _try in range(64):
+        for _attempt in range(64):
             ii = np.random.randint(lst.shape[0])
             a = lst[ii] // n
             x = lst[ii] % n
-            dx = depth[a, x]
-            deg = indptr[x + 1] - indptr[x]
-            j = indptr[x] + np.random.randint(deg)
-            y = indices[j]
-            if depth[a, y] + 1 >= dx:
+            j = indptr[x] + np.random.randint(indptr[x + 1] - indptr[x])
+            if _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts1, sv1, undo1) == -2:
                 continue
-            e = eid[j]
-            r = _apply(a, x, y, e, par, pe, owner, depth)
-            if r == -2:
-                continue
-            b_, s_ = _depth_row(a, n, par, root, depth, stack, target)
-            bad[a] = b_
-            sd[a] = s_
-            if r >= 0:
-                b_, s_ = _depth_row(r, n, par, root, depth, stack, target)
-                bad[r] = b_
-                sd[r] = s_
+            _score(ts1, n, par, root, depth, stack, target, bad, nb1, ns1)
+            _commit(ts1, nb1, ns1, bad, sd)
             n_kick += 1
             kicked = True
             break
@@ -521,14 +455,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
             idle += 1
             if idle >= 16:
                 break
-    cur_bad = bad.sum()
-    cur_sum = sd.sum()
-    if cur_bad < best_bad or (cur_bad == best_bad and cur_sum < best_sum):
-        best_bad = cur_bad
-        best_sum = cur_sum
-        best_par[:, :] = par
-        best_pe[:, :] = pe
-        best_owner[:] = owner
+    best_bad, best_sum = _record(bad, sd, par, pe, owner, best_bad, best_sum, best_par, best_pe, best_owner)
     return best_par, best_pe, best_owner, best_bad, best_sum, n_single, n_chain, n_lift, n_kick, evals
 
 
