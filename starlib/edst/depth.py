@@ -644,6 +644,31 @@ def _tag(construction: str) -> str:
     return base if base.endswith("+ls") else base + "+ls"
 
 
+def _graph_index(g: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+    """Adjacency arrays with an edge id per slot (edge ``j`` gives a slot at both ends), and ``ids(u, v)``, the
+    edge ids of end pairs (vectorised; ``ids.m`` is the number of edges)."""
+    n = int(g.n)
+    gedges = np.asarray(g.edges, dtype=np.int64).reshape(-1, 2)
+    m = gedges.shape[0]
+    gkeys = np.minimum(gedges[:, 0], gedges[:, 1]) * n + np.maximum(gedges[:, 0], gedges[:, 1])
+    order = np.argsort(gkeys, kind="stable")
+    skeys = gkeys[order]
+
+    def ids(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return order[np.searchsorted(skeys, np.minimum(u, v) * n + np.maximum(u, v))]
+
+    ids.m = m  # type: ignore[attr-defined]
+
+    both = np.concatenate([gedges, gedges[:, ::-1]])
+    eids = np.concatenate([np.arange(m), np.arange(m)])
+    srt = np.lexsort((both[:, 1], both[:, 0]))
+    indices = np.ascontiguousarray(both[srt, 1])
+    eid = np.ascontiguousarray(eids[srt])
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(both[:, 0], minlength=n), out=indptr[1:])
+    return indptr, indices, eid, ids
+
+
 def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, seed: int = 0,
                   base: float = 6.0, restarts: int | None = None) -> EDSTSet:
     """Reduce the depths of a family of edge-disjoint spanning trees by local exchanges, keeping the count.
@@ -711,24 +736,8 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
         return EDSTSet(Tree(np.zeros((0, 2), dtype=np.int64), 0, _tag(t), n=1, meta={"moves": 0}) for t in tags)
     if n == 2:
         return _output(g, n, arrays, tags, 0)
-    gedges = np.asarray(g.edges, dtype=np.int64).reshape(-1, 2)
-    m = gedges.shape[0]
-    gkeys = np.minimum(gedges[:, 0], gedges[:, 1]) * n + np.maximum(gedges[:, 0], gedges[:, 1])
-    order = np.argsort(gkeys, kind="stable")
-    skeys = gkeys[order]
-
-    def ids(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        key = np.minimum(u, v) * n + np.maximum(u, v)
-        return order[np.searchsorted(skeys, key)]
-
-    # adjacency with an edge id per slot (edge j contributes slots for both ends)
-    both = np.concatenate([gedges, gedges[:, ::-1]])
-    eids = np.concatenate([np.arange(m), np.arange(m)])
-    srt = np.lexsort((both[:, 1], both[:, 0]))
-    indices = np.ascontiguousarray(both[srt, 1])
-    eid = np.ascontiguousarray(eids[srt])
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(both[:, 0], minlength=n), out=indptr[1:])
+    indptr, indices, eid, ids = _graph_index(g)
+    m = int(ids.m)
     owner = np.full(m, -1, dtype=np.int64)
     par = np.full((k, n), -1, dtype=np.int64)
     pe = np.full((k, n), -1, dtype=np.int64)

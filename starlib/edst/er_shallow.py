@@ -70,7 +70,7 @@ from ..factors import polarfly
 from ..fields import check_prime_power
 from ..graphs import as_graph
 from ..validation import check_int
-from .depth import _below, _reverse_path, improve_depth
+from .depth import _below, _graph_index, _reverse_path, improve_depth
 from .factor.er import er_edst_bound, er_edsts
 from .trees import EDSTSet, centred_trees, sort_edge_rows
 from .verify import check_edsts
@@ -462,30 +462,6 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
 # ----------------------------------------------------------------------------------------------------------------
 # driver
 # ----------------------------------------------------------------------------------------------------------------
-
-
-def _graph_index(g: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
-    """Adjacency with an edge id per slot, and a function mapping end pairs to edge ids."""
-    n = int(g.n)
-    gedges = np.asarray(g.edges, dtype=np.int64).reshape(-1, 2)
-    m = gedges.shape[0]
-    gkeys = np.minimum(gedges[:, 0], gedges[:, 1]) * n + np.maximum(gedges[:, 0], gedges[:, 1])
-    order = np.argsort(gkeys, kind="stable")
-    skeys = gkeys[order]
-
-    def ids(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        return order[np.searchsorted(skeys, np.minimum(u, v) * n + np.maximum(u, v))]
-
-    ids.m = m  # type: ignore[attr-defined]
-
-    both = np.concatenate([gedges, gedges[:, ::-1]])
-    eids = np.concatenate([np.arange(m), np.arange(m)])
-    srt = np.lexsort((both[:, 1], both[:, 0]))
-    indices = np.ascontiguousarray(both[srt, 1])
-    eid = np.ascontiguousarray(eids[srt])
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(both[:, 0], minlength=n), out=indptr[1:])
-    return indptr, indices, eid, ids
 
 
 def _repair_family(g: Any, index: tuple, trees: EDSTSet, seed: int, max_steps: int, rounds: int = 4,

@@ -75,7 +75,7 @@ def paper_family(family: str, params: Mapping[str, Any], graph: Any) -> tuple[st
 
 
 def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_max_seconds: float = 30.0,
-                seed: int = 0) -> dict[str, Any]:
+                exact_max_seconds: float | None = None, seed: int = 0) -> dict[str, Any]:
     """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
 
     Parameters
@@ -85,6 +85,8 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
     generic_max_seconds : run the exact packer, for the ``generic`` columns and as a start of the shallow family,
         only when its estimated time (:func:`~starlib.edst.packing.generic_seconds`) is at most this; otherwise
         the ``generic`` columns hold -1.
+    exact_max_seconds : the larger budget for the exact packer where the other families are below the upper bound
+        and only the exact packer can tell the maximum (default ``generic_max_seconds``).
     seed : the local search's seed.
 
     Returns
@@ -99,8 +101,8 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
     ecc = graph.eccentricities()
     diameter = int(ecc.max())
     paper_name, paper = paper_family(family, params, graph)
-    starts = shallow_starts(graph, exact_seconds=generic_max_seconds, cheap_seconds=min(1.0, generic_max_seconds),
-                            seed=seed)
+    exact = generic_max_seconds if exact_max_seconds is None else max(exact_max_seconds, generic_max_seconds)
+    starts = shallow_starts(graph, exact_seconds=exact, cheap_seconds=min(1.0, generic_max_seconds), seed=seed)
     generic = next((s.trees for s in starts if s.name == "generic"), None)
     if generic is None and generic_seconds(int(graph.m)) <= generic_max_seconds:
         generic = generic_trees(graph)
