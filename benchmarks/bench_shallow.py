@@ -1,4 +1,4 @@
-"""Time of ``shallow_trees`` (issue 14) against its targets: <= 10 s per network up to 1e5 links, <= 60 s on
+"""Time of ``shallow_trees`` against its targets: <= 10 s per network up to 1e5 links, <= 60 s on
 Bundlefly MMS(29) * QR(29) (1,390,173 links).
 
 Run: ``.venv/bin/python benchmarks/bench_shallow.py [--large]`` (``make bench`` uses the defaults). For each network

@@ -694,7 +694,7 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
     restarts : int, optional
         Independent runs from the input, the best kept (least maximum depth, then least total depth): run ``i``
         uses the seed ``seed + i`` and the base ``base``, 3 or 20 for ``i = 0, 1, 2 (mod 3)``. On the
-        networks of issue 14 several runs gain one level over a single run (Bundlefly MMS(4) * QR(9) from
+        networks of notebook 13 several runs gain one level over a single run (Bundlefly MMS(4) * QR(9) from
         ``auto``: 7 with one run, 6 with six; PolarStar ER_3 * IQ(7): 6 with twelve, 5 with 24). Default: 24 up
         to 20,000 links, 12 up to 50,000, 4 up to 200,000, else 1 (one run from ``auto``: 0.01 s on Slim Fly
         MMS(13), 0.2 s on MMS(29), 1.2 s on MMS(43) with 120,185 links).

@@ -73,7 +73,7 @@ METHOD_STYLES = {
     "property": Style(PALETTE[3], "D", "Property V-D.1"),
     "generic": Style(PALETTE[6], "x", "exact packer"),
     "auto": Style(PALETTE[5], "<", "auto (Table I; a factor packing)"),
-    "hamiltonian": Style(PALETTE[5], "<", "Hamiltonian paths (ER-A)"),
+    "hamiltonian": Style(PALETTE[7], ">", "Hamiltonian paths (ER-A)"),
     "shallow": Style(PALETTE[4], "v", "shallow (local search)"),
 }
 

@@ -95,7 +95,7 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
         Counts and maximum depths (measured from the stated roots) of the paper's, the exact packer's and the
         shallow family; the shallow family's mean depth and starting family; ``maximum_known`` (the shallow count
         equals the upper bound, or the exact packer ran); the lower bound for the shallow count, the gap
-        ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` of issue 14 and whether the shallow depth
+        ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` and whether the shallow depth
         meets it. Every family is verified (a ``ValueError`` otherwise).
     """
     ecc = graph.eccentricities()

@@ -446,7 +446,8 @@ _ALLREDUCE = TableNote(
 
 _NETWORK_ER = Column(_NETWORK.meaning[:-1] + "; `polarfly`: $\\mathrm{ER}_q$)", tex="network")
 _SHALLOW = TableNote(
-    "Maximum and shallow (issue 14, beyond the star-product paper): per network, the count and the deepest tree "
+    "Maximum and shallow (notebook 13, beyond the star-product paper and its Section VI trade-off): per network, "
+    "the count and the deepest tree "
     "of the paper's construction (Table I; for $\\mathrm{ER}_q$ the Hamiltonian paths of Appendix B-B7), of the "
     "exact packer and of `shallow_trees` (the most trees, then the local search), with the lower bound on the "
     "maximum depth of any family of that many EDSTs (radius and degree budgets) and the target "
@@ -481,7 +482,8 @@ _SHALLOW = TableNote(
     landscape=True, size="scriptsize", tabcolsep="3pt")
 
 _SHALLOW_ER = TableNote(
-    "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (issue 14): `er_shallow_trees` "
+    "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (notebook 13; Appendix B-B7 "
+    "of the star-product paper gives paths): `er_shallow_trees` "
     "(the lifted-cluster family, the local search, then a repair of the vertices deeper than 4), verified, depths "
     "measured from each tree's root; the lower bound is 3 for $q \\ge 3$.",
     {**{k: _ER_EDSTS.columns[k] for k in ("q", "vertices", "bound")},
@@ -495,7 +497,8 @@ _SHALLOW_ER = TableNote(
     size="footnotesize")
 
 _SHALLOW_FRONT = TableNote(
-    "The count-depth front of what starlib builds (issue 14): for each count $c$ on the front, the least maximum "
+    "The count-depth front of what starlib builds (notebook 13; Section VI of the star-product paper): for each "
+    "count $c$ on the front, the least maximum "
     "depth of $c$ edge-disjoint spanning trees among every method's family and its locally searched version (a "
     "family of $k \\ge c$ trees gives its $c$ shallowest), and the family that gives it.",
     {"network": _NETWORK_ER,
@@ -508,7 +511,7 @@ _SHALLOW_FRONT = TableNote(
     size="footnotesize")
 
 _SHALLOW_ALLREDUCE = TableNote(
-    "Notebook 08's allreduce model on the shallow families (issue 14): time of a pipelined allreduce over one BFS "
+    "Notebook 08's allreduce model on the shallow families (notebook 13): time of a pipelined allreduce over one BFS "
     "tree, the paper's construction, notebook 08's low-depth Universal set and the shallow family, and the "
     "message size from which each beats one BFS tree.",
     {"network": _NETWORK_ER,
