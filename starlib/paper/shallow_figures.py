@@ -111,7 +111,8 @@ def depth_gap_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
                     markersize=9, label="lower bound")
             ax.set_xscale("log")
             ax.set_yscale("log")
-            plain_log_ticks(ax, "both")
+            plain_log_ticks(ax, "x", subs=(1.0,))  # powers of ten only: a panel spans up to four decades
+            plain_log_ticks(ax, "y")
             ax.set_title(_FAMILY_LABELS[fam])
             ax.set_xlabel("links")
         axes.flat[0].set_ylabel("maximum depth")
