@@ -346,3 +346,36 @@ def test_an_interrupt_swallowed_by_a_callback_still_stops_the_run(exc, status, m
     assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
     out, err = capsys.readouterr()
     assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("signame, status, message", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+def test_a_signal_whose_exception_vanished_still_stops_the_run(signame, status, message, monkeypatch, capsys,
+                                                               tmp_path):
+    """A handled signal whose exception something swallowed without any trace (not even sys.unraisablehook):
+    the handler recorded the signal, and the next stage raises it again, writing nothing."""
+    import signal as signal_module
+
+    import starlib.cli.commands as commands
+
+    real = commands.plan_edsts
+    signum = getattr(signal_module, signame)
+
+    def plan(graph, method):
+        p = real(graph, method)
+        run = p.run
+
+        def swallowed():
+            try:
+                signal_module.getsignal(signum)(signum, None)  # the command line's own handler
+            except BaseException:  # noqa: BLE001 -- what a careless callback would do
+                pass
+            return run()
+
+        p.run = swallowed
+        return p
+
+    monkeypatch.setattr(commands, "plan_edsts", plan)
+    f = tmp_path / "t.json"
+    assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
+    out, err = capsys.readouterr()
+    assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []

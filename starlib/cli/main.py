@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -373,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     previous_hook = sys.unraisablehook
 
-    from .progress import PENDING
+    from .progress import PENDING, SIGNALS
 
     def keep(u: Any) -> None:
         # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
@@ -384,10 +386,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return
         previous_hook(u)
 
+    def on_interrupt(signum: int, frame: Any) -> None:
+        SIGNALS.append(signum)  # kept in case the KeyboardInterrupt is swallowed (progress.raise_pending)
+        raise KeyboardInterrupt
+
     sys.unraisablehook = keep
     PENDING.clear()
+    SIGNALS.clear()
+    previous_int = None
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):  # not where SIGINT is ignored
+        previous_int = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        with sigterm_raises():
+        with sigterm_raises(SIGNALS):
             try:
                 a = parser().parse_args(argv)
             except UsageError as exc:
@@ -427,3 +438,5 @@ def main(argv: Sequence[str] | None = None) -> int:
                      f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)
     finally:
         sys.unraisablehook = previous_hook
+        if previous_int is not None:
+            signal.signal(signal.SIGINT, previous_int)

@@ -28,6 +28,7 @@ from typing import Any
 from ..edst.packing import generic_seconds
 
 __all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS", "PENDING",
+           "SIGNALS",
            "raise_pending"]
 
 #: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
@@ -42,6 +43,11 @@ REFUSE_SECONDS = 86_400.0
 #: line's ``sys.unraisablehook`` keeps them here, and :func:`raise_pending` raises the first at the next stage.
 PENDING: list[BaseException] = []
 
+#: Signals (SIGINT, SIGTERM) the command line's handlers received. The handler raises at once; if something
+#: swallows that exception without a trace (not even through ``sys.unraisablehook``), :func:`raise_pending` still
+#: sees the signal here and raises it again, so an interrupt is never lost.
+SIGNALS: list[int] = []
+
 
 def raise_pending() -> None:
     """Raise a kept interrupt, if any (the start of every stage and the write call it).
@@ -51,7 +57,18 @@ def raise_pending() -> None:
     if PENDING:
         exc = PENDING[0]
         PENDING.clear()
+        SIGNALS.clear()
         raise exc
+    if SIGNALS:
+        import signal
+
+        from ..io import Terminated
+
+        signum = SIGNALS[0]
+        SIGNALS.clear()
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated(f"signal {signum} (SIGTERM)")
 
 
 def format_duration(seconds: float) -> str:

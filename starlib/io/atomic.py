@@ -195,12 +195,12 @@ class Terminated(BaseException):
 
 
 @contextlib.contextmanager
-def sigterm_raises() -> Iterator[None]:
+def sigterm_raises(received: list[int] | None = None) -> Iterator[None]:
     """Inside the block, ``SIGTERM`` raises :class:`Terminated` instead of ending the process at once.
 
     The exception unwinds the stack like Ctrl-C does, so :func:`atomic_open` removes its temporary file. The
     previous handler is restored on exit. Outside the main thread (where Python cannot install signal
-    handlers) the block runs unchanged.
+    handlers) the block runs unchanged. ``received``, if given, gets the number of every SIGTERM handled.
 
     Example
     -------
@@ -213,6 +213,8 @@ def sigterm_raises() -> Iterator[None]:
         return
 
     def _raise(signum: int, frame: Any) -> None:
+        if received is not None:
+            received.append(signum)
         raise Terminated(f"signal {signum} (SIGTERM)")
 
     previous = signal.signal(signal.SIGTERM, _raise)
