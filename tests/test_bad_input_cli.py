@@ -219,9 +219,15 @@ def test_battery_size():
 
 
 # -- real processes: the entry point, signals, concurrent writers -----------------------------------------------------
+def _default_sigint():
+    # a process started from a background job (or an xdist worker) inherits SIGINT ignored, and Python keeps it
+    # ignored; the command line then rightly ignores Ctrl-C. The signal tests need what a terminal gives.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _starlib(*args, **kw):
     return subprocess.Popen([sys.executable, "-m", "starlib", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, **kw)
+                            text=True, preexec_fn=_default_sigint, **kw)
 
 
 def test_entry_point_one_line_no_traceback(tmp_path):
@@ -375,7 +381,11 @@ def test_a_signal_whose_exception_vanished_still_stops_the_run(signame, status, 
         return p
 
     monkeypatch.setattr(commands, "plan_edsts", plan)
-    f = tmp_path / "t.json"
-    assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
+    previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)  # as in a terminal
+    try:
+        f = tmp_path / "t.json"
+        assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
+    finally:
+        signal_module.signal(signal_module.SIGINT, previous)
     out, err = capsys.readouterr()
     assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []
