@@ -84,7 +84,7 @@ from .packing import generic_seconds
 from .product.auto import auto_trees, default_factor_trees
 from .trees import EDSTSet, is_connected
 
-__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees"]
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "er_order"]
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,21 @@ def shallow_factor_trees(graph: Any, *, seed: int = 0) -> EDSTSet:
     return improve_depth(g, default_factor_trees(g), seed=seed)
 
 
+def er_order(n: int) -> int | None:
+    """The ``q`` with ``q^2 + q + 1 = n`` (the order of ``ER_q`` on ``n`` vertices), or None if there is none.
+
+    >>> er_order(553), er_order(554)
+    (23, None)
+    """
+    q = int(round((np.sqrt(4 * int(n) - 3) - 1) / 2))
+    return q if q * q + q + 1 == n else None
+
+
 def _er_q(graph: Any, trees: EDSTSet) -> int | None:
     """``q`` if ``trees`` is starlib's ER_q family (tags ``ER-...``) on ``graph``, else None."""
     if not trees or not all(str(t.construction).startswith("ER-") for t in trees):
         return None
-    n = int(graph.n)
-    q = int(round((np.sqrt(4 * n - 3) - 1) / 2))
-    return q if q * q + q + 1 == n else None
+    return er_order(int(graph.n))
 
 
 def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,

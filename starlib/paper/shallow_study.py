@@ -32,7 +32,7 @@ from ..bounds import upper_bound
 from ..edst import EDSTSet, Tree, auto_trees, check_edsts, generic_trees, verify_edsts
 from ..edst.depth import depth_lower_bound, improve_depth
 from ..edst.packing import generic_seconds
-from ..edst.shallow import shallow_starts, shallowest
+from ..edst.shallow import er_order, shallow_starts, shallowest
 from ..edst.trees import bfs_tree
 from .catalog import format_params
 
@@ -179,8 +179,7 @@ def method_families(graph: Any, methods: Sequence[str], *, seed: int = 0) -> dic
         if name == "hamiltonian":
             from ..edst.factor.er import er_edsts
 
-            q = int(round((np.sqrt(4 * graph.n - 3) - 1) / 2))
-            fam = er_edsts(q, "hamiltonian", graph=graph)
+            fam = er_edsts(er_order(graph.n), "hamiltonian", graph=graph)
         else:
             try:
                 fam = METHODS[name](graph)
