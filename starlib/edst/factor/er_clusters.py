@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from ..._kernels import _bfs_from, _bool_rows, _csr, _dinic, _hopcroft_karp, count_components
 from .er_singer import SingerModel
@@ -119,29 +121,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     docs/er-edsts.md §5.
     """
     q, n, D = S.q, S.n, S.D
-    w = int(S.absolute_points()[0])
-    ia, ib = np.nonzero(~np.eye(q + 1, dtype=bool))
-    diff = (D[ia] - D[ib]) % n
-    tab_a = np.full(n, -1, dtype=np.int64)
-    tab_b = np.full(n, -1, dtype=np.int64)
-    tab_a[diff] = ia
-    tab_b[diff] = ib
-    jw = int(np.flatnonzero(D == (2 * w) % n)[0])
-    x = np.arange(n, dtype=np.int64)
-    delta = (x - w) % n
-    a, b = tab_a[delta], tab_b[delta]
-    is_centre = (b == jw) & (x != w)
-    dindex = np.where(is_centre, a, b)
-    others = np.flatnonzero(np.arange(q + 1) != jw)
-    centre_of = (D[others] - w) % n
-    order = np.argsort(centre_of)
-    centres = centre_of[order]
-    cid = np.full(q + 1, -1, dtype=np.int64)
-    cid[others[order]] = np.arange(q)
-    cluster = np.where(x == w, -1, cid[np.where(x == w, 0, dindex)])
-    if not np.array_equal(np.flatnonzero(is_centre), np.sort(centres)) or \
-            np.any(np.bincount(cluster[cluster >= 0], minlength=q) != q + 1):
-        raise RuntimeError(f"q={q}: cluster layout failed")  # pragma: no cover
+    w, centres, cluster, is_centre, _ = _layout_base(S)
     # outputs allocated by numpy (large arrays get huge pages there, not a page fault per 4 KiB in the kernel)
     m, mm = q * (q + 1) ** 2 // 2, q * q * (q - 1) // 2
     edges, kind, pair = np.empty((m, 2), dtype=np.int64), np.empty(m, dtype=np.int8), np.full(m, -1, dtype=np.int64)
@@ -156,6 +136,104 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
         arr.setflags(write=False)
     return ClusterLayout(q=q, n=n, w=w, centres=centres, cluster=cluster, is_centre=is_centre, edges=edges,
                          kind=kind, pair=pair, _index=tuple(index))
+
+
+def _layout_base(S: SingerModel) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The vertex part of :func:`cluster_layout`: ``(w, centres, cluster, is_centre, d1)``.
+
+    ``d1[r]`` (``r != 0``) is the ``d1`` of the unique ``d1 - d2 = r`` (``d1, d2`` in ``D``; ``d1[0] = -1``):
+    the common neighbour of ``x != y`` is ``(d1[(x - y) mod n] - x) mod n`` (see :func:`_partner`). ``O(n)``
+    memory; the edges are not built.
+    """
+    q, n, D = S.q, S.n, S.D
+    w = int(S.absolute_points()[0])
+    ia, ib = np.nonzero(~np.eye(q + 1, dtype=bool))
+    diff = (D[ia] - D[ib]) % n
+    tab_a = np.full(n, -1, dtype=np.int64)
+    tab_b = np.full(n, -1, dtype=np.int64)
+    tab_a[diff] = ia
+    tab_b[diff] = ib
+    del ia, ib, diff
+    jw = int(np.flatnonzero(D == (2 * w) % n)[0])
+    x = np.arange(n, dtype=np.int64)
+    delta = (x - w) % n
+    a, b = tab_a[delta], tab_b[delta]
+    del delta, tab_b
+    is_centre = (b == jw) & (x != w)
+    dindex = np.where(is_centre, a, b)
+    del a, b
+    others = np.flatnonzero(np.arange(q + 1) != jw)
+    centre_of = (D[others] - w) % n
+    order = np.argsort(centre_of)
+    centres = centre_of[order]
+    cid = np.full(q + 1, -1, dtype=np.int64)
+    cid[others[order]] = np.arange(q)
+    cluster = np.where(x == w, -1, cid[np.where(x == w, 0, dindex)])
+    del dindex, x
+    if not np.array_equal(np.flatnonzero(is_centre), np.sort(centres)) or \
+            np.any(np.bincount(cluster[cluster >= 0], minlength=q) != q + 1):
+        raise RuntimeError(f"q={q}: cluster layout failed")  # pragma: no cover
+    d1 = np.where(tab_a >= 0, D[np.maximum(tab_a, 0)], -1)
+    return w, centres, cluster, is_centre, d1
+
+
+@numba.njit(cache=True)
+def _partner(d1, x, y):  # pragma: no cover - compiled
+    """The common neighbour of the vertices ``x != y``: ``(d1 - x) mod n`` for the unique ``d1 - d2 = x - y``
+    (``d1, d2`` in ``D``); ``x + (d1 - x) = d1`` and ``y + (d1 - x) = d2`` are in ``D``. For ``x`` in ``X_i``
+    and the centre ``y = v_j`` (``j != i``) it is the partner of ``x`` in ``M(i, j)``; for ``y = v_i`` it is
+    the other end of ``x``'s internal edge (or ``x`` itself, or ``v_i``, when there is none)."""
+    n = d1.shape[0]
+    return (d1[(x - y) % n] - x) % n
+
+
+def _depth_at(depth, t, v):  # pragma: no cover - replaced by the overload in compiled code
+    """The depth of ``v`` in the forest of tree ``t``: ``depth[t, v]`` for a ``(k, n)`` table, else computed by
+    :func:`_lifted_depth` from a depth rule (a tuple, see there)."""
+    return depth[t, v] if isinstance(depth, np.ndarray) else _lifted_depth(depth, t, v)
+
+
+@overload(_depth_at)
+def _depth_at_impl(depth, t, v):  # pragma: no cover - compiled
+    if isinstance(depth, types.Array):
+        return lambda depth, t, v: depth[t, v]
+    return lambda depth, t, v: _lifted_depth(depth, t, v)
+
+
+@numba.njit(cache=True)
+def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
+    """The depth from ``w`` of the non-centre ``v`` in the forest of steps 1-3 of tree ``t`` (``_hub_kernel``),
+    without the forest: ``rule = (d1, cluster, centres, rank, zpos, zdep, h, qc, z)``.
+
+    ``v`` in cluster ``i`` of the double star ``S_t`` (hubs ``a = 2t``, ``b = 2t+1``) lies at depth
+    ``2 + dist_{S_t}(anchor, i)``; its copy's anchor is ``a`` iff the copy's vertex in ``X_a`` has rank below
+    ``h`` in ``X_a`` (reached through the partners of ``M(i, a)``, or ``M(i, b)`` then ``M(b, a)``). Vertices of
+    ``X_z`` (``z >= 0``) take ``zdep[t, zpos[v]]`` (``-1`` before they are hung); ``-1`` outside the ``qc``
+    clusters otherwise.
+    """
+    d1, cluster, centres, rank, zpos, zdep, h, qc, z = rule
+    i = cluster[v]
+    if i == z:
+        return zdep[t, zpos[v]]
+    if i < 0 or i >= qc:
+        return -1
+    a = 2 * t
+    b = a + 1
+    if i == a:
+        return 2 if rank[v] < h else 3
+    if i == b:
+        return 3 if rank[_partner(d1, v, centres[a])] < h else 2
+    u = i // 2
+    if i == qc - 1 and qc % 2 == 1:
+        near_a = True  # the odd leaf of S_t hangs from a
+    elif t < u:
+        near_a = i % 2 == 0
+    else:
+        near_a = i % 2 == 1
+    if near_a:
+        return 3 if rank[_partner(d1, v, centres[a])] < h else 4
+    xb = _partner(d1, v, centres[b])
+    return 4 if rank[_partner(d1, xb, centres[a])] < h else 3
 
 
 @numba.njit(cache=True)
@@ -529,7 +607,7 @@ def _hang_kernel(s, nclusters, xs, star_of, used, depth, reserve, mate, avoid_pa
         good = np.empty((nt, nf), np.bool_)
         for a in range(nt):
             for c in range(nf):
-                good[a, c] = depth[trees[a], free[c]] <= 3
+                good[a, c] = _depth_at(depth, trees[a], free[c]) <= 3
         col = _match(good)
         inc[:nf] = False
         for a in range(nt):
@@ -549,7 +627,7 @@ def _hang_kernel(s, nclusters, xs, star_of, used, depth, reserve, mate, avoid_pa
                 bestd = 0
                 for a in range(nt):
                     if free[col[a]] != k1:
-                        dv = depth[trees[a], k0]
+                        dv = _depth_at(depth, trees[a], k0)
                         if best < 0 or dv < bestd:
                             best = a
                             bestd = dv
@@ -623,12 +701,11 @@ def _plan_kernel(cand, bs, used, star_of, comp_rep, res, q):  # pragma: no cover
 
 
 @numba.njit(cache=True)
-def _xz_kernel(depth, mz, used, edges, cluster, z, xz, s):  # pragma: no cover - compiled
+def _xz_kernel(depth, k, mz, used, edges, cluster, z, xz, s):  # pragma: no cover - compiled
     """At every ``x`` in ``X_z``, its ``s`` matching edges not in ``used`` (``mz`` order), one per tree: a
     matching of trees to edges whose other end is at depth <= 3 first. Returns ``(zm, ok)``: ``zm[t, j]``
     the edge tree ``t`` takes at ``xz[j]``; ``ok`` False if some ``x`` does not keep exactly ``s`` edges.
-    Marks the edges in ``used``."""
-    k = depth.shape[0]
+    Marks the edges in ``used``. ``depth``: a ``(k, n)`` table or a rule of :func:`_lifted_depth`."""
     nz = xz.shape[0]
     pos = np.full(cluster.shape[0], -1, np.int64)
     for j in range(nz):
@@ -657,7 +734,7 @@ def _xz_kernel(depth, mz, used, edges, cluster, z, xz, s):  # pragma: no cover -
     for j in range(nz):
         for t in range(k):
             for c in range(s):
-                good[t, c] = depth[t, by[j, c]] <= 3
+                good[t, c] = _depth_at(depth, t, by[j, c]) <= 3
         col = _match(good)
         for t in range(k):
             zm[t, j] = be[j, col[t]]
@@ -667,10 +744,10 @@ def _xz_kernel(depth, mz, used, edges, cluster, z, xz, s):  # pragma: no cover -
 
 
 @numba.njit(cache=True)
-def _zstar_kernel(dz, zreps, mate, starred):  # pragma: no cover - compiled
+def _zstar_kernel(dz, k, zreps, mate, starred):  # pragma: no cover - compiled
     """``v_z`` in each tree ``T_t``: an end of an internal edge of ``X_z`` (not the end ``F`` must star), one
-    internal edge per tree (a matching preferring ends at depth <= 3), the shallower allowed end."""
-    k = dz.shape[0]
+    internal edge per tree (a matching preferring ends at depth <= 3), the shallower allowed end. ``dz``: a
+    ``(k, n)`` table or a rule of :func:`_lifted_depth`."""
     big = 32767
     npair = 0
     for i in range(zreps.shape[0]):
@@ -688,7 +765,7 @@ def _zstar_kernel(dz, zreps, mate, starred):  # pragma: no cover - compiled
         for e in range(2):
             ok = starred[i] < 0 or ends[p, e] != starred[i]
             for t in range(k):
-                dd[t, p, e] = dz[t, ends[p, e]] if ok else big
+                dd[t, p, e] = _depth_at(dz, t, ends[p, e]) if ok else big
         p += 1
     good = np.empty((k, npair), np.bool_)
     for t in range(k):
@@ -762,7 +839,7 @@ def _hub_trees(L: ClusterLayout, ids: _Ids, qc: int, used: np.ndarray) -> tuple[
     return nb, ends, depth
 
 
-def _hang_centres(L: ClusterLayout, ids: _Ids, s: int, depth: np.ndarray, nclusters: int, used: np.ndarray,
+def _hang_centres(ids: _Ids, s: int, depth: np.ndarray | tuple, nclusters: int, used: np.ndarray,
                   avoid_pairs: bool = False, reserve: np.ndarray | None = None) -> np.ndarray:
     """Step 4: hang every non-hub centre of the clusters ``0 .. nclusters-1`` from a free star edge.
 
@@ -846,7 +923,7 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
     ids = _Ids(L)
     nb, ends, depth = _hub_trees(L, ids, q, used)
     s = ends.shape[0]
-    hang = _hang_centres(L, ids, s, depth, q, used)
+    hang = _hang_centres(ids, s, depth, q, used)
     ends[:, nb:] = np.take(L.edges, _hung(hang), axis=0)
     return list(ends), used
 
@@ -919,7 +996,7 @@ def _flow_kernel(verts, cluster, comp_rep, unc, cov, forced, pz, medge, xz, s, t
     return chosen[:c], value == target
 
 
-def _flow_selection(L: ClusterLayout, ids: _Ids, z: int, comp_rep: np.ndarray, pz: np.ndarray,
+def _flow_selection(xs: np.ndarray, cluster: np.ndarray, z: int, comp_rep: np.ndarray, pz: np.ndarray,
                     medge: np.ndarray, cov: np.ndarray, unc: np.ndarray, forced: np.ndarray) -> np.ndarray | None:
     """Choose the matching edges ``M(i, z)`` of the last tree by a max-flow (see :func:`odd_cluster_trees`).
 
@@ -932,10 +1009,10 @@ def _flow_selection(L: ClusterLayout, ids: _Ids, z: int, comp_rep: np.ndarray, p
     Returns the chosen edge ids (as a set: the order carries no meaning), or None if the flow does not
     saturate.
     """
-    q = L.q
+    q = xs.shape[0]
     s = (q - 1) // 2
-    verts = ids.xs[np.arange(q) != z].ravel()
-    chosen, full = _flow_kernel(verts, L.cluster, comp_rep, unc, cov, forced, pz, medge, ids.xs[z], s, q * s)
+    verts = xs[np.arange(q) != z].ravel()
+    chosen, full = _flow_kernel(verts, cluster, comp_rep, unc, cov, forced, pz, medge, xs[z], s, q * s)
     return chosen if full else None
 
 
@@ -1022,20 +1099,20 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     res, starred = _reserve_kernel(cand, used, ids.star_of, comp_rep, pz, zslot, zreps.size)
     reserve = np.full(q - 1, -1, dtype=np.int64)
     reserve[bs] = res
-    hang = _hang_centres(L, ids, s, depth, q - 1, used, avoid_pairs=True, reserve=reserve)
+    hang = _hang_centres(ids, s, depth, q - 1, used, avoid_pairs=True, reserve=reserve)
     # plan: the two free star vertices of every b cluster, in different internal components
     cov, unc, forced, ok = _plan_kernel(cand, bs, used, ids.star_of, comp_rep, res, q)
     if not ok:
         return None
-    chosen = _flow_selection(L, ids, z, comp_rep, pz, medge, cov, unc, forced)
+    chosen = _flow_selection(ids.xs, L.cluster, z, comp_rep, pz, medge, cov, unc, forced)
     if chosen is None:
         starred[:] = -1
-        chosen = _flow_selection(L, ids, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
+        chosen = _flow_selection(ids.xs, L.cluster, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
         if chosen is None:
             return None
     used[chosen] = True  # reserved for F until the end
     # T_t: the s remaining matching edges at every x in X_z, one per tree
-    zm, ok = _xz_kernel(depth, mz, used, L.edges, L.cluster, z, xz, s)
+    zm, ok = _xz_kernel(depth, s, mz, used, L.edges, L.cluster, z, xz, s)
     if not ok:  # pragma: no cover
         raise RuntimeError("flow: some x in X_z does not keep s matching edges")
     # v_z in T_t: an end of an internal edge of X_z not starred in F, one component per tree
@@ -1045,7 +1122,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     dz, ok = _extend_depths(depth.copy(), L.edges, extra)  # new leaves: hung centres, X_z
     if not ok:  # pragma: no cover - they always are
         dz = _tree_depths(n, ends[:, :ne], L.w)[0]
-    zs = ids.star_of[_zstar_kernel(dz, zreps, mate, starred)]
+    zs = ids.star_of[_zstar_kernel(dz, s, zreps, mate, starred)]
     used[zs] = True
     ends[:, ne] = L.edges[zs]
     # F: everything left, plus the reserved matching edges
