@@ -177,14 +177,18 @@ def _layout_base(S: SingerModel) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     return w, centres, cluster, is_centre, d1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _partner(d1, x, y):  # pragma: no cover - compiled
     """The common neighbour of the vertices ``x != y``: ``(d1 - x) mod n`` for the unique ``d1 - d2 = x - y``
     (``d1, d2`` in ``D``); ``x + (d1 - x) = d1`` and ``y + (d1 - x) = d2`` are in ``D``. For ``x`` in ``X_i``
     and the centre ``y = v_j`` (``j != i``) it is the partner of ``x`` in ``M(i, j)``; for ``y = v_i`` it is
     the other end of ``x``'s internal edge (or ``x`` itself, or ``v_i``, when there is none)."""
     n = d1.shape[0]
-    return (d1[(x - y) % n] - x) % n
+    r = x - y  # in (-n, n): a branch, not an integer division
+    if r < 0:
+        r += n
+    p = d1[r] - x
+    return p + n if p < 0 else p
 
 
 def _depth_at(depth, t, v):  # pragma: no cover - replaced by the overload in compiled code
@@ -200,10 +204,80 @@ def _depth_at_impl(depth, t, v):  # pragma: no cover - compiled
     return lambda depth, t, v: _lifted_depth(depth, t, v)
 
 
+def _depth_row(depth, t, vs, out):  # pragma: no cover - replaced by the overload in compiled code
+    """``out[c] = _depth_at(depth, t, vs[c])`` for every ``c`` (the rule's lookups batched: see
+    :func:`_lifted_depth_row`)."""
+    for c in range(len(vs)):
+        out[c] = _depth_at(depth, t, vs[c])
+
+
+@overload(_depth_row)
+def _depth_row_impl(depth, t, vs, out):  # pragma: no cover - compiled
+    if isinstance(depth, types.Array):
+        def table_row(depth, t, vs, out):
+            for c in range(vs.shape[0]):
+                out[c] = depth[t, vs[c]]
+        return table_row
+    return lambda depth, t, vs, out: _lifted_depth_row(depth, t, vs, out)
+
+
 @numba.njit(cache=True)
+def _lifted_depth_row(rule, t, vs, out):  # pragma: no cover - compiled
+    """:func:`_lifted_depth` of every ``vs[c]`` in tree ``t`` into ``out``, in passes of independent lookups
+    (the two partner hops of one vertex depend on each other; across vertices they overlap in memory)."""
+    d1, cluster, centres, low, zpos, zdep, qc, z = rule
+    m = vs.shape[0]
+    a = 2 * t
+    b = a + 1
+    ca = centres[a]
+    hop = np.empty(m, np.int64)  # 0: none, 1: to X_a, 2: to X_b then X_a
+    y = np.empty(m, np.int64)
+    alt = np.empty(m, np.int64)  # the depth when the copy's vertex in X_a is not low (out: when it is)
+    for c in range(m):
+        v = vs[c]
+        i = cluster[v]
+        y[c] = v
+        if i == z or i < 0 or i >= qc:
+            hop[c] = -1
+            continue
+        if i == a:
+            hop[c] = 0
+            out[c] = 2
+            alt[c] = 3
+        elif i == b:
+            hop[c] = 1
+            out[c] = 3
+            alt[c] = 2
+        else:
+            if i == qc - 1 and qc % 2 == 1:
+                near_a = True
+            elif t < i // 2:
+                near_a = i % 2 == 0
+            else:
+                near_a = i % 2 == 1
+            hop[c] = 1 if near_a else 2
+            out[c] = 3 if near_a else 4
+            alt[c] = 7 - out[c]
+    cb = centres[b]
+    for c in range(m):
+        if hop[c] == 2:
+            y[c] = _partner(d1, y[c], cb)
+    for c in range(m):
+        if hop[c] >= 1:
+            y[c] = _partner(d1, y[c], ca)
+    for c in range(m):
+        h = hop[c]
+        if h < 0:
+            out[c] = _lifted_depth(rule, t, vs[c])
+        elif not low[y[c]]:
+            out[c] = alt[c]
+
+
+@numba.njit(cache=True, inline="always")
 def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
     """The depth from ``w`` of the non-centre ``v`` in the forest of steps 1-3 of tree ``t`` (``_hub_kernel``),
-    without the forest: ``rule = (d1, cluster, centres, rank, zpos, zdep, h, qc, z)``.
+    without the forest: ``rule = (d1, cluster, centres, low, zpos, zdep, qc, z)``, ``low[x]`` True iff ``x``
+    has rank below ``h = ceil(q/2)`` in its ``X_i`` (compact dtypes keep these lookups in cache).
 
     ``v`` in cluster ``i`` of the double star ``S_t`` (hubs ``a = 2t``, ``b = 2t+1``) lies at depth
     ``2 + dist_{S_t}(anchor, i)``; its copy's anchor is ``a`` iff the copy's vertex in ``X_a`` has rank below
@@ -211,7 +285,7 @@ def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
     ``X_z`` (``z >= 0``) take ``zdep[t, zpos[v]]`` (``-1`` before they are hung); ``-1`` outside the ``qc``
     clusters otherwise.
     """
-    d1, cluster, centres, rank, zpos, zdep, h, qc, z = rule
+    d1, cluster, centres, low, zpos, zdep, qc, z = rule
     i = cluster[v]
     if i == z:
         return zdep[t, zpos[v]]
@@ -220,9 +294,9 @@ def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
     a = 2 * t
     b = a + 1
     if i == a:
-        return 2 if rank[v] < h else 3
+        return 2 if low[v] else 3
     if i == b:
-        return 3 if rank[_partner(d1, v, centres[a])] < h else 2
+        return 3 if low[_partner(d1, v, centres[a])] else 2
     u = i // 2
     if i == qc - 1 and qc % 2 == 1:
         near_a = True  # the odd leaf of S_t hangs from a
@@ -231,9 +305,9 @@ def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
     else:
         near_a = i % 2 == 1
     if near_a:
-        return 3 if rank[_partner(d1, v, centres[a])] < h else 4
+        return 3 if low[_partner(d1, v, centres[a])] else 4
     xb = _partner(d1, v, centres[b])
-    return 4 if rank[_partner(d1, xb, centres[a])] < h else 3
+    return 4 if low[_partner(d1, xb, centres[a])] else 3
 
 
 @numba.njit(cache=True)
@@ -605,9 +679,11 @@ def _hang_kernel(s, nclusters, xs, star_of, used, depth, reserve, mate, avoid_pa
         if nf < nt:
             return hang, i, nf, nt
         good = np.empty((nt, nf), np.bool_)
+        drow = np.empty(nf, np.int64)
         for a in range(nt):
+            _depth_row(depth, trees[a], free[:nf], drow)
             for c in range(nf):
-                good[a, c] = _depth_at(depth, trees[a], free[c]) <= 3
+                good[a, c] = drow[c] <= 3
         col = _match(good)
         inc[:nf] = False
         for a in range(nt):
@@ -731,10 +807,12 @@ def _xz_kernel(depth, k, mz, used, edges, cluster, z, xz, s):  # pragma: no cove
         if cnt[j] != s:
             return zm, False
     good = np.empty((k, s), np.bool_)
+    drow = np.empty(s, np.int64)
     for j in range(nz):
         for t in range(k):
+            _depth_row(depth, t, by[j], drow)
             for c in range(s):
-                good[t, c] = _depth_at(depth, t, by[j, c]) <= 3
+                good[t, c] = drow[c] <= 3
         col = _match(good)
         for t in range(k):
             zm[t, j] = be[j, col[t]]

@@ -90,7 +90,7 @@ class ErTreeStream:
     >>> st = er_tree_stream(4, "low-depth")
     >>> e, root, tag = st.tree(1)
     >>> len(st), e.shape, e.dtype.name, root, tag
-    (2, (20, 2), 'int32', 0, 'ER-C')
+    (2, (20, 2), 'int32', 1, 'ER-C')
 
     References
     ----------
@@ -173,7 +173,7 @@ def er_tree_stream(q: int, family: str = "hamiltonian") -> ErTreeStream:
     -------
     >>> st = er_tree_stream(7, "low-depth")
     >>> [(root, tag) for _, root, tag in st]
-    [(0, 'ER-C'), (0, 'ER-C'), (0, 'ER-C'), (36, 'ER-F')]
+    [(1, 'ER-C'), (1, 'ER-C'), (1, 'ER-C'), (52, 'ER-F')]
     >>> er_tree_stream(6)
     Traceback (most recent call last):
     ...
@@ -275,7 +275,7 @@ class _LowDepth:
         zdep = np.full((s, q), -1, dtype=np.int16)
         if odd:
             zpos[xs[z]] = np.arange(q)
-        rule = (d1, cluster, centres, rank, zpos, zdep, h, qc, z)
+        rule = (d1.astype(np.int32), cluster.astype(np.int16), centres, rank < h, zpos.astype(np.int32), zdep, qc, z)
         ids = _Special(xs, star_of, mate)
         if not odd:
             hang = _hang_centres(ids, s, rule, q, used)
