@@ -25,7 +25,7 @@ Example
 -------
 >>> st = er_tree_stream(5, "low-depth")
 >>> len(st), [(e.shape, root, tag) for e, root, tag in st][-1]
-(3, ((30, 2), 6, 'ER-F'))
+(3, ((30, 2), 18, 'ER-F'))
 
 References
 ----------
