@@ -32,6 +32,9 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     # files: starlib's JSON format and the exports; only the command line imports it
     "io": (("starlib.io",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives", "edst.factor",
                                        "edst.product", "io"})),
+    # sweeps on Dask into resumable records (writes files atomically); only the command line imports it
+    "sweep": (("starlib.sweep",), frozenset({"base", "graphs", "edst.primitives", "edst.factor", "edst.product", "io",
+                                             "sweep"})),
     "paper": (("starlib.paper",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
                                              "edst.factor", "edst.product", "side.cayley", "side.netdesign",
                                              "side.allreduce", "paper"})),

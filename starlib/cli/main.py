@@ -32,6 +32,8 @@ EXAMPLES = {
               "starlib edsts slimfly q=13 --method shallow -o shallow.json"],
     "improve": ["starlib improve t.json -o shallow.json", "starlib improve t.json --seed 3 --format parents"],
     "verify": ["starlib verify t.json", "starlib verify t.json --json"],
+    "sweep": ["starlib sweep er --q-max 128 -o er.csv", "starlib sweep er --q-max 1024 -o data/er_sweep.csv",
+              "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv"],
 }
 
 
@@ -156,6 +158,22 @@ def parser() -> argparse.ArgumentParser:
                        "trees of its graph. Exit 0 if valid, 1 if a tree is broken, 2 if the file is not a "
                        "starlib file with trees.", epilog_fn=lambda: _examples("verify"))
     v.add_argument("file", help="the JSON file edsts wrote")
+    sw = sub.add_parser("sweep", parents=[common], help="verify a family of networks as Dask tasks into a resumable "
+                        "record", description="Run a sweep: one Dask task per parameter point, on a local cluster of "
+                        "worker processes or on the Dask scheduler at --scheduler. Each finished point becomes a row "
+                        "of the CSV record (-o), rewritten atomically as it arrives; a rerun skips the points the "
+                        "record holds. 'er': every prime power q in --q-min .. --q-max, each EDST family of ER_q "
+                        "(PolarFly) built and verified tree by tree, with its depth, a SHA-256 of its trees, the "
+                        "time and the peak memory.", epilog_fn=lambda: _examples("sweep"))
+    sw.add_argument("sweep", metavar="SWEEP", help="what to sweep: er")
+    sw.add_argument("--q-min", default="2", metavar="Q", help="smallest q (default 2)")
+    sw.add_argument("--q-max", default="1024", metavar="Q", help="largest q (default 1024)")
+    sw.add_argument("--family", action="append", default=None, metavar="FAMILY",
+                    help="hamiltonian or low-depth; repeat for both (default both)")
+    sw.add_argument("-o", "--output", metavar="FILE", required=True, help="the record (CSV): resumed if it exists")
+    sw.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="a running Dask scheduler, e.g. tcp://host:8786 (default: a local cluster)")
+    sw.add_argument("--workers", default="2", metavar="N", help="worker processes of the local cluster (default 2)")
     return p
 
 
@@ -356,8 +374,37 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     return status
 
 
+def _cmd_sweep(a: argparse.Namespace) -> int:
+    from ..io import check_target
+    from ..sweep import ER_COLUMNS, er_points, run_sweep
+    from ..sweep.er import ER_FAMILIES, ER_KEY
+    from ..sweep.record import read_record
+    from ..validation import check_int, parse_int
+    from .progress import Progress
+    from .text import sweep_line
+
+    if a.sweep != "er":
+        raise ValueError(f"SWEEP={a.sweep!r} is not one of 'er'")
+    points = er_points(parse_int(a.q_min, "--q-min"), parse_int(a.q_max, "--q-max"), a.family or ER_FAMILIES)
+    workers = check_int(parse_int(a.workers, "--workers"), "--workers", minimum=1, maximum=256,
+                        rule="an integer in 1 .. 256")
+    check_target(a.output, "--output")
+    held = read_record(a.output, columns=ER_COLUMNS, key=ER_KEY)  # a bad record is refused before any work
+    labels = [" ".join(p.key) for p in points if p.key not in held]
+    with Progress(labels or ["none"], a.quiet, desc=f"sweep {a.sweep}") as pr:
+        def on_row(row: dict, done: int, todo: int) -> None:
+            pr.stage(f"{row['q']} {row['family']}")
+            pr.note(sweep_line(row, done, todo))
+
+        result = run_sweep(points, a.output, columns=ER_COLUMNS, key=ER_KEY, scheduler=a.scheduler,
+                           workers=workers, on_row=on_row)
+    _say(a, f"wrote {a.output}: {result.computed} point(s) computed, {result.skipped} already in the record, "
+         f"{len(result.rows)} row(s) in all")
+    return 0
+
+
 _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
-          "improve": _cmd_improve, "verify": _cmd_verify}
+          "improve": _cmd_improve, "verify": _cmd_verify, "sweep": _cmd_sweep}
 
 
 def _fail(message: str, status: int = 2) -> int:

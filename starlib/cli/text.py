@@ -14,7 +14,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text"]
+__all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text",
+           "sweep_line"]
 
 #: The headings of the families table, by :attr:`~starlib.registry.Family.kind`, in the order shown.
 KIND_TITLES = {
@@ -161,3 +162,15 @@ def verify_text(verdict: Mapping[str, Any]) -> str:
     problems = verdict["problems"]
     more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
     return f"{verdict['file']}: INVALID: {problems[0]}{more}; {verdict['trees']} trees of {name} ({where})"
+
+
+def sweep_line(row: Mapping[str, Any], done: int, todo: int) -> str:
+    """One line per finished sweep point, for standard error.
+
+    >>> sweep_line({"q": 7, "family": "low-depth", "trees": 4, "bound": 4, "verified": True, "max_depth": 4,
+    ...             "seconds": 0.1, "peak_mb": 210}, 3, 10)
+    'q=7 low-depth: 4 trees (bound 4), verified, depth 4, 0.1 s, 210 MB [3/10]'
+    """
+    verdict = "verified" if row["verified"] else "NOT VERIFIED"
+    return (f"q={row['q']} {row['family']}: {row['trees']} trees (bound {row['bound']}), {verdict}, "
+            f"depth {row['max_depth']}, {row['seconds']} s, {row['peak_mb']} MB [{done}/{todo}]")

@@ -1,0 +1,202 @@
+"""The sweep loop on ``dask.distributed``: one task per parameter point, each row written as it arrives.
+
+:func:`run_sweep` reads the record, drops the points it already holds, and submits one task per remaining point
+to a Dask cluster: a :class:`distributed.LocalCluster` of worker processes on this machine by default, or the
+scheduler at ``scheduler`` (``tcp://host:8786``), for example one started by ``dask-jobqueue`` on a Slurm or PBS
+cluster. Dearer points (by :attr:`Point.cost`) get a higher priority, so the longest tasks start first. As each
+task finishes, its row joins the record and the whole record is rewritten atomically
+(:func:`starlib.sweep.record.write_record`): an interrupted sweep keeps every finished row, and a rerun resumes
+from them. A worker that dies mid-task (killed, out of memory) loses nothing: the scheduler runs its tasks again
+on another worker, and each point still gives exactly one row.
+
+Example
+-------
+>>> import tempfile, pathlib
+>>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+>>> pts = [Point(key=(str(q),), func=_square, args=(q,)) for q in (2, 3)]
+>>> run_sweep(pts, p, columns=("q", "square"), key=("q",), workers=1).computed
+2
+>>> p.read_text().splitlines()
+['q,square', '2,4', '3,9']
+>>> run_sweep(pts, p, columns=("q", "square"), key=("q",), workers=1).computed  # resumed: nothing left
+0
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .record import read_record, write_record
+
+__all__ = ["Point", "SweepResult", "run_sweep", "open_client"]
+
+
+def _square(q: int) -> dict[str, int]:
+    """A toy point function (the module example): ``{"q": q, "square": q * q}``."""
+    return {"q": q, "square": q * q}
+
+
+@dataclass(frozen=True)
+class Point:
+    """One parameter point of a sweep.
+
+    Attributes
+    ----------
+    key : tuple of str
+        The point's key cells in the record (as written, e.g. ``("1024", "low-depth")``).
+    func : callable
+        Importable on the workers; ``func(*args)`` returns the row (a dict over the record's columns).
+    args : tuple
+        Its arguments.
+    cost : float
+        Relative cost (e.g. edges); the dearest points start first.
+    """
+
+    key: tuple[str, ...]
+    func: Callable[..., dict[str, Any]]
+    args: tuple = ()
+    cost: float = 0.0
+
+
+@dataclass
+class SweepResult:
+    """What :func:`run_sweep` did.
+
+    Attributes
+    ----------
+    total : int
+        Points asked for.
+    skipped : int
+        Points already in the record.
+    computed : int
+        Points computed by this run (each written once).
+    rows : dict
+        The whole record after the run, by key.
+    """
+
+    total: int
+    skipped: int
+    computed: int = 0
+    rows: dict[tuple, dict[str, Any]] = field(default_factory=dict)
+
+
+def open_client(scheduler: str | None = None, workers: int = 2, threads_per_worker: int = 1,
+                memory_limit: str | int = "auto") -> Any:
+    """A ``distributed.Client``: to the scheduler at ``scheduler``, else on a new local cluster of processes.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:8786``); None starts a ``LocalCluster``.
+    workers : int
+        Worker processes of the local cluster.
+    threads_per_worker : int
+        Threads per worker (1: the point functions are compiled, single-threaded code).
+    memory_limit : str or int
+        Per-worker memory limit of the local cluster (``"auto"``: the machine's memory shared by the workers).
+
+    Returns
+    -------
+    distributed.Client
+        Close it (or use it as a context manager); a local cluster closes with it.
+
+    Raises
+    ------
+    ValueError
+        If no scheduler answers at ``scheduler`` within 10 seconds.
+    """
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            return Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"scheduler={scheduler!r}: no Dask scheduler answered within 10 s ({exc})") from None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
+                           memory_limit=memory_limit, dashboard_address=":0", silence_logs=logging.CRITICAL)
+    client = Client(cluster)
+    client._starlib_cluster = cluster  # closed with the client (see run_sweep)
+    return client
+
+
+def _close(client: Any) -> None:
+    cluster = getattr(client, "_starlib_cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def run_sweep(points: Sequence[Point], path: str | os.PathLike, *, columns: Sequence[str], key: Sequence[str],
+              scheduler: str | None = None, workers: int = 2, client: Any = None,
+              on_row: Callable[[dict[str, Any], int, int], None] | None = None) -> SweepResult:
+    """Compute every point not yet in the record at ``path`` as Dask tasks, writing each row as it arrives.
+
+    Parameters
+    ----------
+    points : sequence of Point
+        The sweep (keys must be distinct).
+    path : path-like
+        The record (CSV); read first, rewritten atomically after every finished point.
+    columns, key : sequence of str
+        The record's header and key columns (see :mod:`starlib.sweep.record`).
+    scheduler : str, optional
+        A Dask scheduler address; None starts a local cluster of ``workers`` processes.
+    workers : int
+        Worker processes of the local cluster.
+    client : distributed.Client, optional
+        Use this client (and its cluster) instead of opening one; it is left open.
+    on_row : callable, optional
+        ``on_row(row, done, todo)`` after each row is written (progress).
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ValueError
+        If two points share a key, the record is not a record of these columns, or a task returns a row
+        with the wrong key. An exception inside a task is raised here after the rows already finished are
+        written (a rerun resumes from them).
+    """
+    keys = [tuple(p.key) for p in points]
+    if len(set(keys)) != len(keys):
+        raise ValueError("points: two points share a key")
+    rows: dict[tuple, dict[str, Any]] = dict(read_record(path, columns=columns, key=key))
+    todo = [p for p in points if tuple(p.key) not in rows]
+    result = SweepResult(total=len(points), skipped=len(points) - len(todo), rows=rows)
+    if not todo:
+        return result
+    from distributed import as_completed
+
+    own = client is None
+    if own:
+        client = open_client(scheduler, workers=workers)
+    try:
+        submitted, by_key = [], {}
+        for p in sorted(todo, key=lambda p: -p.cost):  # dearest first (the queue is also ordered by priority)
+            name = "-".join(("starlib-sweep", p.func.__name__, *p.key))
+            fut = client.submit(p.func, *p.args, key=name, priority=p.cost, pure=False)
+            submitted.append(fut)
+            by_key[fut.key] = p
+        for fut in as_completed(submitted):
+            p = by_key[fut.key]
+            row = fut.result()
+            got = tuple(str(row.get(c, "")) for c in key)
+            if got != tuple(p.key):
+                raise ValueError(f"point {p.key}: the task returned the row of {got}")
+            rows[got] = row
+            write_record(path, rows.values(), columns=columns, key=key)
+            result.computed += 1
+            if on_row is not None:
+                on_row(row, result.computed, len(todo))
+            fut.release()
+    finally:
+        if own:
+            _close(client)
+    return result
+

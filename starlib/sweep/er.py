@@ -1,0 +1,136 @@
+"""The ER_q sweep: for each prime power ``q``, an EDST family of ER_q built and verified tree by tree.
+
+One point is ``(q, family)`` with ``family`` in :data:`ER_FAMILIES`. :func:`er_point` never holds ER_q or a whole
+family in memory:
+
+1. the Singer model of ER_q (:func:`~starlib.edst.factor.er_singer.singer_model`): ``D`` is checked to be a perfect
+   difference set, and :func:`~starlib.edst.factor.er_check.check_singer_isomorphism` checks, edge by edge, that
+   the Gram-basis map is an isomorphism from the dot-product ER_q (PolarFly) onto the Singer model;
+2. the family, one tree at a time (:func:`~starlib.edst.factor.er_stream.er_tree_stream`: Construction A's
+   Hamiltonian paths, or the lifted-cluster low-depth family), each tree checked by a
+   :class:`~starlib.edst.factor.er_check.SingerChecker` (membership by arithmetic, edge-disjointness by a bitmap
+   over edge slots, spanning and acyclic, depth by BFS from its root) and fed to the family's SHA-256.
+
+The row (:data:`ER_COLUMNS`) records the sizes, the bound ``floor((q+1)/2)``, the trees built, whether every check
+passed, the deepest tree, the two model checks, the digest, and the task's wall time and peak memory.
+
+Example
+-------
+>>> row = er_point(5, "low-depth")
+>>> row["trees"], row["bound"], row["verified"], row["isomorphism"], row["max_depth"]
+(3, 3, True, True, 5)
+>>> [" ".join(p.key) for p in er_points(2, 4)]
+['2 hamiltonian', '2 low-depth', '3 hamiltonian', '3 low-depth', '4 hamiltonian', '4 low-depth']
+
+References
+----------
+docs/er-edsts.md §1 (the bound), §2-§3 (Singer model, isomorphism), §4 (Construction A), §6-§7 (low depth).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..edst.factor.er import er_edst_bound
+from ..edst.factor.er_check import SingerChecker, check_singer_isomorphism
+from ..edst.factor.er_singer import singer_model
+from ..edst.factor.er_stream import er_tree_stream
+from ..fields import check_prime_power, is_prime_power
+from ..validation import check_int
+from .engine import Point
+from .memory import PeakMemory
+
+__all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "Q_LIMIT"]
+
+#: the families of a point (the methods of :func:`starlib.edst.factor.er.er_edsts` that stream)
+ER_FAMILIES = ("hamiltonian", "low-depth")
+#: the record's columns
+ER_COLUMNS = ("q", "family", "vertices", "edges", "bound", "trees", "verified", "max_depth", "difference_set",
+              "isomorphism", "sha256", "seconds", "peak_mb")
+#: the columns that name a point
+ER_KEY = ("q", "family")
+#: the largest q a point accepts: the slot bitmap and a tree's arrays stay near 1 GB up to here
+Q_LIMIT = 2048
+
+
+def er_point(q: int, family: str) -> dict[str, Any]:
+    """Build and verify one ER_q EDST family tree by tree; the record row (:data:`ER_COLUMNS`).
+
+    Parameters
+    ----------
+    q : int
+        A prime power, at most :data:`Q_LIMIT`.
+    family : str
+        ``"hamiltonian"`` or ``"low-depth"``.
+
+    Returns
+    -------
+    dict
+        ``q, family, vertices, edges, bound, trees, verified, max_depth, difference_set, isomorphism, sha256,
+        seconds, peak_mb``; ``seconds`` (wall time, 0.1 s) and ``peak_mb`` (peak resident memory of the process
+        during the task, :class:`~starlib.sweep.memory.PeakMemory`) are measurements, the rest are results.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power in ``2 .. Q_LIMIT`` or ``family`` is unknown.
+
+    Example
+    -------
+    >>> er_point(4, "hamiltonian")["sha256"] == er_point(4, "hamiltonian")["sha256"]
+    True
+    """
+    q = check_prime_power(check_int(q, "q", minimum=2, maximum=Q_LIMIT))
+    if family not in ER_FAMILIES:
+        raise ValueError(f"family={family!r} is not one of {', '.join(repr(f) for f in ER_FAMILIES)}")
+    with PeakMemory() as pm:
+        t0 = time.perf_counter()
+        S = singer_model(q)
+        iso = check_singer_isomorphism(q, S)
+        stream = er_tree_stream(q, family)
+        checker = SingerChecker(q, S)
+        for edges, root, _tag in stream:
+            checker.check(edges, root)
+        seconds = time.perf_counter() - t0
+    return {"q": q, "family": family, "vertices": S.n, "edges": q * (q + 1) ** 2 // 2, "bound": er_edst_bound(q),
+            "trees": checker.trees, "verified": bool(checker.valid and checker.trees > 0),
+            "max_depth": checker.max_depth, "difference_set": iso.difference_set, "isomorphism": iso.isomorphic,
+            "sha256": checker.sha256, "seconds": round(seconds, 1), "peak_mb": pm.megabytes}
+
+
+def er_points(q_min: int = 2, q_max: int = 1024, families: Sequence[str] = ER_FAMILIES) -> list[Point]:
+    """The points of an ER_q sweep: every prime power ``q_min <= q <= q_max`` with every family.
+
+    Parameters
+    ----------
+    q_min, q_max : int
+        The range of ``q`` (``2 <= q_min <= q_max <= Q_LIMIT``).
+    families : sequence of str
+        Families from :data:`ER_FAMILIES`.
+
+    Returns
+    -------
+    list of Point
+        In increasing ``q``, families in the given order; cost = edges of ER_q.
+
+    Raises
+    ------
+    ValueError
+        On a bad range, an unknown or repeated family, or a range with no prime power.
+    """
+    q_min = check_int(q_min, "q_min", minimum=2, maximum=Q_LIMIT)
+    q_max = check_int(q_max, "q_max", minimum=q_min, maximum=Q_LIMIT, rule=f"an integer in {q_min} .. {Q_LIMIT} "
+                      "(at least q_min)")
+    fams = list(families)
+    for f in fams:
+        if f not in ER_FAMILIES:
+            raise ValueError(f"family={f!r} is not one of {', '.join(repr(x) for x in ER_FAMILIES)}")
+    if not fams or len(set(fams)) != len(fams):
+        raise ValueError(f"families={fams!r}: give each family once, at least one")
+    qs = [q for q in range(q_min, q_max + 1) if is_prime_power(q)]
+    if not qs:
+        raise ValueError(f"q_min={q_min}, q_max={q_max}: no prime power in this range")
+    return [Point(key=(str(q), f), func=er_point, args=(q, f), cost=float(q * (q + 1) ** 2 // 2))
+            for q in qs for f in fams]
