@@ -223,91 +223,100 @@ def _depth_row_impl(depth, t, vs, out):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _lifted_depth_row(rule, t, vs, out):  # pragma: no cover - compiled
-    """:func:`_lifted_depth` of every ``vs[c]`` in tree ``t`` into ``out``, in passes of independent lookups
-    (the two partner hops of one vertex depend on each other; across vertices they overlap in memory)."""
-    d1, cluster, centres, low, zpos, zdep, qc, z = rule
+    """:func:`_lifted_depth` of every ``vs[c]`` in tree ``t`` into ``out``: the hop to the hub cluster first for
+    all vertices (independent lookups, which overlap in memory), then the anchor bits."""
+    d1, cluster, centres, anchored, zpos, zdep, qc, z = rule
     m = vs.shape[0]
     a = 2 * t
-    b = a + 1
     ca = centres[a]
-    hop = np.empty(m, np.int64)  # 0: none, 1: to X_a, 2: to X_b then X_a
+    cb = centres[a + 1]
     y = np.empty(m, np.int64)
-    alt = np.empty(m, np.int64)  # the depth when the copy's vertex in X_a is not low (out: when it is)
+    alt = np.empty(m, np.int64)  # the depth when the copy hangs from v_b (out: from v_a); -1: no rule
     for c in range(m):
         v = vs[c]
         i = cluster[v]
-        y[c] = v
         if i == z or i < 0 or i >= qc:
-            hop[c] = -1
+            alt[c] = -1
             continue
-        if i == a:
-            hop[c] = 0
-            out[c] = 2
-            alt[c] = 3
-        elif i == b:
-            hop[c] = 1
-            out[c] = 3
-            alt[c] = 2
-        else:
-            if i == qc - 1 and qc % 2 == 1:
-                near_a = True
-            elif t < i // 2:
-                near_a = i % 2 == 0
-            else:
-                near_a = i % 2 == 1
-            hop[c] = 1 if near_a else 2
-            out[c] = 3 if near_a else 4
-            alt[c] = 7 - out[c]
-    cb = centres[b]
+        if i == a or i == a + 1:
+            y[c] = v
+            out[c] = 2 if i == a else 3
+            alt[c] = 5 - out[c]
+            continue
+        near_a = _near_a(i, t, qc)
+        y[c] = _partner(d1, v, ca if near_a else cb)
+        out[c] = 3 if near_a else 4
+        alt[c] = 7 - out[c]
     for c in range(m):
-        if hop[c] == 2:
-            y[c] = _partner(d1, y[c], cb)
-    for c in range(m):
-        if hop[c] >= 1:
-            y[c] = _partner(d1, y[c], ca)
-    for c in range(m):
-        h = hop[c]
-        if h < 0:
+        if alt[c] < 0:
             out[c] = _lifted_depth(rule, t, vs[c])
-        elif not low[y[c]]:
+        elif not anchored[y[c]]:
             out[c] = alt[c]
+
+
+@numba.njit(cache=True, inline="always")
+def _near_a(i, t, qc):  # pragma: no cover - compiled
+    """Whether the leaf cluster ``i`` of the double star ``S_t`` (:func:`double_stars`) hangs from ``a = 2t``."""
+    if i == qc - 1 and qc % 2 == 1:
+        return True  # the odd leaf of S_t hangs from a
+    if t < i // 2:
+        return i % 2 == 0
+    return i % 2 == 1
 
 
 @numba.njit(cache=True, inline="always")
 def _lifted_depth(rule, t, v):  # pragma: no cover - compiled
     """The depth from ``w`` of the non-centre ``v`` in the forest of steps 1-3 of tree ``t`` (``_hub_kernel``),
-    without the forest: ``rule = (d1, cluster, centres, low, zpos, zdep, qc, z)``, ``low[x]`` True iff ``x``
-    has rank below ``h = ceil(q/2)`` in its ``X_i`` (compact dtypes keep these lookups in cache).
+    without the forest: ``rule = (d1, cluster, centres, anchored, zpos, zdep, qc, z)``.
 
     ``v`` in cluster ``i`` of the double star ``S_t`` (hubs ``a = 2t``, ``b = 2t+1``) lies at depth
-    ``2 + dist_{S_t}(anchor, i)``; its copy's anchor is ``a`` iff the copy's vertex in ``X_a`` has rank below
-    ``h`` in ``X_a`` (reached through the partners of ``M(i, a)``, or ``M(i, b)`` then ``M(b, a)``). Vertices of
-    ``X_z`` (``z >= 0``) take ``zdep[t, zpos[v]]`` (``-1`` before they are hung); ``-1`` outside the ``qc``
-    clusters otherwise.
+    ``2 + dist_{S_t}(anchor, i)``. The copy of ``v`` meets the hub cluster next to ``i`` (or ``i`` itself) at
+    one partner hop (:func:`_partner`), and ``anchored[y]`` for a vertex ``y`` of a hub cluster says whether
+    its copy hangs from ``v_a``: for ``y`` in ``X_a``, rank below ``h = ceil(q/2)`` in ``X_a``; for ``y`` in
+    ``X_b``, the same of its partner in ``X_a`` (``anchored`` of :func:`_lifted_anchors`). Vertices of ``X_z``
+    (``z >= 0``) take ``zdep[t, zpos[v]]`` (``-1`` before they are hung); ``-1`` outside the ``qc`` clusters.
     """
-    d1, cluster, centres, low, zpos, zdep, qc, z = rule
+    d1, cluster, centres, anchored, zpos, zdep, qc, z = rule
     i = cluster[v]
     if i == z:
         return zdep[t, zpos[v]]
     if i < 0 or i >= qc:
         return -1
     a = 2 * t
-    b = a + 1
     if i == a:
-        return 2 if low[v] else 3
-    if i == b:
-        return 3 if low[_partner(d1, v, centres[a])] else 2
-    u = i // 2
-    if i == qc - 1 and qc % 2 == 1:
-        near_a = True  # the odd leaf of S_t hangs from a
-    elif t < u:
-        near_a = i % 2 == 0
-    else:
-        near_a = i % 2 == 1
-    if near_a:
-        return 3 if low[_partner(d1, v, centres[a])] else 4
-    xb = _partner(d1, v, centres[b])
-    return 4 if low[_partner(d1, xb, centres[a])] else 3
+        return 2 if anchored[v] else 3
+    if i == a + 1:
+        return 3 if anchored[v] else 2
+    if _near_a(i, t, qc):
+        return 3 if anchored[_partner(d1, v, centres[a])] else 4
+    return 4 if anchored[_partner(d1, v, centres[a + 1])] else 3
+
+
+def _lifted_anchors(d1: np.ndarray, xs: np.ndarray, centres: np.ndarray, nclusters: int) -> np.ndarray:
+    """``anchored[y]`` for ``y`` in ``X_a`` or ``X_b`` of a double star (``a = 2t``, ``b = 2t + 1 < nclusters``):
+    whether the copy of ``y`` hangs from ``v_a`` in tree ``t`` (rank below ``ceil(q/2)`` in ``X_a``, through
+    the partner in ``X_a`` for ``y`` in ``X_b``); False elsewhere. ``O(n)``.
+
+    Example
+    -------
+    >>> from starlib.edst.factor.er_singer import singer_model
+    >>> S = singer_model(4)
+    >>> w, centres, cluster, is_centre, d1 = _layout_base(S)
+    >>> x = np.flatnonzero((cluster >= 0) & ~is_centre)
+    >>> xs = x[np.argsort(cluster[x], kind="stable")].reshape(4, 4)
+    >>> [int(_lifted_anchors(d1, xs, centres, 4)[xs[i]].sum()) for i in range(4)]
+    [2, 2, 2, 2]
+    """
+    q = xs.shape[0]
+    n = d1.shape[0]
+    anchored = np.zeros(n, dtype=bool)
+    h = (q + 1) // 2
+    for a in range(0, nclusters - 1, 2):
+        anchored[xs[a, :h]] = True
+        y = xs[a + 1]
+        p = (d1[(y - centres[a]) % n] - y) % n  # partners in X_a (see _partner)
+        anchored[y] = anchored[p]
+    return anchored
 
 
 @numba.njit(cache=True)

@@ -48,6 +48,7 @@ from .er_clusters import (
     _hang_centres,
     _hung,
     _layout_base,
+    _lifted_anchors,
     _lifted_depth,
     _partner,
     _plan_kernel,
@@ -275,7 +276,8 @@ class _LowDepth:
         zdep = np.full((s, q), -1, dtype=np.int16)
         if odd:
             zpos[xs[z]] = np.arange(q)
-        rule = (d1.astype(np.int32), cluster.astype(np.int16), centres, rank < h, zpos.astype(np.int32), zdep, qc, z)
+        anchored = _lifted_anchors(d1, xs, centres, qc)
+        rule = (d1.astype(np.int32), cluster.astype(np.int16), centres, anchored, zpos.astype(np.int32), zdep, qc, z)
         ids = _Special(xs, star_of, mate)
         if not odd:
             hang = _hang_centres(ids, s, rule, q, used)
