@@ -29,7 +29,7 @@ NBVAL_CORETYPE ?= Zen
 REPRODUCE_CORETYPE ?= Haswell
 
 .PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce reproduce-other-cpu bench lab html \
-	site clean
+	site sweep clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -86,6 +86,13 @@ reproduce-other-cpu: venv ## rerun every notebook under OPENBLAS_CORETYPE=Haswel
 	$(BIN)/python tools/clean_generated.py
 	env OPENBLAS_CORETYPE=$(REPRODUCE_CORETYPE) $(ONE_THREAD) $(MAKE) --no-print-directory notebooks
 	$(MAKE) --no-print-directory check-clean
+
+# The ER_q sweep record (data/er_sweep.csv) that notebook 12 reads: every prime power q <= 1024, both EDST families,
+# as Dask tasks. It resumes: delete the file to start over. SWEEP_ARGS adds options, e.g.
+# SWEEP_ARGS="--scheduler tcp://host:8786" to run on a Dask cluster (README, "Sweeps on a cluster").
+SWEEP_ARGS ?=
+sweep: venv ## regenerate data/er_sweep.csv: ER_q EDSTs for every prime power q <= 1024 on Dask (about 1 hour here)
+	$(BIN)/starlib sweep er --q-max 1024 --workers $(JOBS) -o data/er_sweep.csv $(SWEEP_ARGS)
 
 bench: venv ## benchmarks (prints tables; never part of the tests)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done

@@ -1,7 +1,8 @@
 """The ER_q sweep: streaming checks against the in-memory constructions, the record, Dask, the command line.
 
 * :func:`starlib.sweep.er_point` against a second method: the in-memory family ``er_edsts(q, labels="singer")``,
-  verified by :func:`starlib.edst.verify.verify_edsts` on the built Singer graph, hashed here with numpy's sort,
+  verified by :func:`starlib.edst.verify.verify_edsts` on the built Singer graph, hashed with numpy's sort
+  (:func:`~starlib.edst.factor.er_check.family_sha256`),
   depths by networkx BFS.
 * :class:`~starlib.edst.factor.er_check.SingerChecker` catches each kind of broken family.
 * :func:`~starlib.edst.factor.er_check.check_singer_isomorphism` against the dot-product graph mapped edge by edge,
@@ -15,7 +16,6 @@
 
 import csv
 import dataclasses
-import hashlib
 import io
 import os
 import signal
@@ -28,8 +28,8 @@ import pytest
 from nx_trees import nx_depths
 
 from starlib.cli import main
-from starlib.edst.factor.er import er_edst_bound, er_edsts
-from starlib.edst.factor.er_check import SingerChecker, check_singer_isomorphism
+from starlib.edst.factor.er import er_edst_bound, er_edsts, verify_singer_edsts
+from starlib.edst.factor.er_check import SingerChecker, check_singer_isomorphism, family_sha256
 from starlib.edst.factor.er_singer import singer_graph, singer_model
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
@@ -42,16 +42,6 @@ RECORD = Path(__file__).resolve().parent.parent / "data" / "er_sweep.csv"
 SMALL = [2, 3, 4, 5, 7, 8, 9, 11, 16, 25, 27, 32]
 
 
-def family_digest(trees):
-    """SHA-256 of the trees' edges as sorted (min, max) rows, little-endian uint32, trees in order (numpy)."""
-    h = hashlib.sha256()
-    for t in trees:
-        e = np.sort(np.asarray(t.edges, dtype=np.int64), axis=1)
-        e = e[np.lexsort((e[:, 1], e[:, 0]))]
-        h.update(e.astype("<u4").tobytes())
-    return h.hexdigest()
-
-
 @pytest.mark.parametrize("family", ["hamiltonian", "low-depth"])
 @pytest.mark.parametrize("q", SMALL)
 def test_point_agrees_with_the_in_memory_family(q, family):
@@ -62,7 +52,7 @@ def test_point_agrees_with_the_in_memory_family(q, family):
     assert (row["vertices"], row["edges"], row["bound"]) == (n, q * (q + 1) ** 2 // 2, (q + 1) // 2)
     assert row["trees"] == len(trees) == er_edst_bound(q)
     assert row["verified"] and row["difference_set"] and row["isomorphism"]
-    assert row["sha256"] == family_digest(trees)
+    assert row["sha256"] == family_sha256(trees)
     assert row["max_depth"] == max(nx_depths(trees))
     assert set(row) == set(ER_COLUMNS)
 
@@ -72,8 +62,12 @@ def _family(q):
 
 
 def _run(q, trees):
+    """Check ``trees`` with a SingerChecker; the family verdict must agree with ``verify_singer_edsts`` (the
+    vectorised verifier with messages, a second implementation of the same rules)."""
     C = SingerChecker(q)
-    return [C.check(e, r) for e, r in trees], C
+    checks = [C.check(e, r) for e, r in trees]
+    assert C.valid == verify_singer_edsts(q, [e for e, _ in trees]).valid
+    return checks, C
 
 
 def test_checker_catches_each_kind_of_broken_family():

@@ -415,6 +415,38 @@ _ER_EDSTS_DEPTH = TableNote(
      "max_depth": Column("depth of the deepest tree", "hops", tex="max")},
     size="footnotesize")
 
+_ER_SWEEP_SUMMARY = TableNote(
+    "The ER_q sweep record (`data/er_sweep.csv`, `make sweep`; docs/er-edsts.md §1-§7): every prime power "
+    "$q \\le 1024$ and both EDST families of $\\mathrm{ER}_q$ built and verified tree by tree on Dask, one row per "
+    "family. The bound $\\lfloor (q+1)/2 \\rfloor$ is attained throughout.",
+    {"family": Column("EDST family (`hamiltonian`: Construction A; `low-depth`: lifted clusters)", tex="family"),
+     "points": Column("prime powers $q$ in the record", "values of $q$", tex="points"),
+     "q_max": Column("largest $q$ in the record", tex="$q_{\\max}$"),
+     "largest_q_verified": Column("largest $q$ up to which every point is at the bound and verified",
+                                  tex="verified to"),
+     "at_bound": _flag("every family has $\\lfloor (q+1)/2 \\rfloor$ trees", "bound"),
+     "verified": _flag("every tree spans, is acyclic, and is edge-disjoint from the others (streaming checks)",
+                       "ver."),
+     "isomorphism": _flag("$D$ is a perfect difference set and the Gram-basis map is an isomorphism onto the "
+                          "dot-product $\\mathrm{ER}_q$, checked edge by edge, for every $q$", "iso."),
+     "max_depth_range": Column("smallest and largest depth of the deepest tree, $q \\ge 3$", "hops",
+                               tex="depth"),
+     "task_hours": Column("sum of the tasks' wall times", "hours", tex="hours", decimals=2),
+     "longest_task_s": Column("the longest task ($q = 1024$)", "s", tex="longest", decimals=1),
+     "peak_mb": Column("largest peak resident memory of a worker during a task", "MB", tex="peak")},
+    size="footnotesize")
+
+_ER_SWEEP_PROJECTION = TableNote(
+    "Wall time of the ER_q sweep (every prime power $q \\le 1024$, both families) on a Dask cluster of $N$ workers, "
+    "projected from the measured time of each task (the record of `make sweep`) with the engine's schedule: "
+    "dearest task first, to the first free worker (Graham's LPT rule; section *Past one machine* of notebook 12).",
+    {"workers": Column("workers $N$ (one core each)", tex="$N$"),
+     "hours": Column("projected wall time", "hours", tex="hours", decimals=3),
+     "ideal_hours": Column("total task time / $N$", "hours", tex="ideal", decimals=3),
+     "efficiency": Column("ideal / projected", tex="eff.", decimals=3),
+     "bound_by": Column("what sets the time: the total work, or the longest single task", tex="bound by")},
+    size="footnotesize")
+
 # -- beyond the paper: allreduce and resilience (notebook 08), scaling (notebook 11) -------------------------------
 
 _AR_METHOD = Column("tree set (`bfs`: one breadth-first tree; `universal`, `low-depth`, `maximum`: the "
@@ -788,6 +820,8 @@ TABLE_NOTES: dict[str, TableNote] = {
     "scaling_ratios": _SCALING_RATIOS,
     "er_edsts": _ER_EDSTS,
     "er_edsts_depth": _ER_EDSTS_DEPTH,
+    "er_sweep_summary": _ER_SWEEP_SUMMARY,
+    "er_sweep_projection": _ER_SWEEP_PROJECTION,
     "maximum_shallow": _SHALLOW,
     "maximum_shallow_front": _SHALLOW_FRONT,
     "maximum_shallow_er": _SHALLOW_ER,

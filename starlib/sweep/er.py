@@ -29,9 +29,12 @@ docs/er-edsts.md §1 (the bound), §2-§3 (Singer model, isomorphism), §4 (Cons
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from typing import Any
+
+import pandas as pd
 
 from ..edst.factor.er import er_edst_bound
 from ..edst.factor.er_check import SingerChecker, check_singer_isomorphism
@@ -41,8 +44,9 @@ from ..fields import check_prime_power, is_prime_power
 from ..validation import check_int
 from .engine import Point
 from .memory import PeakMemory
+from .record import read_record
 
-__all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "Q_LIMIT"]
+__all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "read_er_record", "Q_LIMIT"]
 
 #: the families of a point (the methods of :func:`starlib.edst.factor.er.er_edsts` that stream)
 ER_FAMILIES = ("hamiltonian", "low-depth")
@@ -134,3 +138,52 @@ def er_points(q_min: int = 2, q_max: int = 1024, families: Sequence[str] = ER_FA
         raise ValueError(f"q_min={q_min}, q_max={q_max}: no prime power in this range")
     return [Point(key=(str(q), f), func=er_point, args=(q, f), cost=float(q * (q + 1) ** 2 // 2))
             for q in qs for f in fams]
+
+
+#: the type of each column of the record, as :func:`read_er_record` returns it
+_TYPES = {"q": int, "vertices": int, "edges": int, "bound": int, "trees": int, "max_depth": int, "peak_mb": int,
+          "seconds": float, "verified": bool, "difference_set": bool, "isomorphism": bool}
+
+
+def read_er_record(path: str | os.PathLike) -> pd.DataFrame:
+    """The ER_q sweep record as a typed DataFrame (one row per ``(q, family)``, sorted).
+
+    Parameters
+    ----------
+    path : path-like
+        A record written by :func:`~starlib.sweep.run_sweep` with :data:`ER_COLUMNS` (``starlib sweep er``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`ER_COLUMNS`; integers, booleans and ``seconds`` as floats.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing or not an ER_q record (header, a cell of the wrong type).
+
+    Example
+    -------
+    >>> import tempfile, pathlib
+    >>> from starlib.sweep import run_sweep
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "er.csv"
+    >>> _ = run_sweep(er_points(2, 3), p, columns=ER_COLUMNS, key=ER_KEY, workers=1)
+    >>> read_er_record(p)[["q", "family", "trees", "verified"]].values.tolist()
+    [[2, 'hamiltonian', 1, True], [2, 'low-depth', 1, True], [3, 'hamiltonian', 2, True], [3, 'low-depth', 2, True]]
+    """
+    if not os.path.exists(path):
+        raise ValueError(f"path={str(path)!r} does not exist (make sweep writes the ER_q record)")
+    rows = list(read_record(path, columns=ER_COLUMNS, key=ER_KEY).values())
+    out = pd.DataFrame(rows, columns=list(ER_COLUMNS))
+    for c, kind in _TYPES.items():
+        try:
+            if kind is bool:
+                if not out[c].isin(["True", "False"]).all():
+                    raise ValueError
+                out[c] = out[c] == "True"
+            else:
+                out[c] = out[c].astype(kind)
+        except ValueError:
+            raise ValueError(f"path={str(path)!r}: column {c} must hold {kind.__name__} values") from None
+    return out.sort_values(["q", "family"], kind="stable").reset_index(drop=True)

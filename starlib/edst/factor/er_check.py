@@ -37,7 +37,9 @@ docs/er-edsts.md §2 (Singer model, adjacency), §3 (the isomorphism), §1 (the 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -45,7 +47,7 @@ import numpy as np
 from ...factors import polarfly_points
 from .er_singer import SingerModel, is_perfect_difference_set, singer_model
 
-__all__ = ["TreeCheck", "SingerChecker", "IsomorphismCheck", "check_singer_isomorphism"]
+__all__ = ["TreeCheck", "SingerChecker", "IsomorphismCheck", "check_singer_isomorphism", "family_sha256"]
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,38 @@ class SingerChecker:
         self.valid = self.valid and out.ok
         self.max_depth = max(self.max_depth, out.depth)
         return out
+
+
+def family_sha256(trees: Sequence[Any]) -> str:
+    """The digest of :attr:`SingerChecker.sha256` computed in memory with numpy's sort (a second implementation).
+
+    Parameters
+    ----------
+    trees : sequence of Tree or array_like
+        The family in order, each tree as ``(e, 2)`` vertex pairs (Singer labels for the sweep's digests).
+
+    Returns
+    -------
+    str
+        Hex SHA-256 of each tree's edges as ``(min, max)`` rows in increasing order, little-endian ``uint32``,
+        trees in order.
+
+    Example
+    -------
+    >>> from starlib.edst.factor.er import er_edsts
+    >>> trees = er_edsts(4, labels="singer")
+    >>> C = SingerChecker(4)
+    >>> for t in trees:
+    ...     _ = C.check(t.edges, t.root)
+    >>> family_sha256(trees) == C.sha256
+    True
+    """
+    h = hashlib.sha256()
+    for t in trees:
+        e = np.sort(np.asarray(t.edges if hasattr(t, "edges") else t, dtype=np.int64).reshape(-1, 2), axis=1)
+        e = e[np.lexsort((e[:, 1], e[:, 0]))]
+        h.update(e.astype("<u4").tobytes())
+    return h.hexdigest()
 
 
 @dataclass(frozen=True)
