@@ -24,6 +24,12 @@ the flow visit vertices and arcs in exactly the order of ``scipy.sparse.csgraph.
 and ``maximum_flow``, which earlier versions called, so the trees are the same arrays
 (``tests/test_kernels.py`` compares the kernels with scipy and networkx).
 
+The choices (hung centres, reserve, plan, flow, ``X_z`` and ``v_z``) read per-tree depths through
+``_depth_at`` / ``_depth_row``: either the ``(k, n)`` BFS table of the built forests (this module) or a *depth
+rule* (``_lifted_depth``) that computes them from the partner lookup ``_partner`` (the difference table of
+``D``, ``O(n)`` memory), which :mod:`starlib.edst.factor.er_stream` uses to build the same trees one at a time
+without the edge list.
+
 Example
 -------
 >>> from starlib.edst.factor.er_singer import singer_model
