@@ -54,7 +54,7 @@ def test_point_agrees_with_the_in_memory_family(q, family):
     assert row["verified"] and row["difference_set"] and row["isomorphism"]
     assert row["sha256"] == family_sha256(trees)
     assert row["max_depth"] == max(nx_depths(trees))
-    assert set(row) == set(ER_COLUMNS)
+    assert set(row) == set(ER_COLUMNS) and row["note"] == ""
 
 
 def _family(q):
@@ -178,6 +178,22 @@ def test_sweep_resumes_without_losing_or_repeating_rows(tmp_path, client):
     assert third.computed == 0 and _lines(p) == after
 
 
+def _fails_at_3(q):
+    if q == 3:
+        raise RuntimeError("planted failure")
+    return {"q": q, "square": q * q}
+
+
+def test_a_failing_task_gives_no_row_and_the_others_go_on(tmp_path, client):
+    from starlib.sweep import Point
+
+    p = tmp_path / "r.csv"
+    pts = [Point(key=(str(q),), func=_fails_at_3, args=(q,)) for q in (2, 3, 4)]
+    res = run_sweep(pts, p, columns=("q", "square"), key=("q",), client=client)
+    assert res.computed == 2 and res.failed == [(("3",), "RuntimeError: planted failure")]
+    assert _lines(p) == ["q,square", "2,4", "4,16"]
+
+
 def test_killing_a_worker_mid_sweep_loses_no_row(tmp_path, client):
     p = tmp_path / "er.csv"
     points = er_points(2, 128)
@@ -278,6 +294,7 @@ def test_committed_record_covers_every_prime_power_to_1024():
         assert int(r["vertices"]) == q * q + q + 1 and int(r["edges"]) == q * (q + 1) ** 2 // 2
         assert int(r["trees"]) == int(r["bound"]) == (q + 1) // 2, (q, f)
         assert r["verified"] == r["difference_set"] == r["isomorphism"] == "True", (q, f)
+        assert r["note"] == "", (q, f, r["note"])
         assert len(r["sha256"]) == 64 and float(r["seconds"]) >= 0 and int(r["peak_mb"]) > 0
         if f == "hamiltonian":  # a path rooted at its middle vertex
             assert int(r["max_depth"]) == (q * q + q) // 2

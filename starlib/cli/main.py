@@ -400,6 +400,11 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
                            workers=workers, on_row=on_row)
     _say(a, f"wrote {a.output}: {result.computed} point(s) computed, {result.skipped} already in the record, "
          f"{len(result.rows)} row(s) in all")
+    if result.failed:
+        key, message = result.failed[0]
+        sys.stderr.write(f"error: {len(result.failed)} point(s) failed and have no row (a rerun tries them again); "
+                         f"first: {' '.join(key)}: {message}\n")
+        return 1
     return 0
 
 

@@ -76,12 +76,15 @@ class SweepResult:
         Points computed by this run (each written once).
     rows : dict
         The whole record after the run, by key.
+    failed : list
+        ``(key, message)`` of the points whose task raised (no row; a rerun tries them again).
     """
 
     total: int
     skipped: int
     computed: int = 0
     rows: dict[tuple, dict[str, Any]] = field(default_factory=dict)
+    failed: list[tuple[tuple, str]] = field(default_factory=list)
 
 
 def open_client(scheduler: str | None = None, workers: int = 2, threads_per_worker: int = 1,
@@ -160,8 +163,8 @@ def run_sweep(points: Sequence[Point], path: str | os.PathLike, *, columns: Sequ
     ------
     ValueError
         If two points share a key, the record is not a record of these columns, or a task returns a row
-        with the wrong key. An exception inside a task is raised here after the rows already finished are
-        written (a rerun resumes from them).
+        with the wrong key. A task that raises gives no row: it is listed in :attr:`SweepResult.failed` and the
+        other points go on.
     """
     keys = [tuple(p.key) for p in points]
     if len(set(keys)) != len(keys):
@@ -185,6 +188,11 @@ def run_sweep(points: Sequence[Point], path: str | os.PathLike, *, columns: Sequ
             by_key[fut.key] = p
         for fut in as_completed(submitted):
             p = by_key[fut.key]
+            if fut.status == "error":  # the task raised, or its worker died too often: no row, go on
+                exc = fut.exception()
+                result.failed.append((tuple(p.key), f"{type(exc).__name__}: {exc}".splitlines()[0]))
+                fut.release()
+                continue
             row = fut.result()
             got = tuple(str(row.get(c, "")) for c in key)
             if got != tuple(p.key):

@@ -52,7 +52,7 @@ __all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "read
 ER_FAMILIES = ("hamiltonian", "low-depth")
 #: the record's columns
 ER_COLUMNS = ("q", "family", "vertices", "edges", "bound", "trees", "verified", "max_depth", "difference_set",
-              "isomorphism", "sha256", "seconds", "peak_mb")
+              "isomorphism", "sha256", "seconds", "peak_mb", "note")
 #: the columns that name a point
 ER_KEY = ("q", "family")
 #: the largest q a point accepts: the slot bitmap and a tree's arrays stay near 1 GB up to here
@@ -73,8 +73,10 @@ def er_point(q: int, family: str) -> dict[str, Any]:
     -------
     dict
         ``q, family, vertices, edges, bound, trees, verified, max_depth, difference_set, isomorphism, sha256,
-        seconds, peak_mb``; ``seconds`` (wall time, 0.1 s) and ``peak_mb`` (peak resident memory of the process
-        during the task, :class:`~starlib.sweep.memory.PeakMemory`) are measurements, the rest are results.
+        seconds, peak_mb, note``; ``seconds`` (wall time, 0.1 s) and ``peak_mb`` (peak resident memory of the
+        process during the task, :class:`~starlib.sweep.memory.PeakMemory`) are measurements, the rest are results.
+        If the construction comes up short (the odd-``q`` design of ``er_stream`` raises ``RuntimeError``),
+        ``trees`` counts the trees it gave and ``note`` quotes the failure; otherwise ``note`` is empty.
 
     Raises
     ------
@@ -93,15 +95,18 @@ def er_point(q: int, family: str) -> dict[str, Any]:
         t0 = time.perf_counter()
         S = singer_model(q)
         iso = check_singer_isomorphism(q, S)
-        stream = er_tree_stream(q, family)
         checker = SingerChecker(q, S)
-        for edges, root, _tag in stream:
-            checker.check(edges, root)
+        note = ""
+        try:
+            for edges, root, _tag in er_tree_stream(q, family):
+                checker.check(edges, root)
+        except RuntimeError as exc:  # a construction that comes up short is a finding: the row says why
+            note = f"construction failed: {exc}"
         seconds = time.perf_counter() - t0
     return {"q": q, "family": family, "vertices": S.n, "edges": q * (q + 1) ** 2 // 2, "bound": er_edst_bound(q),
             "trees": checker.trees, "verified": bool(checker.valid and checker.trees > 0),
             "max_depth": checker.max_depth, "difference_set": iso.difference_set, "isomorphism": iso.isomorphic,
-            "sha256": checker.sha256, "seconds": round(seconds, 1), "peak_mb": pm.megabytes}
+            "sha256": checker.sha256, "seconds": round(seconds, 1), "peak_mb": pm.megabytes, "note": note}
 
 
 def er_points(q_min: int = 2, q_max: int = 1024, families: Sequence[str] = ER_FAMILIES) -> list[Point]:
