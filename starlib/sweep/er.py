@@ -29,6 +29,7 @@ docs/er-edsts.md §1 (the bound), §2-§3 (Singer model, isomorphism), §4 (Cons
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Sequence
@@ -91,6 +92,8 @@ def er_point(q: int, family: str) -> dict[str, Any]:
     q = check_prime_power(check_int(q, "q", minimum=2, maximum=Q_LIMIT))
     if family not in ER_FAMILIES:
         raise ValueError(f"family={family!r} is not one of {', '.join(repr(f) for f in ER_FAMILIES)}")
+    singer_model.cache_clear()  # a worker runs many points: the models earlier ones cached are not this one's memory
+    gc.collect()
     with PeakMemory() as pm:
         t0 = time.perf_counter()
         S = singer_model(q)
