@@ -47,7 +47,7 @@ def sweep_figure(record: pd.DataFrame, lower_bound: int = 3) -> matplotlib.figur
             ax.set_xscale("log")
             ax.set_yscale("log")
             plain_log_ticks(ax, "x")
-            plain_log_ticks(ax, "y")
+            plain_log_ticks(ax, "y", subs=(1.0,) if ax is axes[0] else (1.0, 2.0, 5.0))  # depth spans 6 decades
             ax.set(xlabel="q (prime power)", title=title)
         axes[0].legend(loc="upper left", fontsize=7.5)
         fig.suptitle(r"EDST families of $ER_q$ built and verified tree by tree, every prime power $q \leq$ "

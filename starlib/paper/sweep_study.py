@@ -27,6 +27,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..fields import is_prime_power
+
 __all__ = ["sweep_summary", "lpt_makespan", "sweep_projection", "time_exponent"]
 
 
@@ -50,7 +52,13 @@ def sweep_summary(record: pd.DataFrame) -> pd.DataFrame:
     for fam, sub in record.groupby("family", sort=True):
         sub = sub.sort_values("q")
         good = (sub.trees == sub.bound) & sub.verified & sub.isomorphism & sub.difference_set
-        upto = int(sub.q[good.cumprod().astype(bool)].max()) if good.iloc[0] else 0
+        ok = dict(zip(sub.q.astype(int), good, strict=True))
+        upto = 0
+        for q in range(2, int(sub.q.max()) + 1):  # every prime power in turn: a missing or failed one stops it
+            if is_prime_power(q):
+                if not ok.get(q, False):
+                    break
+                upto = q
         deep = sub[sub.q >= 3].max_depth
         rows.append({"family": fam, "points": len(sub), "q_max": int(sub.q.max()), "largest_q_verified": upto,
                      "at_bound": bool((sub.trees == sub.bound).all()), "verified": bool(sub.verified.all()),
