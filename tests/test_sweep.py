@@ -35,7 +35,7 @@ from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 from starlib.fields import is_prime_power
 from starlib.sweep import ER_COLUMNS, er_point, er_points, read_record, run_sweep, write_record
-from starlib.sweep.engine import open_client
+from starlib.sweep.engine import close_client, open_client
 from starlib.sweep.er import ER_KEY
 
 RECORD = Path(__file__).resolve().parent.parent / "data" / "er_sweep.csv"
@@ -153,9 +153,7 @@ def test_record_round_trip_and_refusals(tmp_path):
 def client():
     c = open_client(workers=2)
     yield c
-    cluster = c._starlib_cluster
-    c.close()
-    cluster.close()
+    close_client(c)
 
 
 def _lines(path):

@@ -32,7 +32,7 @@ from typing import Any
 
 from .record import read_record, write_record
 
-__all__ = ["Point", "SweepResult", "run_sweep", "open_client"]
+__all__ = ["Point", "SweepResult", "run_sweep", "open_client", "close_client"]
 
 
 def _square(q: int) -> dict[str, int]:
@@ -122,11 +122,12 @@ def open_client(scheduler: str | None = None, workers: int = 2, threads_per_work
     cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
                            memory_limit=memory_limit, dashboard_address=":0", silence_logs=logging.CRITICAL)
     client = Client(cluster)
-    client._starlib_cluster = cluster  # closed with the client (see run_sweep)
+    client._starlib_cluster = cluster  # closed with the client (close_client)
     return client
 
 
-def _close(client: Any) -> None:
+def close_client(client: Any) -> None:
+    """Close a client from :func:`open_client`, and the local cluster it started (if any)."""
     cluster = getattr(client, "_starlib_cluster", None)
     client.close()
     if cluster is not None:
@@ -205,6 +206,6 @@ def run_sweep(points: Sequence[Point], path: str | os.PathLike, *, columns: Sequ
             fut.release()
     finally:
         if own:
-            _close(client)
+            close_client(client)
     return result
 
