@@ -1,7 +1,5 @@
 """``python -m starlib``: see :mod:`starlib.cli`."""
 
-import sys
+from .cli.main import run
 
-from .cli import main
-
-sys.exit(main())
+run()

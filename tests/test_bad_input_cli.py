@@ -389,3 +389,53 @@ def test_a_signal_whose_exception_vanished_still_stops_the_run(signame, status, 
         signal_module.signal(signal_module.SIGINT, previous)
     out, err = capsys.readouterr()
     assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("signame, status, message", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status, message, monkeypatch, capsys,
+                                                                 tmp_path):
+    """Seen on a fresh clone: Ctrl-C inside numba's compiler left a half-built llvmlite object, whose finalizer
+    raised AttributeError (a traceback after 'interrupted'), and the kernel's library then failed with
+    RuntimeError('no compiled object yet ...') (status 70, 'internal error'). Both follow a signal the run
+    received and raised again, so the run ends as interrupted, with one line and nothing written."""
+    import signal as signal_module
+
+    import starlib.cli.commands as commands
+    from starlib.io import Terminated
+
+    real = commands.plan_edsts
+    signum = getattr(signal_module, signame)
+
+    class HalfBuilt:  # llvmlite's PassBuilder when the signal lands in its constructor
+        def __del__(self):
+            del self._as_parameter_
+
+    def plan(graph, method):
+        p = real(graph, method)
+
+        def cut_short():
+            try:
+                signal_module.getsignal(signum)(signum, None)  # the command line's own handler
+            except BaseException:  # noqa: BLE001 -- numba's compiler swallows it
+                pass
+            try:
+                from starlib.cli.progress import raise_pending
+
+                raise_pending()  # the next stage raises the kept signal ...
+            except (KeyboardInterrupt, Terminated):
+                pass  # ... and a careless callback swallows it again
+            HalfBuilt()  # its finalizer fails at once (reference counting)
+            raise RuntimeError("no compiled object yet for <Library '_csr' at 0x7f>")
+
+        p.run = cut_short
+        return p
+
+    monkeypatch.setattr(commands, "plan_edsts", plan)
+    previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)  # as in a terminal
+    try:
+        f = tmp_path / "t.json"
+        assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
+    finally:
+        signal_module.signal(signal_module.SIGINT, previous)
+    out, err = capsys.readouterr()
+    assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []

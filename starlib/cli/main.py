@@ -417,6 +417,25 @@ def _fail(message: str, status: int = 2) -> int:
     return status
 
 
+def run() -> None:
+    """Entry point of the ``starlib`` script and ``python -m starlib``: :func:`main`, then exit with its status.
+
+    After Ctrl-C or SIGTERM (status 130 or 143) the process ends without the interpreter's teardown: a signal that
+    cut numba's compiler short leaves half-built llvmlite objects whose finalizers would print tracebacks after
+    the one ``interrupted`` line. Nothing is lost: every file is written atomically and the temporary files are
+    gone by the time :func:`main` returns.
+    """
+    status = main()
+    if status in (130, 143):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m starlib`` and the ``starlib`` script; returns the exit status.
 
@@ -427,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     previous_hook = sys.unraisablehook
 
-    from .progress import PENDING, SIGNALS
+    from .progress import PENDING, RAISED, SIGNALS, interrupted_by
 
     def keep(u: Any) -> None:
         # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
@@ -435,6 +454,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # raises it (progress.raise_pending)
         if isinstance(u.exc_value, KeyboardInterrupt | Terminated):
             PENDING.append(u.exc_value)
+            return
+        if interrupted_by():
+            # after a signal the run is abandoned: a finalizer of an object the signal cut short in its
+            # constructor (llvmlite's PassBuilder while numba compiles) fails, and its traceback is noise
             return
         previous_hook(u)
 
@@ -445,6 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.unraisablehook = keep
     PENDING.clear()
     SIGNALS.clear()
+    RAISED.clear()
     previous_int = None
     if (threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is signal.default_int_handler):  # not where SIGINT is ignored
@@ -484,6 +508,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail("interrupted", 130)
         if isinstance(cause, Terminated):
             return _fail("terminated", 143)
+        # a signal that cut numba's compiler short can surface later as an unrelated error ("no compiled object
+        # yet for <Library ...>"): the run was interrupted, not broken
+        signal_name = interrupted_by()
+        if signal_name is not None:
+            return _fail("interrupted", 130) if signal_name == "SIGINT" else _fail("terminated", 143)
         if os.environ.get("STARLIB_TRACEBACK"):
             raise
         return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "

@@ -48,6 +48,11 @@ PENDING: list[BaseException] = []
 #: sees the signal here and raises it again, so an interrupt is never lost.
 SIGNALS: list[int] = []
 
+#: Every interrupt of this run that :func:`raise_pending` raised again ("SIGINT" or "SIGTERM"). Unlike
+#: :data:`SIGNALS` it is not cleared when raised, so the command line still knows, when an interrupted numba
+#: compilation later fails with an unrelated error, that the run was interrupted (:func:`interrupted_by`).
+RAISED: list[str] = []
+
 
 def raise_pending() -> None:
     """Raise a kept interrupt, if any (the start of every stage and the write call it).
@@ -56,6 +61,7 @@ def raise_pending() -> None:
     """
     if PENDING:
         exc = PENDING[0]
+        RAISED.append("SIGINT" if isinstance(exc, KeyboardInterrupt) else "SIGTERM")
         PENDING.clear()
         SIGNALS.clear()
         raise exc
@@ -67,8 +73,27 @@ def raise_pending() -> None:
         signum = SIGNALS[0]
         SIGNALS.clear()
         if signum == signal.SIGINT:
+            RAISED.append("SIGINT")
             raise KeyboardInterrupt
+        RAISED.append("SIGTERM")
         raise Terminated(f"signal {signum} (SIGTERM)")
+
+
+def interrupted_by() -> str | None:
+    """``"SIGINT"`` or ``"SIGTERM"`` if this run received that signal (the first one), else ``None``.
+
+    >>> interrupted_by() is None
+    True
+    """
+    import signal
+
+    if RAISED:
+        return RAISED[0]
+    if PENDING:
+        return "SIGINT" if isinstance(PENDING[0], KeyboardInterrupt) else "SIGTERM"
+    if SIGNALS:
+        return "SIGINT" if SIGNALS[0] == signal.SIGINT else "SIGTERM"
+    return None
 
 
 def format_duration(seconds: float) -> str:
