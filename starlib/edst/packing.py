@@ -28,12 +28,14 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._kernels import bfs_edges, component_roots
 from ..graphs import as_graph
+from .forest_union import ForestUnion
 from .trees import EDSTSet, Tree
 
 __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests",
@@ -372,7 +374,8 @@ def _graph(graph: Any) -> tuple[int, np.ndarray]:
     return n, e
 
 
-def generic_packing(graph: Any, k: int | None = None) -> Packing:
+def generic_packing(graph: Any, k: int | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> Packing:
     """Maximum EDST packing of a simple graph by matroid partition, with an optimality certificate.
 
     Parameters
@@ -381,6 +384,9 @@ def generic_packing(graph: Any, k: int | None = None) -> Packing:
         graph's trees are index arrays of its nodes in sorted order).
     k : int, optional
         Pack exactly ``k`` trees instead of the maximum (fails if impossible).
+    progress : callable, optional
+        ``progress(placed, wanted)``, called about 50 times per round of augmentations: tree edges placed so far
+        and ``k(n-1)``.
 
     Returns
     -------
@@ -425,15 +431,18 @@ def generic_packing(graph: Any, k: int | None = None) -> Packing:
     else:
         target, kind = int(deg[vmin]), "degree"
         cert = (np.arange(n) != vmin).astype(np.int64)
+    fu: ForestUnion | None = None
     while True:
         if target == 0:
             return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy())
-        fp, rejected = pack_forests(n, e, target)
-        if all(s == n - 1 for s in fp.size):
-            trees = EDSTSet(Tree(fp.forest_edges(i), 0, "generic", n=n) for i in range(target))
-            nontree = e[np.array(rejected, dtype=np.int64)] if rejected else np.zeros((0, 2), dtype=np.int64)
-            return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, nontree)
-        parts = fp.closure_partition(rejected)
+        if fu is None:
+            fu = ForestUnion(n, e, target)
+        else:
+            fu.keep(target)  # a union of the kept forests is a start for the smaller k
+        if fu.grow(progress):
+            trees = EDSTSet(Tree(fu.forest(i), 0, "generic", n=n) for i in range(target))
+            return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, e[fu.unused()])
+        parts = fu.closure_partition()
         bound = partition_bound(e, parts)
         if bound >= target:  # pragma: no cover - the closure argument forbids it
             raise RuntimeError(f"certificate bound {bound} does not cut below k={target}")
