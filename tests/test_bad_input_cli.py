@@ -88,7 +88,7 @@ SIZES = [  # refused from the parameters alone, before anything is allocated
     (["info", "slimfly", "q=5", "--max-memory", "1M"], "q=5 is too large"),
     (["info", "slimfly", "q=5", "--max-memory", "abc"], "--max-memory='abc' is not a memory size"),
     (["info", "slimfly", "q=5", "--max-memory", "0"], "--max-memory='0' is too small"),
-    (["edsts", "star", "k=10", "--method", "generic"], "method='generic' is too slow here"),
+    (["edsts", "slimfly", "q=343", "--method", "generic", "--max-memory", "20G"], "method='generic' is too slow here"),
 ]
 OUTPUT = [  # checked before any work
     (["edsts", "slimfly", "q=5", "-o", "/nonexistent-folder/x.json"], "--output='/nonexistent-folder/x.json': the "
@@ -272,9 +272,9 @@ def _wait_for_stage(p, stage, timeout=120):
                                                   (signal.SIGTERM, 143, "terminated")])
 def test_interrupt_during_work_leaves_the_previous_file(sig, status, message, tmp_path, capsys):
     f, before = _previous(tmp_path)
-    p = _starlib("edsts", "slimfly", "q=23", "--method", "generic", "-o", str(f), cwd=tmp_path,  # 5-10 s of work
+    p = _starlib("edsts", "star", "k=9", "--method", "generic", "-o", str(f), cwd=tmp_path,  # 30 s of packing
                  env={**os.environ, "STARLIB_PROGRESS": "1", "STARLIB_PROGRESS_DELAY": "0"})
-    reader, seen = _wait_for_stage(p, "edsts slimfly: trees")
+    reader, seen = _wait_for_stage(p, "edsts star: trees")
     p.send_signal(sig)
     p.wait(timeout=120)
     reader.join(timeout=60)

@@ -257,6 +257,8 @@ def test_progress_bar_appears_on_stderr_for_long_work(tmp_path):
                         str(tmp_path / "t.json")], capture_output=True, text=True, env=env)
     assert p.returncode == 0
     assert "edsts star: trees" in p.stderr and "steps" in p.stderr  # tqdm's bar
+    # the exact packing reports the tree edges it has placed: K_7's star graph S_7 has 3 trees of 5,039 edges
+    assert "edsts star: trees (15,117 of 15,117 tree edges)" in p.stderr.replace("\r", "\n")
     assert p.stderr.rstrip().splitlines()[-1].startswith("wrote ") and "Traceback" not in p.stderr
     q = subprocess.run([sys.executable, "-m", "starlib", "edsts", "star", "k=7", "--method", "generic", "-q", "-o",
                         str(tmp_path / "t.json")], capture_output=True, text=True, env=env)

@@ -154,7 +154,7 @@ def largest_k(family: str, max_memory: int | None = None) -> int:
 def _k_rule(name: str, text: str) -> str:
     """The rule of ``k`` with the range that fits the default memory limit (``k <= MAX_K`` at most), and the range
     whose EDSTs finish: these graphs have no structured packing, so ``edsts`` runs the exact generic packing,
-    whose time grows as ``m^2`` (:func:`~starlib.edst.packing.generic_seconds`)."""
+    whose time is estimated by :func:`~starlib.edst.packing.generic_seconds`."""
     kmax, limit = largest_k(name), default_memory_limit()
     tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
     k_edsts = max((k for k in range(2, kmax + 1) if _edst_seconds(name, k) <= 3600), default=2)

@@ -69,11 +69,11 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> t
 def check_generic_time(fam: Family, params: dict[str, Any], method: str) -> None:
     """Refuse ``--method generic`` up front when the estimated links make it a run of more than a day.
 
-    >>> check_generic_time(families()["star"], {"k": 10}, "generic")
+    >>> check_generic_time(families()["slimfly"], {"q": 343}, "generic")
     Traceback (most recent call last):
     ...
-    ValueError: method='generic' is too slow here: the exact generic packing on 16,329,600 links would take \
-about 80 days (it grows as m^2); choose a smaller network
+    ValueError: method='generic' is too slow here: the exact generic packing on 60,589,235 links would take \
+about 25.5 hours (an upper estimate, 2.5e-11 m^2 s); choose a smaller network
     """
     if method == "generic":
         m = fam.estimate(params).m
@@ -84,7 +84,7 @@ def _refuse_slow(method: str, what: str, seconds: float) -> None:
     """The one refusal of a run estimated over :data:`~starlib.cli.progress.REFUSE_SECONDS` (a day)."""
     if seconds > REFUSE_SECONDS:
         raise ValueError(f"method={method!r} is too slow here: {what} would take about {format_duration(seconds)} "
-                         f"(it grows as m^2); choose a smaller network")
+                         f"(an upper estimate, 2.5e-11 m^2 s); choose a smaller network")
 
 
 def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
@@ -187,15 +187,18 @@ class Plan:
     Attributes
     ----------
     run : callable
-        ``run() -> EDSTSet``.
+        ``run() -> EDSTSet``; when ``reports``, ``run(progress)`` with ``progress(placed, wanted)`` called as the
+        exact packing places tree edges.
     seconds : float
         Estimated time of the exact generic packing when the method falls back to it, else 0.
     what : str
         What runs (``"the generic packing on 141,120 links"``), for the warning.
+    reports : bool
+        ``run`` takes a progress callback.
     """
 
-    def __init__(self, run: Callable[[], Any], seconds: float = 0.0, what: str = "") -> None:
-        self.run, self.seconds, self.what = run, seconds, what
+    def __init__(self, run: Callable[..., Any], seconds: float = 0.0, what: str = "", reports: bool = False) -> None:
+        self.run, self.seconds, self.what, self.reports = run, seconds, what, reports
 
 
 def plan_edsts(graph: Any, method: str) -> Plan:
@@ -203,7 +206,7 @@ def plan_edsts(graph: Any, method: str) -> Plan:
 
     ``auto`` on a star product runs the paper's construction (Table I): milliseconds to a second. On any other
     graph it tries the structured packings of :func:`~starlib.edst.factor.structured_edsts` and falls back to the
-    generic packing, whose time grows as ``m^2`` (:func:`~starlib.cli.progress.generic_seconds`). A run
+    generic packing, whose time is estimated by :func:`~starlib.cli.progress.generic_seconds`. A run
     estimated over a day is refused (:data:`~starlib.cli.progress.REFUSE_SECONDS`).
 
     Raises
@@ -246,6 +249,10 @@ def _generic_plan(graph: Any, run: Callable[[Any], Any], method: str) -> Plan:
     seconds = generic_seconds(m)
     what = f"method {method}: the exact generic packing on {m:,} links"
     _refuse_slow(method.split(" ")[0], what, seconds)
+    from .. import edst
+
+    if run is edst.generic_trees:
+        return Plan(lambda progress=None: run(graph, progress=progress), seconds, what, reports=True)
     return Plan(lambda: run(graph), seconds, what)
 
 

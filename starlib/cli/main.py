@@ -306,9 +306,12 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
         plan = plan_edsts(graph, a.method)
         if plan.seconds > WARN_SECONDS:
             pr.note(f"warning: edsts {fam.name} {params_text(params)}: {plan.what} may take about "
-                    f"{format_duration(plan.seconds)} (it grows as m^2); Ctrl-C stops it and writes nothing")
+                    f"{format_duration(plan.seconds)}; Ctrl-C stops it and writes nothing")
         pr.stage("trees")
-        trees = plan.run()
+        if plan.reports:
+            trees = plan.run(lambda placed, wanted: pr.detail(f"{placed:,} of {wanted:,} tree edges"))
+        else:
+            trees = plan.run()
         if len(trees) == 0:  # a file of no trees proves nothing, and verify refuses it
             raise ValueError(f"method={a.method!r} builds no spanning tree for {fam.name} {params_text(params)} "
                              f"(upper bound {upper_bound(graph)}); nothing written")
@@ -518,6 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "
                      f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)
     finally:
+        RAISED.clear()  # only this run's signals count: main() is also called in-process (tests, notebooks)
         sys.unraisablehook = previous_hook
         if previous_int is not None:
             signal.signal(signal.SIGINT, previous_int)

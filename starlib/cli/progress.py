@@ -82,8 +82,10 @@ def raise_pending() -> None:
 def interrupted_by() -> str | None:
     """``"SIGINT"`` or ``"SIGTERM"`` if this run received that signal (the first one), else ``None``.
 
-    >>> interrupted_by() is None
-    True
+    >>> RAISED[:] = ["SIGTERM"]
+    >>> interrupted_by()
+    'SIGTERM'
+    >>> RAISED.clear()
     """
     import signal
 
@@ -133,6 +135,7 @@ class Progress:
         self.desc = desc
         self.stream = stream
         self.done = 0
+        self._stage = ""
         self._bar: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -169,6 +172,7 @@ class Progress:
         """Mark the start of stage ``name`` (the previous one is done); a kept interrupt is raised here."""
         raise_pending()
         with self._lock:
+            self._stage = name
             if self._bar is not None:
                 self._bar.set_description_str(f"{self.desc}: {name}", refresh=False)
                 if self.done:
@@ -176,6 +180,15 @@ class Progress:
                 if time.monotonic() - self._start >= self.delay:  # a visible bar names the new stage at once
                     self._bar.refresh()
             self.done += 1
+
+    def detail(self, text: str) -> None:
+        """Show ``text`` after the current stage's name (how far a long stage is); a kept interrupt is raised here."""
+        raise_pending()
+        with self._lock:
+            if self._bar is not None:
+                self._bar.set_description_str(f"{self.desc}: {self._stage} ({text})", refresh=False)
+                if time.monotonic() - self._start >= self.delay:
+                    self._bar.refresh()
 
     def note(self, message: str) -> None:
         """One line on standard error above the bar (warnings), unless quiet."""

@@ -143,7 +143,8 @@ def _cfind(c, cst, stamp, i, x):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queue, c, cst, mark, state):  # pragma: no cover
+def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queue, c, cst, mark,
+            state):  # pragma: no cover - compiled
     """One breadth-first search of the exchange graph from the unused edges ``sources`` at once.
 
     Returns ``(x, i, labelled)``: the terminal edge ``x`` and the forest ``i`` it joins (``label`` leads back to
@@ -370,8 +371,8 @@ class ForestUnion:
     >>> fu = ForestUnion(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]]), 2)
     >>> fu.grow(), fu.sizes().tolist()
     (False, [3, 2])
-    >>> fu.closure_partition().tolist()
-    [0, 0, 0, 0]
+    >>> fu.closure_partition().tolist()  # every edge is used: the parts are single vertices, floor(5/3) = 1 < 2
+    [0, 1, 2, 3]
     """
 
     def __init__(self, n: int, edges: np.ndarray, k: int, seed: int = GREEDY_SEED, batch: int = 1) -> None:

@@ -27,8 +27,8 @@ Example
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,12 +43,14 @@ __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partit
 
 
 def generic_seconds(m: int) -> float:
-    """An upper estimate of the exact generic packing's time on ``m`` links: ``26e-9 m^2`` seconds.
+    """An upper estimate of the exact generic packing's time on ``m`` links: ``2.5e-11 m^2 + 1e-6 m`` seconds.
 
-    The exact matroid-partition packer grows about as ``m^2``; on this project's 2-core reference machine it
-    took 0.15 s for Slim Fly MMS(13) (3,211 links), 0.72 s for MMS(17) (7,225), 3.2 s for the star graph
-    ``k = 7`` (15,120) and 34 s for MMS(29) (36,163): between 14 and 26 ns times ``m^2``. The larger constant
-    is used, so the estimate errs long.
+    The hardest graphs for :func:`generic_packing` are sparse ones with hardly more links than ``k(n-1)``
+    (every link is needed): the greedy phase leaves about 3 % of the tree edges to augmenting paths, which grow
+    long. On this project's 2-core reference machine the 3-D torus ``C_64^3`` (786,432 links) took 9.7 s, the
+    2-D torus ``C_800^2`` (1,280,000) 17 s and the star graph ``S_9`` (1,451,520) 32 s: between 1.1e-11 and
+    1.6e-11 times ``m^2``. Dense networks are far faster (Slim Fly MMS(73), 580,861 links: 0.38 s), so the
+    estimate errs long (``benchmarks/bench_packing.py`` measures both kinds).
 
     Parameters
     ----------
@@ -61,11 +63,10 @@ def generic_seconds(m: int) -> float:
 
     Examples
     --------
-    >>> round(generic_seconds(36_163)), round(generic_seconds(141_120) / 60)
-    (34, 9)
+    >>> round(generic_seconds(1_451_520)), round(generic_seconds(16_329_600) / 3600, 1)
+    (54, 1.9)
     """
-    return 26e-9 * float(m) ** 2
-
+    return 2.5e-11 * float(m) ** 2 + 1e-6 * float(m)
 
 
 def partition_bound(edges: np.ndarray, parts: np.ndarray) -> int:

@@ -181,7 +181,7 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
     return trees if trees is not None else generic_trees(graph)
 
 
-def generic_trees(graph: Any) -> EDSTSet:
+def generic_trees(graph: Any, progress: Callable[[int, int], None] | None = None) -> EDSTSet:
     """A maximum EDST set of any graph by the exact packer, trees rooted at their centers and tagged "generic".
 
     Parameters
@@ -189,6 +189,8 @@ def generic_trees(graph: Any) -> EDSTSet:
     graph : ArrayGraph, StarProduct or networkx.Graph
         Simple and undirected, ``n >= 2``. A networkx graph goes through :func:`~starlib.graphs.as_graph`: the
         trees are index arrays of its nodes in sorted order (insertion order if they do not compare).
+    progress : callable, optional
+        ``progress(placed, wanted)``, passed to :func:`~starlib.edst.packing.generic_packing`.
 
     Returns
     -------
@@ -215,6 +217,6 @@ def generic_trees(graph: Any) -> EDSTSet:
     Roskind-Tarjan / Edmonds matroid partition (see :mod:`starlib.edst.packing`).
     """
     graph, n = _check_graph(graph)
-    out = centred_trees(n, [t.edges for t in generic_packing(graph).trees], "generic")
+    out = centred_trees(n, [t.edges for t in generic_packing(graph, progress=progress).trees], "generic")
     out.theorem = "generic"
     return out
