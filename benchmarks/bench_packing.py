@@ -50,7 +50,7 @@ INSTANCES: list[tuple[str, str, str]] = [
     *[("PolarFly ER_q", "polarfly", f"q={q}") for q in (7, 11, 17, 23, 31, 47, 64, 81)],
     *[("star graph S_k", "star", f"k={k}") for k in (6, 7, 8, 9)],
     *[("bubble-sort graph B_k", "bubble-sort", f"k={k}") for k in (6, 7, 8, 9)],
-    *[("torus C_s^3", "torus", f"sizes={s},{s},{s}") for s in (8, 16, 32, 48)],
+    *[("torus C_s^3", "torus", f"sizes={s},{s},{s}") for s in (8, 16, 32, 48, 64)],
 ]
 
 COLUMNS = ["curve", "family", "params", "n", "links", "trees", "bound_kind", "valid", "runs", "seconds_generic",

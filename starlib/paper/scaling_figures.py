@@ -1,4 +1,4 @@
-"""Charts of notebook 11: time and memory of the star-product EDST constructions against the number of links.
+"""Charts of notebook 11: time and memory of the EDST constructions and of the exact packing against links.
 
 One panel per family, log-log axes, one colour and marker per phase; the targets (10^6 links, the time budget,
 the memory limit) are labelled where they are drawn, and the legend sits below the panels, clear of every line.
@@ -25,9 +25,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .figures import PALETTE, paper_style
+from .figures import MARKERS, PALETTE, paper_style
 
-__all__ = ["PHASES", "PHASE_STYLES", "scaling_time_figure", "scaling_memory_figure"]
+__all__ = ["PHASES", "PHASE_STYLES", "scaling_time_figure", "scaling_memory_figure", "packing_figure"]
 
 #: The measured phases of ``benchmarks/bench_scaling.py``, in order.
 PHASES = ("edges", "build", "edsts", "verify")
@@ -129,4 +129,57 @@ def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
         axes[0].set_ylabel("peak memory (MB)")
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncols=3)
+    return fig
+
+
+def packing_figure(data: pd.DataFrame, fits: pd.DataFrame) -> matplotlib.figure.Figure:
+    """The exact generic packing against links: time (with the previous packer and Sage) and memory, per curve.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        ``benchmarks/results/packing.csv``: ``curve``, ``links``, ``runs``, ``seconds_generic``,
+        ``seconds_previous``, ``seconds_sage``, ``packing_mb`` (empty cells where not measured).
+    fits : pandas.DataFrame
+        :func:`~starlib.paper.scaling.fit_exponents` of ``seconds_generic`` by ``curve``: the legend gives each
+        curve's exponent.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: seconds against links, one colour per curve (filled: starlib's packing; hollow, dashed: the
+        previous packer; crosses: Sage's Roskind-Tarjan). Right: the packing's own peak memory.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> d = pd.DataFrame({"curve": "Slim Fly", "links": [10**3, 10**5], "runs": 5, "seconds_generic": [1e-4, 1e-2],
+    ...                   "seconds_previous": [0.1, None], "seconds_sage": [0.5, None], "packing_mb": [1.0, 9.0]})
+    >>> f = pd.DataFrame({"curve": ["Slim Fly"], "cost": ["seconds_generic"], "exponent": [1.0]})
+    >>> [t.get_text() for t in packing_figure(d, f).legends[0].get_texts()][:2]
+    ['Slim Fly (k = 1.00)', 'previous packer']
+    """
+    exponents = dict(zip(fits.curve, fits.exponent, strict=True))
+    with paper_style():
+        fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
+        for j, (curve, sub) in enumerate(data.sort_values("links").groupby("curve", sort=False)):
+            colour, marker = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)]
+            label = f"{curve} (k = {exponents[curve]:.2f})" if curve in exponents else curve
+            ax_t.plot(sub.links, sub.seconds_generic, marker=marker, ms=5, lw=1.4, color=colour, label=label)
+            prev = sub[sub.seconds_previous.notna()]
+            if len(prev):
+                ax_t.plot(prev.links, prev.seconds_previous, marker=marker, ms=5, lw=1, ls="--", color=colour,
+                          mfc="none")
+            sage = sub[sub.seconds_sage.notna()]
+            if len(sage):
+                ax_t.scatter(sage.links, sage.seconds_sage, marker="x", s=40, color=colour)
+            mem = sub[sub.packing_mb > 0]
+            ax_m.plot(mem.links, mem.packing_mb, marker=marker, ms=5, lw=1.4, color=colour)
+        ax_t.plot([], [], marker="o", mfc="none", ls="--", color="#525252", label="previous packer")
+        ax_t.scatter([], [], marker="x", color="#525252", label="Sage Roskind-Tarjan")
+        ax_t.set(xscale="log", yscale="log", xlabel="links m",
+                 ylabel=f"seconds (best of up to {int(data.runs.max())} runs)", title="time")
+        ax_m.set(xscale="log", yscale="log", xlabel="links m", ylabel="MB above the graph", title="peak memory")
+        handles, labels = ax_t.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=4)
     return fig

@@ -624,6 +624,43 @@ _SCALING = TableNote(
                                          tex="/ floor", decimals=2)},
     size="footnotesize")
 
+_PACKING_CURVE = Column("the family of graphs measured (dense: Slim Fly, PolarFly; sparse: star and bubble-sort "
+                        "graphs, 3-D tori)", tex="graphs")
+_GENERIC_PACKING = TableNote(
+    "The exact generic EDST packing (notebook 11, beyond the star-product paper): greedy forests, then augmenting "
+    "paths of Edmonds' matroid partition in compiled code, per instance of `benchmarks/results/packing.csv` "
+    "(written by `benchmarks/bench_packing.py`), beside the packer it replaced and Sage's Roskind-Tarjan packing, "
+    "measured in the same run.",
+    {"curve": _PACKING_CURVE,
+     "params": Column("the command-line parameters", tex="parameters"),
+     "links": Column("links (edges)", "links", tex="$m$"),
+     "trees": Column("EDSTs packed: the maximum", "trees", tex="trees"),
+     "certificate": Column("the bound that certifies the maximum: `edges` for $\\lfloor m/(n-1) \\rfloor$, "
+                           "`degree`, or `partition` (Nash-Williams)", tex="cert."),
+     "valid": _flag("the trees verify", "valid"),
+     "generic ms": Column("starlib's exact packing (best of the runs)", "ms", tex="starlib", decimals=3),
+     "previous s": Column("the previous packer (Python augmenting paths), same count", "s", tex="previous",
+                          decimals=3),
+     "Sage s": Column("Sage's `edge_disjoint_spanning_trees` (Roskind-Tarjan), same count", "s", tex="Sage",
+                      decimals=3),
+     "previous/generic": Column("speed-up over the previous packer", tex="prev./", decimals=0),
+     "Sage/generic": Column("speed-up over Sage", tex="Sage/", decimals=0),
+     "packing MB": Column("peak resident memory of the packing above the graph", "MB", tex="MB", decimals=1)},
+    size="scriptsize", tabcolsep="3pt")
+
+_GENERIC_PACKING_FITS = TableNote(
+    "The exact generic EDST packing (notebook 11): exponent $k$ of cost $= c\\,m^k$ ($m$ links), fitted by least "
+    "squares on log-log axes per family of graphs over the instances with at least `packing_fit_min_links` links.",
+    {"curve": _PACKING_CURVE,
+     "cost": Column("the cost fitted: the packing's time (`seconds_generic`) or its peak memory above the graph "
+                    "(`packing_mb`)", tex="cost"),
+     "exponent": Column("fitted exponent $k$", tex="$k$", decimals=3),
+     "r2": Column("coefficient of determination of the fit", tex="$R^2$", decimals=3),
+     "points": Column("instances fitted", "instances", tex="pts."),
+     "min links": Column("links of the smallest instance fitted", "links", tex="min $m$"),
+     "max links": Column("links of the largest instance fitted", "links", tex="max $m$")},
+    size="footnotesize")
+
 # -- the network-design notes (notebook 09) --------------------------------------------------------------------------
 
 _ROUTER_COUNTS = TableNote(
@@ -817,6 +854,8 @@ TABLE_NOTES: dict[str, TableNote] = {
     "super_cayley_figure1_check": _FIGURE1_CHECK,
     "super_cayley_tn": _SUPER_CAYLEY_TN,
     "scaling": _SCALING,
+    "generic_packing": _GENERIC_PACKING,
+    "generic_packing_fits": _GENERIC_PACKING_FITS,
     "scaling_ratios": _SCALING_RATIOS,
     "er_edsts": _ER_EDSTS,
     "er_edsts_depth": _ER_EDSTS_DEPTH,
