@@ -380,15 +380,7 @@ def test_a_signal_whose_exception_vanished_still_stops_the_run(signame, status, 
         p.run = swallowed
         return p
 
-    monkeypatch.setattr(commands, "plan_edsts", plan)
-    previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)  # as in a terminal
-    try:
-        f = tmp_path / "t.json"
-        assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
-    finally:
-        signal_module.signal(signal_module.SIGINT, previous)
-    out, err = capsys.readouterr()
-    assert err == f"{message}\n" and out == "" and not f.exists() and list(tmp_path.iterdir()) == []
+    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message)
 
 
 @pytest.mark.parametrize("signame, status, message", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
@@ -429,6 +421,15 @@ def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status
 
         p.run = cut_short
         return p
+
+    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message)
+
+
+def _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message):
+    """``edsts`` with ``plan_edsts`` replaced by ``plan``, SIGINT at its terminal default: one line, no file."""
+    import signal as signal_module
+
+    import starlib.cli.commands as commands
 
     monkeypatch.setattr(commands, "plan_edsts", plan)
     previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)  # as in a terminal

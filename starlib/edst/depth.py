@@ -80,6 +80,7 @@ import numpy as np
 from .._kernels import _bfs_from, _csr, csr, trees_eccentricities
 from ..graphs import ArrayGraph, as_graph
 from ..validation import check_int
+from .forest_union import _reverse_path
 from .trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from .verify import check_edsts
 
@@ -446,22 +447,6 @@ def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - co
         c = via[c]
     _reverse_path(t, c, -1, -1, -1, par, pe)
     root[t] = c
-
-
-@numba.njit(cache=True)
-def _reverse_path(t, v, stop, prev, prev_e, par, pe):  # pragma: no cover - compiled
-    """Tree ``t``: reverse the parent pointers on the path from ``v`` up to ``stop`` (excluded; ``-1``: up to the
-    root), ``v`` taking the parent ``prev`` by edge ``prev_e``. Every vertex of the path then hangs from the one
-    below it."""
-    cur = v
-    while cur != stop:
-        nxt = par[t, cur]
-        nxt_e = pe[t, cur]
-        par[t, cur] = prev
-        pe[t, cur] = prev_e
-        prev = cur
-        prev_e = nxt_e
-        cur = nxt
 
 
 @numba.njit(cache=True)

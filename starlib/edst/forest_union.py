@@ -233,19 +233,20 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
 
 
 @numba.njit(cache=True)
-def _reroot(par, pedge, i, a):  # pragma: no cover - compiled
-    """Make ``a`` the root of its tree in forest ``i`` (reverse the parent pointers on its path to the root)."""
-    prev = -1
-    preve = -1
-    v = a
-    while v >= 0:
-        nxt = par[i, v]
-        nxe = pedge[i, v]
-        par[i, v] = prev
-        pedge[i, v] = preve
-        prev = v
-        preve = nxe
-        v = nxt
+def _reverse_path(t, v, stop, prev, prev_e, par, pe):  # pragma: no cover - compiled
+    """Tree ``t``: reverse the parent pointers on the path from ``v`` up to ``stop`` (excluded; ``-1``: up to the
+    root), ``v`` taking the parent ``prev`` by edge ``prev_e``. Every vertex of the path then hangs from the one
+    below it (with ``stop = prev = prev_e = -1``: ``v`` becomes the root of its tree). Also the local search's
+    move (:mod:`starlib.edst.depth`)."""
+    cur = v
+    while cur != stop:
+        nxt = par[t, cur]
+        nxt_e = pe[t, cur]
+        par[t, cur] = prev
+        pe[t, cur] = prev_e
+        prev = cur
+        prev_e = nxt_e
+        cur = nxt
 
 
 @numba.njit(cache=True)
@@ -274,7 +275,7 @@ def _link(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
     b = ev[e]
     if _tree_root(par, i, a) == _tree_root(par, i, b):
         return False
-    _reroot(par, pedge, i, a)
+    _reverse_path(i, a, -1, -1, -1, par, pedge)  # a becomes its tree's root
     par[i, a] = b
     pedge[i, a] = e
     return True
