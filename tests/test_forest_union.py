@@ -161,3 +161,18 @@ def test_table_iv_networks_agree_with_the_constructions():
             assert pk.count >= built, (family, params)
             below += 1
     assert below == 18  # the Maybe row: PolarStar ER_q * IQ(d'), q odd, d' = 3 mod 4
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_both_greedy_orders_reach_the_same_largest_union(seed):
+    """The greedy order changes the trees, never the size of the largest union (the matroid's rank)."""
+    g = nx.gnp_random_graph(40, 0.15, seed=seed)
+    e = _edges(g)
+    sizes = set()
+    for order in ("input", "random"):
+        fu = ForestUnion(40, e, 4, order=order)
+        fu.grow()
+        sizes.add(int(fu.sizes().sum()))
+    assert len(sizes) == 1
+    with pytest.raises(ValueError, match="order='bfs' must be"):
+        ForestUnion(40, e, 4, order="bfs")

@@ -3,24 +3,31 @@
 This is the engine of the exact generic packing (:func:`starlib.edst.packing.generic_packing`). A graph has
 ``k`` edge-disjoint spanning trees iff a largest union of ``k`` forests has ``k(n-1)`` edges, and the union of
 ``k`` forests is the ``k``-fold union of the graphic matroid, so it grows to a largest one by augmenting paths
-(Edmonds' matroid partition, 1965). Two phases:
+(Edmonds' matroid partition, 1965), in three steps:
 
-1. **Greedy forests.** The edges, in a seeded random order, go each into the first forest where its ends are
-   in different components (a union-find per forest). On the networks of this project this places all but a
-   fraction of a percent of the ``k(n-1)`` tree edges, in a few forests: Slim Fly MMS(49), 175,273 links and
-   ``k = 36``, is 388 edges short. Edges in their input order do far worse (28,868 short), because an
-   ordered edge list fills the forests region by region.
-2. **Augmenting paths, one per missing edge.** One breadth-first search of the exchange graph starts from
-   every unused edge at once. An edge ``x`` is joined to the edges ``y`` of forest ``i`` on the path between
-   the ends of ``x`` in that forest (``x`` may replace ``y``). The search ends at the first edge that joins two
-   components of a forest which is not yet a spanning tree. The path found is shortest, so applying its
-   swaps in order keeps every forest a forest (Roskind and Tarjan 1985, Lemma 2), and the union gains one
-   edge. As in Roskind and Tarjan, the edges labelled in each forest are contracted by a per-search
-   union-find whose representative is the top vertex of a labelled subtree, so a search labels every edge
-   at most once, and the lowest common ancestor of the two ends is found by two alternating walks in the
-   contracted tree. A search therefore costs ``O(m + kn)`` (with near-constant union-find factors) and
-   usually far less, because it stops at the first terminal: a labelled edge is tested against the
-   deficient forests as soon as it is labelled.
+1. **Greedy forests.** The edges go each into the first forest where its ends are in different components (a
+   union-find per forest), in a seeded random order from :data:`RANDOM_ORDER_LINKS` links on. On the networks
+   of this project this places all but a fraction of a percent of the ``k(n-1)`` tree edges, in a few forests:
+   Slim Fly MMS(49), 175,273 links and ``k = 36``, is about 400 edges short. Edges in their input order do far
+   worse there (28,868 short), because a sorted edge list fills the forests region by region; on small graphs
+   the input order is kept, for its shallower trees.
+2. **Augmenting paths, one per missing edge.** A breadth-first search of the exchange graph starts from one
+   unused edge (``batch`` of them at once if asked; one is fastest on every network measured). An edge ``x``
+   is joined to the edges ``y`` of forest ``i`` on the path between the ends of ``x`` in that forest (``x``
+   may replace ``y``). The search ends at the first edge that joins two components of a forest which is not
+   yet a spanning tree. The path found is shortest, so applying its swaps in order keeps every forest a forest
+   (Roskind and Tarjan 1985, Lemma 2), and the union gains one edge. As in Roskind and Tarjan, the edges
+   labelled in each forest are contracted by a per-search union-find whose representative is the top vertex of
+   a labelled subtree, so a search labels every edge at most once, and the lowest common ancestor of the two
+   ends is found by two alternating walks in the contracted tree. Labels carry the search's stamp, so nothing
+   is reset between searches. A search therefore costs at most ``O(m + kn)`` (with near-constant union-find
+   factors) and usually far less, because it stops at the first terminal: a labelled edge is tested against
+   the deficient forests as soon as it is labelled.
+3. **Spanned edges are skipped for good.** A search that fails labels the closure of its source: every forest
+   restricted to a component of the labelled edges is a spanning tree of it (each labelled edge's ends are
+   joined in every forest by labelled edges). Such a vertex set stays saturated while the union grows, and
+   overlapping ones merge into one (the forests' trees on both join), so a union-find over the vertices keeps
+   them, and an unused edge inside one of its sets is never searched from again.
 
 When a search from every unused edge finds no terminal, the union is largest, and the labelled edges (the
 closure of the unused ones) span, in every forest, the same vertex partition ``P``. Every edge between parts
@@ -58,11 +65,18 @@ import numpy as np
 
 from .._kernels import _bfs_edges, component_roots, find
 
-__all__ = ["ForestUnion", "GREEDY_SEED"]
+__all__ = ["ForestUnion", "GREEDY_SEED", "RANDOM_ORDER_LINKS"]
 
-#: Seed of the greedy phase's edge order (``numpy.random.default_rng``): fixed, so the same graph gives the same
-#: forests on every machine.
+#: Seed of the greedy phase's random edge order (``numpy.random.default_rng``): fixed, so the same graph gives the
+#: same forests on every machine.
 GREEDY_SEED = 20_230_216
+
+#: From this many links on, the greedy phase takes the edges in a seeded random order; below, in their input order.
+#: The input order (rows ``u < v`` sorted, as starlib's graphs list them) fills the first forests around the first
+#: vertices, which gives shallower trees (a factor graph's trees become the product's, so their depth shows there)
+#: but leaves more edges to the augmenting paths: on Slim Fly MMS(49) 28,868 instead of about 400, 1.3 s instead
+#: of 0.05 s. Below 20,000 links either order takes milliseconds.
+RANDOM_ORDER_LINKS = 20_000
 
 
 @numba.njit(cache=True)
@@ -366,6 +380,9 @@ class ForestUnion:
         Number of forests.
     seed : int
         Seed of the greedy phase's random edge order (default :data:`GREEDY_SEED`).
+    order : str
+        ``"random"`` (seeded), ``"input"`` (the rows as given) or ``"auto"``: random from
+        :data:`RANDOM_ORDER_LINKS` links on, input order below.
 
     Example
     -------
@@ -376,13 +393,19 @@ class ForestUnion:
     [0, 1, 2, 3]
     """
 
-    def __init__(self, n: int, edges: np.ndarray, k: int, seed: int = GREEDY_SEED, batch: int = 1) -> None:
+    def __init__(self, n: int, edges: np.ndarray, k: int, seed: int = GREEDY_SEED, batch: int = 1,
+                 order: str = "auto") -> None:
         e = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
         self.n, self.k, self.m = int(n), int(k), int(e.shape[0])
         self.edges = e
         self.eu = np.ascontiguousarray(e[:, 0])
         self.ev = np.ascontiguousarray(e[:, 1])
-        self.order = np.random.default_rng(seed).permutation(self.m).astype(np.int64)
+        if order not in ("auto", "random", "input"):
+            raise ValueError(f"order={order!r} must be 'auto', 'random' or 'input'")
+        if order == "random" or (order == "auto" and self.m >= RANDOM_ORDER_LINKS):
+            self.order = np.random.default_rng(seed).permutation(self.m).astype(np.int64)
+        else:
+            self.order = np.arange(self.m, dtype=np.int64)
         self.batch = int(batch)
         self.owner, self.size, self.uf = _first_fit(self.n, self.eu, self.ev, self.k, self.order)
         self.parent, self.parent_edge = _forest_parents(self.n, self.eu, self.ev, self.owner, self.k)
