@@ -272,7 +272,7 @@ def _wait_for_stage(p, stage, timeout=120):
                                                   (signal.SIGTERM, 143, "terminated")])
 def test_interrupt_during_work_leaves_the_previous_file(sig, status, message, tmp_path, capsys):
     f, before = _previous(tmp_path)
-    p = _starlib("edsts", "star", "k=9", "--method", "generic", "-o", str(f), cwd=tmp_path,  # 30 s of packing
+    p = _starlib("edsts", "star", "k=9", "--method", "generic", "-o", str(f), cwd=tmp_path,  # 30-70 s of packing
                  env={**os.environ, "STARLIB_PROGRESS": "1", "STARLIB_PROGRESS_DELAY": "0"})
     reader, seen = _wait_for_stage(p, "edsts star: trees")
     p.send_signal(sig)

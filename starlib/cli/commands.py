@@ -73,7 +73,7 @@ def check_generic_time(fam: Family, params: dict[str, Any], method: str) -> None
     Traceback (most recent call last):
     ...
     ValueError: method='generic' is too slow here: the exact generic packing on 60,589,235 links would take \
-about 25.5 hours (an upper estimate, 2.5e-11 m^2 s); choose a smaller network
+about 2 days (an upper estimate, 5e-11 m^2 s); choose a smaller network
     """
     if method == "generic":
         m = fam.estimate(params).m
@@ -84,7 +84,7 @@ def _refuse_slow(method: str, what: str, seconds: float) -> None:
     """The one refusal of a run estimated over :data:`~starlib.cli.progress.REFUSE_SECONDS` (a day)."""
     if seconds > REFUSE_SECONDS:
         raise ValueError(f"method={method!r} is too slow here: {what} would take about {format_duration(seconds)} "
-                         f"(an upper estimate, 2.5e-11 m^2 s); choose a smaller network")
+                         f"(an upper estimate, 5e-11 m^2 s); choose a smaller network")
 
 
 def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:

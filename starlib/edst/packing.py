@@ -13,8 +13,8 @@ extracted partition until a packing succeeds, keeping the largest forests as the
 returns always equals a certified upper bound.
 
 The work is done by :class:`~starlib.edst.forest_union.ForestUnion`: seeded greedy forests, then compiled
-augmenting paths for the few edges they miss. Slim Fly MMS(49) (175,273 links, 36 trees) takes about 0.06 s on
-this project's 2-core machine, the star graph ``S_9`` (1,451,520 links) about 30 s
+augmenting paths for the few edges they miss. Slim Fly MMS(49) (175,273 links, 36 trees) takes about 0.08 s on
+this project's 2-core machine, the star graph ``S_9`` (1,451,520 links) 31 to 68 s
 (:func:`generic_seconds` estimates it). This module also keeps :class:`ForestPartition`, the same algorithm with
 Python augmenting paths, for its callers that insert chosen edges into chosen forests one at a time (the ER_q
 repair and Lemma V-C.1's factor data); the tests hold the two to the same union sizes.
@@ -46,14 +46,14 @@ __all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partit
 
 
 def generic_seconds(m: int) -> float:
-    """An upper estimate of the exact generic packing's time on ``m`` links: ``2.5e-11 m^2 + 1e-6 m`` seconds.
+    """An upper estimate of the exact generic packing's time on ``m`` links: ``5e-11 m^2 + 1e-6 m`` seconds.
 
     The hardest graphs for :func:`generic_packing` are sparse ones with hardly more links than ``k(n-1)``
     (every link is needed): the greedy phase leaves about 3 % of the tree edges to augmenting paths, which grow
-    long. On this project's 2-core reference machine the 3-D torus ``C_64^3`` (786,432 links) took 9.7 s, the
-    2-D torus ``C_800^2`` (1,280,000) 17 s and the star graph ``S_9`` (1,451,520) 32 s: between 1.1e-11 and
-    1.6e-11 times ``m^2``. Dense networks are far faster (Slim Fly MMS(73), 580,861 links: 0.38 s), so the
-    estimate errs long (``benchmarks/bench_packing.py`` measures both kinds).
+    long. On this project's 2-core reference machine the 3-D torus ``C_64^3`` (786,432 links) took 8 to 12 s and
+    the star graph ``S_9`` (1,451,520 links) 31 to 68 s over four runs: up to 3.3e-11 times ``m^2``. Dense
+    networks are far faster (Slim Fly MMS(73), 580,861 links: 0.4 s), so the estimate errs long
+    (``benchmarks/bench_packing.py`` measures both kinds).
 
     Parameters
     ----------
@@ -67,9 +67,9 @@ def generic_seconds(m: int) -> float:
     Examples
     --------
     >>> round(generic_seconds(1_451_520)), round(generic_seconds(16_329_600) / 3600, 1)
-    (54, 1.9)
+    (107, 3.7)
     """
-    return 2.5e-11 * float(m) ** 2 + 1e-6 * float(m)
+    return 5e-11 * float(m) ** 2 + 1e-6 * float(m)
 
 
 def partition_bound(edges: np.ndarray, parts: np.ndarray) -> int:

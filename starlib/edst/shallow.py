@@ -202,7 +202,7 @@ def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[An
         Run the exact packer when the other starts are below the upper bound and its estimated time
         (:func:`~starlib.edst.packing.generic_seconds`) is at most this (60 s).
     cheap_seconds : float, optional
-        Run the exact packer as one more start anyway when its estimate is at most this (1 s: about 180,000 links).
+        Run the exact packer as one more start anyway when its estimate is at most this (1 s: about 130,000 links).
     seed : int, optional
         Seed of the local search (same input and seed, same trees).
     restarts : int, optional
