@@ -37,12 +37,16 @@ PHASE_STYLES = {"edges": (PALETTE[0], "v"), "build": (PALETTE[1], "s"), "edsts":
                 "verify": (PALETTE[3], "^")}
 
 
+def _vline(ax: Axes, x: float, label: str) -> None:
+    """A dotted vertical line at ``x`` with ``label`` written along it, from the bottom of the axes."""
+    ax.axvline(x, color="#7f7f7f", ls=":", lw=1)
+    ax.annotate(label, (x, 0.02), xycoords=("data", "axes fraction"), xytext=(-3, 0), textcoords="offset points",
+                rotation=90, ha="right", va="bottom", fontsize=8, color="#525252")
+
+
 def _targets(ax: Axes, target_links: float | None, level: float, level_label: str) -> None:
     if target_links is not None:
-        ax.axvline(target_links, color="#7f7f7f", ls=":", lw=1)
-        ax.annotate(f"{target_links:,.0f} links", (target_links, 0.02), xycoords=("data", "axes fraction"),
-                    xytext=(-3, 0), textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8,
-                    color="#525252")
+        _vline(ax, target_links, f"{target_links:,.0f} links")
     ax.axhline(level, color="#7f7f7f", ls="--", lw=1)
     ax.annotate(level_label, (0.02, level), xycoords=("axes fraction", "data"), xytext=(0, -3),
                 textcoords="offset points", va="top", fontsize=8, color="#525252")
@@ -132,7 +136,8 @@ def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
     return fig
 
 
-def packing_figure(data: pd.DataFrame, fits: pd.DataFrame) -> matplotlib.figure.Figure:
+def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
+                   random_order_links: float | None = None) -> matplotlib.figure.Figure:
     """The exact generic packing against links: time (with the previous packer and Sage) and memory, per curve.
 
     Parameters
@@ -143,6 +148,9 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame) -> matplotlib.figure.
     fits : pandas.DataFrame
         :func:`~starlib.paper.scaling.fit_exponents` of ``seconds_generic`` by ``curve``: the legend gives each
         curve's exponent.
+    random_order_links : float, optional
+        Where the greedy phase switches from the input order to a random one
+        (:data:`starlib.edst.forest_union.RANDOM_ORDER_LINKS`): a dotted vertical line in the time panel.
 
     Returns
     -------
@@ -175,6 +183,8 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame) -> matplotlib.figure.
                 ax_t.scatter(sage.links, sage.seconds_sage, marker="x", s=40, color=colour)
             mem = sub[sub.packing_mb > 0]
             ax_m.plot(mem.links, mem.packing_mb, marker=marker, ms=5, lw=1.4, color=colour)
+        if random_order_links is not None:
+            _vline(ax_t, random_order_links, f"greedy order random from {random_order_links:,.0f} links")
         ax_t.plot([], [], marker="o", mfc="none", ls="--", color="#525252", label="previous packer")
         ax_t.scatter([], [], marker="x", color="#525252", label="Sage Roskind-Tarjan")
         ax_t.set(xscale="log", yscale="log", xlabel="links m",
