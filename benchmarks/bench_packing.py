@@ -162,13 +162,6 @@ def sage_packing(sage_python: str, family: str, params: str, k: int) -> dict:
     return {"seconds": res["seconds"], "trees": len(trees), "valid": bool(verify_edsts(g, trees).valid)}
 
 
-def machine_info() -> dict:
-    """Cores, CPU model, memory, versions and date, as in ``bench_scaling``."""
-    from bench_scaling import machine_info as info
-
-    return info()
-
-
 def summary(rows: list[dict]) -> str:
     """The printed table and the verdict on the issue's targets."""
     import pandas as pd
@@ -240,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     sage = a.sage_path
     if sage and Path(sage).is_dir():
         sage = str(Path(sage) / "bin" / "python")
+    from bench_scaling import machine_info  # cores, CPU model, memory, versions and date
+
     info = machine_info()
     info["load_start"] = [round(v, 2) for v in os.getloadavg()]
     print(f"machine: {info['cores']} cores, {info['cpu_model']}, python {info['python']}; "

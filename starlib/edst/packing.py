@@ -18,6 +18,7 @@ this project's 2-core machine, the star graph ``S_9`` (1,451,520 links) 31 to 68
 (:func:`generic_seconds` estimates it). This module also keeps :class:`ForestPartition`, the same algorithm with
 Python augmenting paths, for its callers that insert chosen edges into chosen forests one at a time (the ER_q
 repair and Lemma V-C.1's factor data); the tests hold the two to the same union sizes.
+
 Example
 -------
 >>> import networkx as nx
@@ -289,17 +290,6 @@ class ForestPartition:
             if prev < 0:
                 return
             cur, target = prev, old
-
-    def closure_partition(self, rejected: list[int]) -> np.ndarray:
-        """Vertex partition certifying maximality: components of the edges labelled from ``rejected``.
-
-        Must be called on a maximal union (no rejected edge can be inserted).
-        """
-        found = self._search(list(rejected), set(range(self.k)))
-        if found is not None:  # pragma: no cover - would contradict the matroid greedy property
-            raise RuntimeError("closure_partition: the forests are not a maximal union")
-        _, parts = np.unique(np.array(self._label_components()), return_inverse=True)
-        return parts.astype(np.int64)
 
     def _label_components(self) -> list[int]:
         """Component representative of every vertex in the graph of the last search's labelled edges.
