@@ -12,7 +12,9 @@ import ast
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "starlib"
+from tests.paths import ROOT as REPO
+
+ROOT = REPO / "starlib"
 
 #: layer -> (module prefixes, layers it may import). The first matching prefix wins, longest prefixes first.
 LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {

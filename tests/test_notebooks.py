@@ -2,12 +2,13 @@
 
 import ast
 import json
-from pathlib import Path
 
 import papermill as pm
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9]*.ipynb"))
+from tests.paths import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -44,7 +45,7 @@ def test_committed_with_outputs_and_no_volatile_metadata(path):
 def test_runner_rejects_unknown_parameter(capsys):
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    sys.path.insert(0, str(ROOT / "tools"))
     import run_notebook
 
     assert NOTEBOOKS

@@ -395,7 +395,7 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
 
     Examples
     --------
-    ``make site`` is ``build_site(Path("site"))``; ``tests/test_site.py`` opens every page in Chromium. A
+    ``make site`` is ``build_site(Path("site"))``; ``tests/tools/test_site.py`` opens every page in Chromium. A
     repository with one notebook:
 
     >>> import nbformat, tempfile

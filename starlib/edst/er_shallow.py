@@ -43,7 +43,7 @@ random numbers, no threads, no clock): the same ``q``, ``graph`` and ``seed`` gi
 
 Tiny ``q``: ER_2 has ``k = 1``; its BFS tree from any vertex has depth 2, optimal (ER_2 has diameter 2 and no
 vertex adjacent to all others). ER_3 has ``k = 2`` trees that use all 24 edges; the search here finds depth 4, and
-the exhaustive search of ``tests/test_er_shallow.py`` over all ``C(24, 12) / 2`` splits shows that the optimum is 3
+the exhaustive search of ``tests/edst/test_er_shallow.py`` over all ``C(24, 12) / 2`` splits shows that the optimum is 3
 (24 splits reach it, matching :func:`~starlib.edst.depth.depth_lower_bound`).
 
 Measured (``seed = 0``, one core): depth 4 for every prime power ``q <= 128`` (``q = 2``: 2), every tree at depth

@@ -225,7 +225,7 @@ def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | N
     """The graph as GraphML, each edge with the attribute ``tree`` (the index of the tree using it, or -1).
 
     What ``nx.write_graphml`` writes for :meth:`EDSTSet.to_networkx(graph) <starlib.edst.trees.EDSTSet.to_networkx>`
-    with the vertices renamed to their indices (``tests/test_io_exports.py`` reads both with ``nx.read_graphml``
+    with the vertices renamed to their indices (``tests/io/test_exports.py`` reads both with ``nx.read_graphml``
     and compares), formatted in blocks instead of through an XML tree, so that a million edges take a second
     rather than minutes. Nodes ``id="0"`` .. ``id="n-1"`` carry ``label`` (the label as JSON text); the graph
     carries ``network`` and ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON).

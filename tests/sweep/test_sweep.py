@@ -21,11 +21,9 @@ import os
 import signal
 import time
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 
 import numpy as np
 import pytest
-from nx_trees import nx_depths
 
 from starlib.cli import main
 from starlib.edst.factor.er import er_edst_bound, er_edsts, verify_singer_edsts
@@ -37,8 +35,10 @@ from starlib.fields import is_prime_power
 from starlib.sweep import ER_COLUMNS, er_point, er_points, read_record, run_sweep, write_record
 from starlib.sweep.engine import close_client, open_client
 from starlib.sweep.er import ER_KEY
+from tests.nx_trees import nx_depths
+from tests.paths import ROOT
 
-RECORD = Path(__file__).resolve().parent.parent / "data" / "er_sweep.csv"
+RECORD = ROOT / "data" / "er_sweep.csv"
 SMALL = [2, 3, 4, 5, 7, 8, 9, 11, 16, 25, 27, 32]
 
 

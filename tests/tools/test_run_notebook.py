@@ -9,7 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 RUNNER = ROOT / "tools" / "run_notebook.py"
 
 

@@ -2,14 +2,13 @@
 
 The values are checked against independent sources: networkx (the Petersen graph, isomorphism, BFS diameters,
 is_tree), the formulas of the networks (Slim Fly MMS(q): 2q^2 vertices of degree (3q - delta)/2), and the
-verifier of the Python API. The bad-input battery is tests/test_bad_input_cli.py.
+verifier of the Python API. The bad-input battery is tests/cli/test_bad_input.py.
 """
 
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -20,8 +19,7 @@ from starlib.cli import main
 from starlib.cli.commands import families, words
 from starlib.io import read_json
 from starlib.registry import parse_params
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT
 
 
 def run(args, capsys):

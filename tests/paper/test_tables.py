@@ -2,14 +2,13 @@
 
 The CSV rendering is what machines read and must not change; the Markdown and LaTeX renderings carry a caption,
 a glossary (meaning and unit of every column), one missing-value marker and a fixed number of decimals per
-column. ``tests/test_latex.py`` compiles the LaTeX.
+column. ``tests/paper/test_latex.py`` compiles the LaTeX.
 """
 
 import csv
 import json
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -29,8 +28,7 @@ from starlib.paper.tables import (
     tex_text,
     write_table,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 NOTE = TableNote("Test table with $\\lfloor m/(n-1) \\rfloor$ and `code`.",
                  {"q": Column("prime power", tex="$q$"),

@@ -27,6 +27,7 @@ from starlib.io import (
     write_parent_arrays,
     write_tree_edge_list,
 )
+from tests.paths import ROOT
 
 
 def _cases() -> list[tuple[str, ArrayGraph, EDSTSet]]:
@@ -279,11 +280,10 @@ def test_every_format_by_name(tmp_path):
 
 
 def test_the_examples_of_docs_formats_md_are_what_starlib_writes():
-    from pathlib import Path
 
     from starlib.registry import NETWORK_FAMILIES, parse_params
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
+    doc = (ROOT / "docs" / "formats.md").read_text()
     params = parse_params(NETWORK_FAMILIES["torus"], ["sizes=3,3"])  # as `starlib edsts torus sizes=3,3` does
     g = NETWORK_FAMILIES["torus"].build(**params)
     t = auto_trees(g)

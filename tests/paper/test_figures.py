@@ -14,6 +14,8 @@ from pathlib import Path
 
 import matplotlib
 
+from tests.paths import ROOT
+
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
@@ -36,7 +38,6 @@ from starlib.paper.figures import (  # noqa: E402
     table_bundle,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 FIGURES = ROOT / "paper_tables" / "figures"
 

@@ -19,8 +19,8 @@ import starlib.networks as nw
 from starlib.edst import auto_trees
 from starlib.edst.trees import Tree
 from starlib.io.atomic import Terminated, atomic_open, atomic_write, check_target, sigterm_raises
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 OLD = b"the previous file\n"
 
 

@@ -27,8 +27,8 @@ import pytest
 
 from starlib.paper.table_notes import Column, TableNote
 from starlib.paper.tables import LATEX_PACKAGES, write_table
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TABLES = Path(os.environ.get("STARLIB_TABLES_DIR") or ROOT / "paper_tables")
 PDFLATEX = shutil.which("pdflatex")
 needs_tex = pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed (Debian: texlive-latex-base, "

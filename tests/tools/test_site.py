@@ -23,7 +23,8 @@ from urllib.parse import urljoin
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 CHROMIUM = os.environ.get("STARLIB_CHROMIUM", "/usr/bin/chromium")  # Debian's; another binary by this variable
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]

@@ -6,8 +6,8 @@ the parameter (the fragment given), no traceback, and the folder still empty. Th
 family and parameter names, integer syntax, parameter rules, sizes refused before allocating, output targets,
 formats and methods, and malformed files given to ``verify``. A few run as real processes (the entry point,
 Ctrl-C, SIGTERM and SIGKILL during work and during the write, two concurrent writers): the previous file always
-survives whole. The Python API's battery is tests/test_bad_input_api.py; the notebook runner's is in
-tests/test_run_notebook.py.
+survives whole. The Python API's battery is tests/test_bad_input.py; the notebook runner's is in
+tests/tools/test_run_notebook.py.
 """
 
 import json
