@@ -37,9 +37,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .fields import check_prime_power, tables
+from .fields import tables
 from .graphs import ArrayGraph
-from .validation import Size, check_flag, check_int, check_size, prime_power_parts
+from .memory import Size, check_size
+from .primes import check_prime_power, prime_power_parts
+from .validation import check_flag, check_int
 
 if TYPE_CHECKING:  # networkx only at the boundary (polarfly_graph), imported there
     import networkx as nx
@@ -258,10 +260,10 @@ def factor_size(builder: str, **params: Any) -> Size:
 
 
 def refuse_large(size: Size, what: str, **params: Any) -> Size:
-    """:func:`~starlib.validation.check_size` of ``size`` against the memory limit in force, naming ``params``.
+    """:func:`~starlib.memory.check_size` of ``size`` against the memory limit in force, naming ``params``.
 
     The builders call it first, so a graph too large for the memory limit
-    (:func:`~starlib.validation.memory_limit`, set by :func:`~starlib.validation.limit_memory`) is refused
+    (:func:`~starlib.memory.memory_limit`, set by :func:`~starlib.memory.limit_memory`) is refused
     before anything is allocated.
 
     >>> refuse_large(factor_size("cycle", n=5), "cycle", n=5).m

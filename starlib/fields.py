@@ -11,7 +11,8 @@ Conway polynomial galois uses by default; the primitive element ``xi`` is galois
 ``q^2`` products costs one numpy gather. Building one costs ``O(q log q)`` numpy work and no
 numba compilation, which is why the builders use it rather than ``galois.GF(q)`` arrays
 (constructing a new ``galois.GF`` class JIT-compiles for about a second). :func:`field` still
-gives the real galois class, and the tests check the tables against it.
+gives the real galois class, and the tests check the tables against it. Which ``q`` are field
+orders (prime powers) is decided beside this module, in :mod:`starlib.primes`.
 
 Example
 -------
@@ -31,12 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from .validation import Size, check_prime_power, check_size, is_prime_power, prime_power_parts
+from .memory import Size, check_size
+from .primes import check_prime_power, prime_power_parts
 
 __all__ = [
-    "is_prime_power",
-    "prime_power_parts",
-    "check_prime_power",
     "field",
     "primitive_element",
     "conway_coefficients",
@@ -298,7 +297,7 @@ def tables(q: int) -> GFTables:
     ------
     ValueError
         If ``q`` is not a prime power, or the tables would not fit in the memory limit
-        (:func:`~starlib.validation.check_size`), checked before any table is built.
+        (:func:`~starlib.memory.check_size`), checked before any table is built.
 
     Notes
     -----

@@ -49,10 +49,12 @@ from .factors import (
     whole,
 )
 from .factors import chimera as chimera_graph_array
-from .fields import check_prime_power, tables
+from .fields import tables
 from .graphs import ArrayGraph, canonical_edges
+from .memory import Size
+from .primes import check_prime_power
 from .products import RelabelledProduct, StarProduct, cartesian_product, star_product
-from .validation import Size, check_choice, check_flag, check_int, parse_int_list, shorten
+from .validation import check_choice, check_flag, check_int, parse_int_list, shorten
 
 __all__ = [
     "network_size",

@@ -31,8 +31,10 @@ from typing import Any
 
 from . import factors, networks
 from .graphs import ArrayGraph
+from .memory import Size, check_size
+from .primes import check_prime_power
 from .products import StarProduct, cartesian_product
-from .validation import Size, check_int, check_prime_power, check_size, parse_int, shorten
+from .validation import check_int, parse_int, shorten
 
 __all__ = ["Param", "Family", "family_table", "NETWORK_FAMILIES", "get_family", "parse_params", "build_spec",
            "cartesian", "spec_size"]
@@ -94,7 +96,7 @@ class Family:
         """The member with these parameters (unknown names are a ``ValueError``).
 
         The builder refuses, before allocating, a member over the memory limit in force
-        (:func:`~starlib.validation.limit_memory` sets it; :meth:`check_size` says so without building).
+        (:func:`~starlib.memory.limit_memory` sets it; :meth:`check_size` says so without building).
         """
         self._known(params)
         return self.builder(**self.preset, **params)
@@ -114,7 +116,7 @@ class Family:
 
     def check_size(self, params: Mapping[str, Any], max_memory: int | None = None) -> Size:
         """:meth:`estimate`, refused with a ``ValueError`` naming the parameters, the estimate and the limit when
-        the peak would exceed ``max_memory`` (default: :func:`~starlib.validation.memory_limit`).
+        the peak would exceed ``max_memory`` (default: :func:`~starlib.memory.memory_limit`).
 
         The command line calls it before building, with its ``--max-memory``.
 

@@ -60,20 +60,18 @@ from starlib.edst import (
 )
 from starlib.factors import complete, cycle, mms_supernode, paley, polarfly
 from starlib.graphs import ArrayGraph, as_graph, edge_array
+from starlib.memory import limit_memory
 from starlib.networks import bundlefly, chimera, complete_paley, hyperx, polarstar, slimfly, slimfly_hafner, torus
+from starlib.primes import check_prime_power, is_prime, prime_power_parts
 from starlib.products import cartesian_product, star_product
 from starlib.validation import (
     check_choice,
     check_int,
     check_permutation,
-    check_prime_power,
     check_real,
-    is_prime,
-    limit_memory,
     parse_bytes,
     parse_int,
     parse_int_list,
-    prime_power_parts,
 )
 
 #: A row: (kind, call, exception type, parameter the message names, fragments for the value and the rule).

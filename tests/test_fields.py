@@ -6,16 +6,8 @@ import numpy as np
 import pytest
 import sympy
 
-from starlib.fields import (
-    check_prime_power,
-    field,
-    is_prime_power,
-    nonzero_squares,
-    prime_power_parts,
-    primitive_element,
-    tables,
-    xi_powers,
-)
+from starlib.fields import field, nonzero_squares, primitive_element, tables, xi_powers
+from starlib.primes import check_prime_power, is_prime_power, prime_power_parts
 from tests.gf_hand import hand_field_map
 
 PRIME_POWERS_SMALL = [q for q in range(2, 130) if len(sympy.factorint(q)) == 1]

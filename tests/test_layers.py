@@ -18,8 +18,8 @@ ROOT = REPO / "starlib"
 
 #: layer -> (module prefixes, layers it may import). The first matching prefix wins, longest prefixes first.
 LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
-    "base": (("starlib.validation", "starlib._kernels", "starlib.graphs", "starlib.fields",
-              "starlib.bounds"), frozenset({"base"})),
+    "base": (("starlib.validation", "starlib.primes", "starlib.memory", "starlib._kernels", "starlib.graphs",
+              "starlib.fields", "starlib.bounds"), frozenset({"base"})),
     "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
     "networks": (("starlib.networks",), frozenset({"base", "graphs", "networks"})),
     "edst.primitives": (("starlib.edst.trees", "starlib.edst.verify", "starlib.edst.packing",

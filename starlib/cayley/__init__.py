@@ -33,8 +33,8 @@ from __future__ import annotations
 import functools
 
 from ..edst.packing import generic_seconds
+from ..memory import default_memory_limit, format_bytes
 from ..registry import Family, Param, family_table
-from ..validation import default_memory_limit, format_bytes
 from .communication import (
     allport_slowdown_claim,
     mnb_lower_bound,
@@ -127,7 +127,7 @@ def largest_k(family: str, max_memory: int | None = None) -> int:
     family : str
         Command-line name or abbreviation.
     max_memory : int, optional
-        Bytes (default: :func:`~starlib.validation.default_memory_limit`).
+        Bytes (default: :func:`~starlib.memory.default_memory_limit`).
 
     Returns
     -------

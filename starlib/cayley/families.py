@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graphs import ArrayGraph, canonical_edges
-from ..validation import Size, check_choice, check_size
+from ..memory import Size, check_size
+from ..validation import check_choice
 from .generators import Generator, insertion, rotation, selection, swap, transposition
 from .permutations import PermutationSpace, check_k, check_ln, identity, inverse
 
@@ -413,7 +414,7 @@ def cayley_graph(k: int, gens: Sequence[Generator], *, name: str = "", params: d
     ------
     ValueError
         For a bad ``k``, a generator on the wrong number of positions, or a graph whose estimated peak memory
-        exceeds the memory limit (:func:`~starlib.validation.check_size`), checked before anything is built.
+        exceeds the memory limit (:func:`~starlib.memory.check_size`), checked before anything is built.
 
     Examples
     --------

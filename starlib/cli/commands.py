@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..graphs import jsonable
+from ..memory import memory_limit
 from ..registry import NETWORK_FAMILIES, Family, get_family, parse_params
-from ..validation import memory_limit
 from .progress import REFUSE_SECONDS, format_duration, generic_seconds
 
 __all__ = ["families", "words", "resolve", "check_generic_time", "build_network", "graph_info", "networks_json",
@@ -312,6 +312,6 @@ def verify_file(path: str) -> tuple[dict[str, Any], int]:
 
 def memory_text() -> str:
     """The memory limit in force, for help texts (``5.89 GiB``)."""
-    from ..validation import format_bytes
+    from ..memory import format_bytes
 
     return format_bytes(memory_limit())

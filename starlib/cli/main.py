@@ -482,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 a = parser().parse_args(argv)
             except UsageError as exc:
                 return _fail(f"error: {exc}")
-            from ..validation import limit_memory
+            from ..memory import limit_memory
 
             with limit_memory(_max_memory(a.max_memory)):  # None keeps the default limit
                 return _VERBS[a.verb](a)

@@ -67,8 +67,8 @@ import numpy as np
 
 from .._kernels import _bfs_from, _csr
 from ..factors import polarfly
-from ..fields import check_prime_power
 from ..graphs import as_graph
+from ..primes import check_prime_power
 from ..validation import check_int
 from .depth import _below, _graph_index, _reverse_path, improve_depth
 from .factor.er import er_edst_bound, er_edsts

@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from .. import networks
-from ..fields import is_prime_power
 from ..graphs import ArrayGraph
+from ..primes import is_prime_power
 from ..registry import get_family
 from .formulas import counts
 

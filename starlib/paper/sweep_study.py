@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..fields import is_prime_power
+from ..primes import is_prime_power
 
 __all__ = ["sweep_summary", "lpt_makespan", "sweep_projection", "time_exponent"]
 

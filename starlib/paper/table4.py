@@ -33,7 +33,7 @@ import sympy
 from .. import networks
 from ..bounds import eq1_bound, prop_iv1
 from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify_edsts
-from ..fields import is_prime_power
+from ..primes import is_prime_power
 from . import formulas
 from .catalog import format_params, parse_params_text
 from .formulas import evaluate_formula, mms_delta, parse_formula

@@ -52,8 +52,8 @@ from ..edst import (
     generic_trees,
     verify_edsts,
 )
-from ..fields import is_prime_power
 from ..graphs import ArrayGraph
+from ..primes import is_prime_power
 from ..products import star_form
 from ..validation import check_int
 from .catalog import build, format_params

@@ -41,7 +41,7 @@ from ..edst.factor.er import er_edst_bound
 from ..edst.factor.er_check import SingerChecker, check_singer_isomorphism
 from ..edst.factor.er_singer import singer_model
 from ..edst.factor.er_stream import er_tree_stream
-from ..fields import check_prime_power, is_prime_power
+from ..primes import check_prime_power, is_prime_power
 from ..validation import check_int
 from .engine import Point
 from .memory import PeakMemory

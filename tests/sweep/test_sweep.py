@@ -31,7 +31,7 @@ from starlib.edst.factor.er_check import SingerChecker, check_singer_isomorphism
 from starlib.edst.factor.er_singer import singer_graph, singer_model
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
-from starlib.fields import is_prime_power
+from starlib.primes import is_prime_power
 from starlib.sweep import ER_COLUMNS, er_point, er_points, read_record, run_sweep, write_record
 from starlib.sweep.engine import close_client, open_client
 from starlib.sweep.er import ER_KEY

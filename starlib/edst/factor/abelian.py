@@ -86,7 +86,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from ...fields import check_prime_power, prime_power_parts, tables
+from ...fields import tables
+from ...primes import check_prime_power, prime_power_parts
 
 __all__ = ["additive_connection_set", "abelian_order", "abelian_paths", "abelian_graph_paths"]
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..._kernels import count_components
 from ...factors import polarfly_points
-from ...fields import check_prime_power
+from ...primes import check_prime_power
 from ..trees import EDSTSet, Tree, tree_center
 from ..verify import RULES, VerifyReport
 from .er_clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees

@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from ..._kernels import count_components
-from ...fields import check_prime_power
+from ...primes import check_prime_power
 from .er import er_edsts, hamiltonian_path_orders, singer_pairing
 from .er_clusters import (
     _double_star_rows,

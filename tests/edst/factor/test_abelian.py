@@ -15,9 +15,10 @@ from starlib.edst import verify_edsts
 from starlib.edst.factor import factor_edsts
 from starlib.edst.factor.abelian import abelian_graph_paths, abelian_order, abelian_paths, additive_connection_set
 from starlib.factors import complete_bipartite, cycle, mms_generators, mms_supernode, paley, polarfly
-from starlib.fields import prime_power_parts, tables
+from starlib.fields import tables
 from starlib.graphs import ArrayGraph
 from starlib.networks import slimfly
+from starlib.primes import prime_power_parts
 
 ODD_PRIME_POWERS = [q for q in range(9, 730, 2) if (pk := prime_power_parts(q)) and pk[1] >= 2]
 

@@ -28,7 +28,7 @@ from starlib.edst.factor.er_clusters import INTERNAL, MATCHING, STAR, W_EDGE, cl
 from starlib.edst.factor.er_singer import singer_graph, singer_model
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
-from starlib.fields import is_prime_power
+from starlib.primes import is_prime_power
 
 SMALL = [q for q in range(2, 33) if is_prime_power(q)]
 ODD_SMALL = [q for q in SMALL if q % 2]
