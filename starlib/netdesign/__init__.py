@@ -41,6 +41,7 @@ from __future__ import annotations
 from .alterations import (
     MOVES,
     alter,
+    alter_rows,
     rewire,
     set_swap_decompositions,
     swap_compute_connections,
@@ -57,7 +58,9 @@ from .bisection import (
 from .constructions import daisy_chain, random_network, single_port_network, tree_network
 from .database import (
     NOTES_EXAMPLE_CONNECTIONS,
+    NetworkIndex,
     canonical_connections,
+    check_compute_label,
     compute_nodes,
     is_valid_connections,
     port_counts,
@@ -67,14 +70,16 @@ from .database import (
 )
 from .evolution import EvolutionResult, evolve
 from .families import NETWORK_FAMILIES
-from .fitness import BisectionResult, bisection_width, cut_width, network_cost, weighted_score
-from .hops import HopStatistics, all_pairs_hops, hop_statistics, router_hops
-from .routers import max_routers, min_routers, tree_levels
+from .fitness import BisectionResult, Scorer, bisection_width, cut_width, network_cost, weighted_score, weighted_scorer
+from .hops import HOP_COUNTS, HopStatistics, all_pairs_hops, hop_matrix, hop_statistics, router_hops
+from .routers import check_tree_parameters, max_routers, min_routers, tree_levels
 
 __all__ = [
     "NETWORK_FAMILIES",
     "NOTES_EXAMPLE_CONNECTIONS",
     "MOVES",
+    "HOP_COUNTS",
+    "check_tree_parameters",
     "tree_levels",
     "max_routers",
     "min_routers",
@@ -84,6 +89,8 @@ __all__ = [
     "bisection_picks",
     "monte_carlo_confidence",
     "canonical_connections",
+    "NetworkIndex",
+    "check_compute_label",
     "validate_connections",
     "is_valid_connections",
     "compute_nodes",
@@ -91,6 +98,7 @@ __all__ = [
     "port_counts",
     "to_array_graph",
     "router_hops",
+    "hop_matrix",
     "all_pairs_hops",
     "HopStatistics",
     "hop_statistics",
@@ -103,11 +111,14 @@ __all__ = [
     "swap_router_connections",
     "swap_connection_sets",
     "alter",
+    "alter_rows",
     "set_swap_decompositions",
     "BisectionResult",
     "bisection_width",
     "cut_width",
     "network_cost",
+    "Scorer",
+    "weighted_scorer",
     "weighted_score",
     "EvolutionResult",
     "evolve",

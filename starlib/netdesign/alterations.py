@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from ..validation import check_choice, check_int
-from .database import _index, _unreachable_pair, canonical_connections, validate_connections
+from .database import NetworkIndex, canonical_connections, validate_connections
 
-__all__ = ["MOVES", "rewire", "set_swap_decompositions", "alter", "swap_compute_connections",
+__all__ = ["MOVES", "rewire", "set_swap_decompositions", "alter", "alter_rows", "swap_compute_connections",
            "swap_router_connections", "swap_connection_sets"]
 
 #: The three alterations of section 7, by name.
@@ -48,8 +48,8 @@ def _try_rewire(rows: np.ndarray, remove: np.ndarray, new: np.ndarray) -> np.nda
     if len(np.unique(k)) != len(k):
         return None
     out = out[np.lexsort((out[:, 1], out[:, 0]))]
-    net = _index(out)
-    if net.N != len(np.unique(rows[rows[:, 0] < 0, 0])) or _unreachable_pair(net) is not None:
+    net = NetworkIndex.of(out)
+    if net.N != len(np.unique(rows[rows[:, 0] < 0, 0])) or net.unreachable_pair() is not None:
         return None
     return out
 
@@ -266,10 +266,37 @@ def alter(connections: Any, move: str, seed: int | np.random.Generator | None = 
     max_tries = check_int(max_tries, "max_tries", 1)
     rows = validate_connections(connections)
     rng = np.random.default_rng(seed)
-    return _alter_rows(rows, move, rng, max_tries)
+    return alter_rows(rows, move, rng, max_tries)
 
 
-def _alter_rows(rows: np.ndarray, move: str, rng: np.random.Generator, max_tries: int) -> np.ndarray:
+def alter_rows(rows: np.ndarray, move: str, rng: np.random.Generator, max_tries: int) -> np.ndarray:
+    """The work of :func:`alter` on a database already checked: nothing is checked again.
+
+    For callers that alter one database many times (:func:`~starlib.netdesign.evolution.evolve`).
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        A valid canonical database (the output of :func:`~starlib.netdesign.database.validate_connections`).
+    move : str
+        One of :data:`MOVES`.
+    rng : numpy.random.Generator
+        The random numbers of the proposals.
+    max_tries : int
+        Proposals before giving up, ``>= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The canonical altered database, or a copy of ``rows`` if no proposal was valid.
+
+    Examples
+    --------
+    >>> from starlib.netdesign import random_network
+    >>> db = random_network(10, 1, 4, 5, seed=0)
+    >>> bool((alter_rows(db, "router", np.random.default_rng(3), 100) == alter(db, "router", seed=3)).all())
+    True
+    """
     prop = _PROPOSERS[move]
     for _ in range(max_tries):
         out = prop(rows, rng)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..validation import check_int
 from .database import canonical_connections, is_valid_connections, validate_connections
-from .routers import _tree_args, min_routers, tree_levels
+from .routers import check_tree_parameters, min_routers, tree_levels
 
 __all__ = ["single_port_network", "daisy_chain", "tree_network", "random_network"]
 
@@ -138,7 +138,7 @@ def tree_network(N: int, m: int, n: int = 1) -> np.ndarray:
     ----------
     Network-design notes, section 6.1 eqs. (1)-(5), Figs. 7-9, and section 6.2 eqs. (8)-(12), Figs. 14-15.
     """
-    N, m, n = _tree_args(N, m, n)
+    N, m, n = check_tree_parameters(N, m, n)
     k = tree_levels(N, m, n)
     if k == 0:
         raise ValueError(f"n={n} = N - 1: every node links directly to every other and no router is needed; "

@@ -6,9 +6,10 @@ come from section 1.3 (the toy model's constraints), section 4 ("features needed
 count, no router connected to itself) and section 6.1 (every compute node reaches every other, the ports of
 every node are respected); :func:`validate_connections` lists them in the order it checks them.
 
-Internally a canonical database (:func:`canonical_connections`) is indexed once (``_index``): compute nodes
-``0..N-1`` in the order -1, -2, ..., routers ``0..M-1`` in increasing label order; the hop counts, the
-alterations and the fitness functions work on those index arrays.
+A canonical database (:func:`canonical_connections`) is indexed once (:meth:`NetworkIndex.of`): compute nodes
+``0..N-1`` in the order -1, -2, ..., routers ``0..M-1`` in increasing label order; the hop counts
+(:mod:`~starlib.netdesign.hops`), the alterations and the fitness functions work on those index arrays.
+:func:`check_compute_label` is the one check that a label names a compute node.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ import scipy.sparse.csgraph as csgraph
 from ..graphs import ArrayGraph
 from ..validation import check_int
 
-__all__ = ["NOTES_EXAMPLE_CONNECTIONS", "canonical_connections", "validate_connections", "is_valid_connections",
-           "compute_nodes", "router_labels", "port_counts", "to_array_graph"]
+__all__ = ["NOTES_EXAMPLE_CONNECTIONS", "canonical_connections", "NetworkIndex", "check_compute_label",
+           "validate_connections", "is_valid_connections", "compute_nodes", "router_labels", "port_counts",
+           "to_array_graph"]
 
 #: The connections of the notes' section 8.2, eq. (21) (drawn in their Fig. 21).
 NOTES_EXAMPLE_CONNECTIONS: tuple[tuple[int, int], ...] = (
@@ -79,63 +81,116 @@ def canonical_connections(connections: Any) -> np.ndarray:
     return a[order]
 
 
-@dataclass
-class _Net:
-    """Index arrays of a canonical database (compute nodes ``0..N-1`` ordered -1, -2, ...; routers ascending)."""
+@dataclass(frozen=True)
+class NetworkIndex:
+    """A canonical database as index arrays: compute nodes ``0..N-1`` (labels -1, -2, ...), routers ``0..M-1``.
+
+    Made by :meth:`of` from the rows of :func:`canonical_connections` (or :func:`validate_connections`); the
+    rows are not checked again. The hop counts, the alterations and the fitness functions work on these arrays.
+
+    Attributes
+    ----------
+    rows : numpy.ndarray
+        The canonical ``(E, 2)`` database the index was made from.
+    nodes : numpy.ndarray
+        Compute-node labels in index order: -1, -2, ... (decreasing).
+    routers : numpy.ndarray
+        Router labels in index order (increasing).
+    comp : numpy.ndarray
+        Boolean mask of the compute links among ``rows`` (first label negative).
+    ci, cr : numpy.ndarray
+        For every compute link, in row order: the compute node's index and the router's index.
+    ru, rv : numpy.ndarray
+        For every router link, in row order: the indices of its two routers (``ru < rv``).
+
+    Examples
+    --------
+    >>> net = NetworkIndex.of(canonical_connections(NOTES_EXAMPLE_CONNECTIONS))
+    >>> net.N, net.M, net.nodes.tolist(), net.ci.tolist(), net.cr.tolist()
+    (3, 5, [-1, -2, -3], [2, 1, 1, 0], [4, 3, 4, 3])
+    """
 
     rows: np.ndarray
-    nodes: np.ndarray  # compute labels, -1, -2, ... order (descending)
-    routers: np.ndarray  # router labels ascending
-    comp: np.ndarray  # bool mask of compute links among rows
-    ci: np.ndarray  # compute index of each compute link
-    cr: np.ndarray  # router index of each compute link
-    ru: np.ndarray  # router indices of router links
+    nodes: np.ndarray
+    routers: np.ndarray
+    comp: np.ndarray
+    ci: np.ndarray
+    cr: np.ndarray
+    ru: np.ndarray
     rv: np.ndarray
 
     @property
     def N(self) -> int:
+        """Number of compute nodes."""
         return len(self.nodes)
 
     @property
     def M(self) -> int:
+        """Number of routers."""
         return len(self.routers)
 
+    @classmethod
+    def of(cls, rows: np.ndarray) -> NetworkIndex:
+        """The index of a canonical database (the output of :func:`canonical_connections`), not re-checked.
 
-def _index(rows: np.ndarray) -> _Net:
-    comp = rows[:, 0] < 0
-    nodes = np.unique(rows[comp, 0])[::-1].copy()
-    rlab = np.concatenate([rows[comp, 1], rows[~comp].ravel()])
-    routers = np.unique(rlab)
-    ci = len(nodes) - 1 - np.searchsorted(nodes[::-1], rows[comp, 0])
-    cr = np.searchsorted(routers, rows[comp, 1])
-    ru = np.searchsorted(routers, rows[~comp, 0])
-    rv = np.searchsorted(routers, rows[~comp, 1])
-    return _Net(rows, nodes, routers, comp, ci, cr, ru, rv)
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A canonical ``(E, 2)`` int64 database.
 
+        Returns
+        -------
+        NetworkIndex
+        """
+        comp = rows[:, 0] < 0
+        nodes = np.unique(rows[comp, 0])[::-1].copy()
+        rlab = np.concatenate([rows[comp, 1], rows[~comp].ravel()])
+        routers = np.unique(rlab)
+        ci = len(nodes) - 1 - np.searchsorted(nodes[::-1], rows[comp, 0])
+        cr = np.searchsorted(routers, rows[comp, 1])
+        ru = np.searchsorted(routers, rows[~comp, 0])
+        rv = np.searchsorted(routers, rows[~comp, 1])
+        return cls(rows, nodes, routers, comp, ci, cr, ru, rv)
 
-def _router_adjacency(net: _Net) -> sp.csr_matrix:
-    M = net.M
-    r = np.concatenate([net.ru, net.rv])
-    c = np.concatenate([net.rv, net.ru])
-    return sp.csr_matrix((np.ones(len(r), dtype=np.int8), (r, c)), shape=(M, M))
+    def router_adjacency(self) -> sp.csr_matrix:
+        """The ``(M, M)`` adjacency matrix of the router graph (router links only; int8 entries).
 
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+        """
+        M = self.M
+        r = np.concatenate([self.ru, self.rv])
+        c = np.concatenate([self.rv, self.ru])
+        return sp.csr_matrix((np.ones(len(r), dtype=np.int8), (r, c)), shape=(M, M))
 
-def _unreachable_pair(net: _Net) -> tuple[int, int] | None:
-    """A pair of compute indices that cannot reach each other through routers only, or None."""
-    if net.M == 0:
-        return (0, 1)
-    _, lab = csgraph.connected_components(_router_adjacency(net), directed=False)
-    comps = lab[net.cr]
-    if comps.size and np.all(comps == comps[0]):
-        return None
-    K = int(lab.max()) + 1
-    B = sp.csr_matrix((np.ones(len(comps), dtype=np.int32), (net.ci, comps)), shape=(net.N, K))
-    share = (B @ B.T).toarray() > 0
-    bad = np.argwhere(~share)
-    if bad.size == 0:
-        return None
-    i, j = bad[0]
-    return int(i), int(j)
+    def unreachable_pair(self) -> tuple[int, int] | None:
+        """A pair of compute indices that cannot reach each other through routers only, or None (rule 6 of
+        :func:`validate_connections`).
+
+        Returns
+        -------
+        tuple of int, or None
+
+        Examples
+        --------
+        >>> NetworkIndex.of(canonical_connections([[-1, 1], [-2, 2]])).unreachable_pair()
+        (0, 1)
+        """
+        if self.M == 0:
+            return (0, 1)
+        _, lab = csgraph.connected_components(self.router_adjacency(), directed=False)
+        comps = lab[self.cr]
+        if comps.size and np.all(comps == comps[0]):
+            return None
+        K = int(lab.max()) + 1
+        B = sp.csr_matrix((np.ones(len(comps), dtype=np.int32), (self.ci, comps)), shape=(self.N, K))
+        share = (B @ B.T).toarray() > 0
+        bad = np.argwhere(~share)
+        if bad.size == 0:
+            return None
+        i, j = bad[0]
+        return int(i), int(j)
 
 
 def _ports_map(name: str, ports: Any, labels: np.ndarray) -> dict[int, int] | None:
@@ -148,8 +203,34 @@ def _ports_map(name: str, ports: Any, labels: np.ndarray) -> dict[int, int] | No
     return {int(x): p for x in labels}
 
 
-def _compute_label(value: Any, name: str, nodes: Collection[int]) -> int:
-    """``value`` as an int if it is one of the compute-node labels ``nodes`` (a set or mapping) of a database."""
+def check_compute_label(value: Any, name: str, nodes: Collection[int]) -> int:
+    """``value`` as an int if it is one of the compute-node labels ``nodes`` of a database.
+
+    Parameters
+    ----------
+    value : the label to check.
+    name : the argument's name, for the message.
+    nodes : the database's compute-node labels (a set, or a mapping keyed by label).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not an integer or not one of ``nodes``.
+
+    Examples
+    --------
+    >>> check_compute_label(-2, "a", {-1, -2, -3})
+    -2
+    >>> try:
+    ...     check_compute_label(4, "a", {-1, -2, -3})
+    ... except ValueError as e:
+    ...     print(e)
+    a=4 is not a compute node of the connections (compute nodes -1, -2, -3)
+    """
     label = check_int(value, name)
     if label not in nodes:
         listed = sorted(nodes, reverse=True)
@@ -222,7 +303,7 @@ def validate_connections(connections: Any, router_ports: int | Mapping[int, int]
         what = ("a compute node plugs into a router at most once" if a < 0
                 else "two routers are linked at most once")
         raise ValueError(f"connections: pair [{a}, {b}] appears {times} times; {what}")
-    net = _index(rows)
+    net = NetworkIndex.of(rows)
     deg_nodes = np.bincount(net.ci, minlength=net.N)
     deg_routers = np.bincount(np.concatenate([net.cr, net.ru, net.rv]), minlength=net.M)
     for name, ports, labels, deg, kind in (("router_ports", router_ports, net.routers, deg_routers, "router"),
@@ -242,7 +323,7 @@ def validate_connections(connections: Any, router_ports: int | Mapping[int, int]
                 raise ValueError(f"{name}: {kind} {lab} uses {u} of its {have} ports; full=True requires all")
     if net.N < 2:
         raise ValueError(f"connections: need at least two compute nodes, got {net.N}")
-    bad = _unreachable_pair(net)
+    bad = net.unreachable_pair()
     if bad is not None:
         a, b = (int(net.nodes[i]) for i in bad)
         raise ValueError(f"connections: compute nodes {a} and {b} cannot reach each other through routers")
@@ -294,7 +375,7 @@ def compute_nodes(connections: Any) -> list[int]:
     >>> compute_nodes([[-2, 1], [-1, 1], [-3, 1]])
     [-1, -2, -3]
     """
-    return _index(canonical_connections(connections)).nodes.tolist()
+    return NetworkIndex.of(canonical_connections(connections)).nodes.tolist()
 
 
 def router_labels(connections: Any) -> list[int]:
@@ -314,7 +395,7 @@ def router_labels(connections: Any) -> list[int]:
     >>> router_labels(NOTES_EXAMPLE_CONNECTIONS)
     [1, 2, 3, 4, 5]
     """
-    return _index(canonical_connections(connections)).routers.tolist()
+    return NetworkIndex.of(canonical_connections(connections)).routers.tolist()
 
 
 def port_counts(connections: Any) -> dict[int, int]:
@@ -361,7 +442,7 @@ def to_array_graph(connections: Any, name: str = "netdesign", params: dict | Non
     (8, 8, [-1, -2, -3])
     """
     rows = validate_connections(connections)
-    net = _index(rows)
+    net = NetworkIndex.of(rows)
     labels = net.nodes.tolist() + net.routers.tolist()
     pos = {lab: i for i, lab in enumerate(labels)}
     e = np.array([[pos[a], pos[b]] for a, b in rows.tolist()], dtype=np.int64)

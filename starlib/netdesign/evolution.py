@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from ..validation import check_choice, check_int
-from .alterations import MOVES, _alter_rows
+from .alterations import MOVES, alter_rows
 from .database import validate_connections
-from .fitness import _scorer
+from .fitness import weighted_scorer
 
 __all__ = ["EvolutionResult", "evolve"]
 
@@ -82,7 +82,7 @@ def evolve(connections: Any, steps: int = 200, seed: int | None = 0, *, moves: S
     moves = tuple(check_choice(mv, f"moves[{i}]", MOVES) for i, mv in enumerate(moves))
     if not moves:
         raise ValueError("moves is empty: give at least one of " + ", ".join(MOVES))
-    sc = _scorer(weights, latency, count, picks, 0, 1.0, 0.0, exact_limit)
+    sc = weighted_scorer(weights, latency=latency, count=count, picks=picks, seed=0, exact_limit=exact_limit)
     max_tries = check_int(max_tries, "max_tries", 1)
     rows = validate_connections(connections)
     rng = np.random.default_rng(seed)
@@ -92,7 +92,7 @@ def evolve(connections: Any, steps: int = 200, seed: int | None = 0, *, moves: S
     chosen, acc = [], []
     for _ in range(steps):
         mv = moves[int(rng.integers(len(moves)))]
-        new = _alter_rows(rows, mv, rng, max_tries)
+        new = alter_rows(rows, mv, rng, max_tries)
         ok = False
         if new is not rows and not np.array_equal(new, rows):
             parts = sc.parts(new)

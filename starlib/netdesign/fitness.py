@@ -29,10 +29,11 @@ import scipy.sparse.csgraph as csgraph
 
 from ..validation import check_choice, check_int, check_real
 from .bisection import balanced_bipartitions, bisection_confidence, bisection_picks
-from .database import _compute_label, _index, _Net, validate_connections
-from .hops import _hop_matrix, _links_extra, _stats_from_matrix
+from .database import NetworkIndex, check_compute_label, validate_connections
+from .hops import HOP_COUNTS, HopStatistics, hop_matrix
 
-__all__ = ["BisectionResult", "bisection_width", "cut_width", "network_cost", "weighted_score"]
+__all__ = ["BisectionResult", "bisection_width", "cut_width", "network_cost", "Scorer", "weighted_scorer",
+           "weighted_score"]
 
 _MAX_PICKS = 10**7
 _INNER = ("auto", "enumerate", "flow")
@@ -56,13 +57,13 @@ class BisectionResult:
     confidence: float
 
 
-def _incidence(net: _Net) -> np.ndarray:
+def _incidence(net: NetworkIndex) -> np.ndarray:
     att = np.zeros((net.N, net.M), dtype=np.int64)
     np.add.at(att, (net.ci, net.cr), 1)
     return att
 
 
-def _cut_enumerate(X: np.ndarray, net: _Net) -> np.ndarray:
+def _cut_enumerate(X: np.ndarray, net: NetworkIndex) -> np.ndarray:
     """Min cut for each compute split (rows of X: 1 = side A), over all 2^M router sides, in whole arrays.
 
     With ``a_r`` links from side-A nodes to router ``r`` and ``d_r`` compute links at ``r``, placing the
@@ -87,7 +88,7 @@ def _cut_enumerate(X: np.ndarray, net: _Net) -> np.ndarray:
     return out
 
 
-def _cut_flow(X: np.ndarray, net: _Net) -> np.ndarray:
+def _cut_flow(X: np.ndarray, net: NetworkIndex) -> np.ndarray:
     """Min cut for each compute split by maximum flow (scipy), for networks with many routers."""
     N, M = net.N, net.M
     src, snk = N + M, N + M + 1
@@ -139,7 +140,7 @@ def _splits_sampled(N: int, picks: int, rng: np.random.Generator) -> np.ndarray:
     return X
 
 
-def _min_cuts(X: np.ndarray, net: _Net, inner: str) -> np.ndarray:
+def _min_cuts(X: np.ndarray, net: NetworkIndex, inner: str) -> np.ndarray:
     if inner == "auto":
         inner = "enumerate" if net.M <= 12 else "flow"
     return _cut_enumerate(X, net) if inner == "enumerate" else _cut_flow(X, net)
@@ -193,7 +194,7 @@ def bisection_width(connections: Any, *, method: str = "auto", picks: int | None
     check_choice(method, "method", ("auto", "exact", "sampled"))
     check_choice(inner, "inner", _INNER)
     rows = validate_connections(connections)
-    net = _index(rows)
+    net = NetworkIndex.of(rows)
     N = net.N
     if N % 2:
         raise ValueError(f"N={N} compute nodes is odd: a bisection needs an even number of compute nodes")
@@ -259,9 +260,9 @@ def cut_width(connections: Any, half: Sequence[int], *, inner: str = "auto") -> 
     Network-design notes, section 8.1 ("determine how many cuts need to be made to separate the two halves").
     """
     check_choice(inner, "inner", _INNER)
-    net = _index(validate_connections(connections))
+    net = NetworkIndex.of(validate_connections(connections))
     pos = {int(c): i for i, c in enumerate(net.nodes)}
-    side = {pos[_compute_label(c, f"half[{i}]", pos)] for i, c in enumerate(half)}
+    side = {pos[check_compute_label(c, f"half[{i}]", pos)] for i, c in enumerate(half)}
     if not side or len(side) == net.N:
         raise ValueError(f"half has {len(side)} of the {net.N} compute nodes; it must be a non-empty proper subset")
     X = np.zeros((1, net.N), dtype=np.int8)
@@ -298,7 +299,7 @@ def network_cost(connections: Any, router_cost: float = 1.0, link_cost: float = 
     Network-design notes, section 8.4 eq. (22) (the "cost" term).
     """
     _check_prices(router_cost, link_cost)
-    return _cost(_index(validate_connections(connections)), router_cost, link_cost)
+    return _cost(NetworkIndex.of(validate_connections(connections)), router_cost, link_cost)
 
 
 def _check_prices(router_cost: Any, link_cost: Any) -> None:
@@ -306,18 +307,30 @@ def _check_prices(router_cost: Any, link_cost: Any) -> None:
     check_real(link_cost, "link_cost", 0)
 
 
-def _cost(net: _Net, router_cost: float, link_cost: float) -> float:
+def _cost(net: NetworkIndex, router_cost: float, link_cost: float) -> float:
     """``router_cost`` per router plus ``link_cost`` per connection (section 8.4)."""
     return float(router_cost * net.M + link_cost * len(net.rows))
 
 
 @dataclass(frozen=True)
-class _Scorer:
-    """The weighted score of :func:`weighted_score` with its options fixed (checked by :func:`_scorer`)."""
+class Scorer:
+    """The weighted score of :func:`weighted_score` with its options fixed and checked (by :func:`weighted_scorer`).
+
+    Scoring many databases with one :class:`Scorer` checks the options once (the evolutionary search of
+    :mod:`~starlib.netdesign.evolution` does that).
+
+    Attributes
+    ----------
+    weights : the weights ``(a, b, c)`` of cost, latency and bisection.
+    latency : ``"mean"`` or ``"max"`` hop count.
+    count : one of :data:`~starlib.netdesign.hops.HOP_COUNTS`.
+    picks, seed, exact_limit : the bisection search's options (:func:`bisection_width`).
+    router_cost, link_cost : the prices of :func:`network_cost`.
+    """
 
     weights: tuple[float, float, float]
     latency: str
-    extra: int  # 0: hops count routers, 1: links
+    count: str
     picks: int | None
     seed: int
     router_cost: float
@@ -325,10 +338,22 @@ class _Scorer:
     exact_limit: int
 
     def parts(self, rows: np.ndarray) -> dict[str, float]:
-        net = _index(rows)
+        """The score of a valid canonical database and its parts (the database is not re-checked).
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            The output of :func:`~starlib.netdesign.database.validate_connections`.
+
+        Returns
+        -------
+        dict
+            As :func:`weighted_score` returns it.
+        """
+        net = NetworkIndex.of(rows)
         a, b, c = self.weights
         out: dict[str, float] = {"cost": _cost(net, self.router_cost, self.link_cost)}
-        st = _stats_from_matrix(_hop_matrix(net, self.extra))
+        st = HopStatistics.from_matrix(hop_matrix(net, self.count))
         out["mean_hops"], out["max_hops"] = st.mean, float(st.max)
         if c != 0:
             out["bisection"] = float(bisection_width(rows, picks=self.picks, seed=self.seed,
@@ -340,18 +365,40 @@ class _Scorer:
         return out
 
 
-def _scorer(weights: Sequence[float], latency: str, count: str, picks: int | None, seed: int,
-            router_cost: float, link_cost: float, exact_limit: int) -> _Scorer:
+def weighted_scorer(weights: Sequence[float] = (0.0, 1.0, 1.0), *, latency: str = "mean", count: str = "routers",
+                    picks: int | None = 256, seed: int = 0, router_cost: float = 1.0, link_cost: float = 0.0,
+                    exact_limit: int = 6435) -> Scorer:
+    """The options of :func:`weighted_score` checked once, as a :class:`Scorer` for many databases.
+
+    Parameters
+    ----------
+    weights, latency, count, picks, seed, router_cost, link_cost, exact_limit : as in :func:`weighted_score`.
+
+    Returns
+    -------
+    Scorer
+
+    Raises
+    ------
+    ValueError
+        If a weight is not a finite number, a price is negative, or another option breaks its rule.
+
+    Examples
+    --------
+    >>> from starlib.netdesign import single_port_network
+    >>> weighted_scorer((1, 1, 1)).parts(single_port_network([[1, 2]], [4, 4]))["score"]
+    2.571428571428571
+    """
     if len(weights) != 3:
         raise ValueError(f"weights={weights!r} must be three numbers (a, b, c) for cost, latency, bisection")
     abc = tuple(check_real(w, f"weights[{i}]") for i, w in enumerate(weights))
     check_choice(latency, "latency", ("mean", "max"))
-    extra = _links_extra(count)
+    check_choice(count, "count", HOP_COUNTS)
     if picks is not None:
         picks = check_int(picks, "picks", 1)
     seed = check_int(seed, "seed", 0, rule="seed >= 0 (fixed, so every network is cut by the same sampled splits)")
     _check_prices(router_cost, link_cost)
-    return _Scorer(abc, latency, extra, picks, seed, router_cost, link_cost, check_int(exact_limit, "exact_limit", 0))
+    return Scorer(abc, latency, count, picks, seed, router_cost, link_cost, check_int(exact_limit, "exact_limit", 0))
 
 
 def weighted_score(connections: Any, weights: Sequence[float] = (0.0, 1.0, 1.0), *, latency: str = "mean",
@@ -398,6 +445,7 @@ def weighted_score(connections: Any, weights: Sequence[float] = (0.0, 1.0, 1.0),
     ----------
     Network-design notes, section 8.4 eq. (22).
     """
-    sc = _scorer(weights, latency, count, picks, seed, router_cost, link_cost, exact_limit)
+    sc = weighted_scorer(weights, latency=latency, count=count, picks=picks, seed=seed, router_cost=router_cost,
+                         link_cost=link_cost, exact_limit=exact_limit)
     return sc.parts(validate_connections(connections))
 

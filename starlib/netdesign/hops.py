@@ -22,17 +22,17 @@ import numpy as np
 import scipy.sparse.csgraph as csgraph
 
 from ..validation import check_choice
-from .database import _compute_label, _index, _Net, _router_adjacency, validate_connections
+from .database import NetworkIndex, check_compute_label, validate_connections
 
-__all__ = ["router_hops", "all_pairs_hops", "HopStatistics", "hop_statistics"]
+__all__ = ["HOP_COUNTS", "router_hops", "hop_matrix", "all_pairs_hops", "HopStatistics", "hop_statistics"]
 
-
-_COUNTS = ("routers", "links")
+#: What a hop count counts: ``"routers"`` on the route (section 1.3) or ``"links"`` (Fig. 21; one more).
+HOP_COUNTS: tuple[str, ...] = ("routers", "links")
 
 
 def _links_extra(count: str) -> int:
     """0 for ``count="routers"``, 1 for ``"links"``: a route through ``r`` routers has ``r + 1`` links."""
-    return _COUNTS.index(check_choice(count, "count", _COUNTS))
+    return HOP_COUNTS.index(check_choice(count, "count", HOP_COUNTS))
 
 
 def router_hops(connections: Any, a: int, b: int, count: str = "routers") -> int:
@@ -69,8 +69,8 @@ def router_hops(connections: Any, a: int, b: int, count: str = "routers") -> int
     """
     extra = _links_extra(count)
     rows = validate_connections(connections)
-    nodes = set(_index(rows).nodes.tolist())
-    a, b = _compute_label(a, "a", nodes), _compute_label(b, "b", nodes)
+    nodes = set(NetworkIndex.of(rows).nodes.tolist())
+    a, b = check_compute_label(a, "a", nodes), check_compute_label(b, "b", nodes)
     if a == b:
         return 0
     keep = (rows[:, 0] > 0) | (rows[:, 0] == a) | (rows[:, 0] == b)
@@ -80,12 +80,39 @@ def router_hops(connections: Any, a: int, b: int, count: str = "routers") -> int
     return int(length - 1 + extra)
 
 
-def _hop_matrix(net: _Net, extra: int = 0) -> np.ndarray:
-    """Routers (plus ``extra``: :func:`_links_extra`) on the shortest router-only route between every two
-    compute nodes (diagonal 0)."""
+def hop_matrix(net: NetworkIndex, count: str = "routers") -> np.ndarray:
+    """Hop counts of the shortest router-only route between every two compute nodes of an indexed database.
+
+    The work of :func:`all_pairs_hops` on a database already checked and indexed (for callers that score many
+    databases, such as :mod:`~starlib.netdesign.fitness`).
+
+    Parameters
+    ----------
+    net : NetworkIndex
+        The index of a valid database (:meth:`~starlib.netdesign.database.NetworkIndex.of`).
+    count : str
+        One of :data:`HOP_COUNTS`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(N, N)`` float matrix in compute-index order, zero diagonal.
+
+    Raises
+    ------
+    ValueError
+        If ``count`` is unknown.
+
+    Examples
+    --------
+    >>> from starlib.netdesign.database import NOTES_EXAMPLE_CONNECTIONS, NetworkIndex, validate_connections
+    >>> hop_matrix(NetworkIndex.of(validate_connections(NOTES_EXAMPLE_CONNECTIONS)), "links").tolist()
+    [[0.0, 2.0, 6.0], [2.0, 0.0, 2.0], [6.0, 2.0, 0.0]]
+    """
+    extra = _links_extra(count)
     att = np.unique(net.cr)
     pos = np.searchsorted(att, net.cr)
-    adj = _router_adjacency(net)
+    adj = net.router_adjacency()
     D = np.empty((len(att), len(att)))
     chunk = max(1, 4_000_000 // max(net.M, 1))
     for s in range(0, len(att), chunk):
@@ -147,9 +174,9 @@ def all_pairs_hops(connections: Any, count: str = "routers") -> tuple[list[int],
     ----------
     Network-design notes, sections 5 and 8.3.1 (all-pairs shortest path).
     """
-    extra = _links_extra(count)
-    net = _index(validate_connections(connections))
-    return net.nodes.tolist(), _hop_matrix(net, extra).astype(np.int64)
+    _links_extra(count)
+    net = NetworkIndex.of(validate_connections(connections))
+    return net.nodes.tolist(), hop_matrix(net, count).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -170,13 +197,29 @@ class HopStatistics:
         """Average hop count over pairs."""
         return self.total / self.pairs
 
+    @classmethod
+    def from_matrix(cls, H: np.ndarray) -> HopStatistics:
+        """The statistics of a hop matrix (:func:`all_pairs_hops`, :func:`hop_matrix`) over its upper triangle.
 
-def _stats_from_matrix(H: np.ndarray) -> HopStatistics:
-    iu = np.triu_indices(H.shape[0], 1)
-    h = H[iu].astype(np.int64)
-    vals, cnt = np.unique(h, return_counts=True)
-    hist = {int(v): int(c) for v, c in zip(vals, cnt, strict=True)}
-    return HopStatistics(int(h.size), int(h.sum()), int(h.max()), hist)
+        Parameters
+        ----------
+        H : numpy.ndarray
+            ``(N, N)`` symmetric hop counts, ``N >= 2``.
+
+        Returns
+        -------
+        HopStatistics
+
+        Examples
+        --------
+        >>> HopStatistics.from_matrix(np.array([[0, 1, 5], [1, 0, 1], [5, 1, 0]])).histogram
+        {1: 2, 5: 1}
+        """
+        iu = np.triu_indices(H.shape[0], 1)
+        h = H[iu].astype(np.int64)
+        vals, cnt = np.unique(h, return_counts=True)
+        hist = {int(v): int(c) for v, c in zip(vals, cnt, strict=True)}
+        return cls(int(h.size), int(h.sum()), int(h.max()), hist)
 
 
 def hop_statistics(connections: Any, count: str = "routers") -> HopStatistics:
@@ -200,5 +243,5 @@ def hop_statistics(connections: Any, count: str = "routers") -> HopStatistics:
     ----------
     Network-design notes, section 1.3 (Figs. 3-6) and section 1.4 (N(N-1)/2 pairs).
     """
-    return _stats_from_matrix(all_pairs_hops(connections, count)[1])
+    return HopStatistics.from_matrix(all_pairs_hops(connections, count)[1])
 

@@ -26,11 +26,41 @@ from typing import Any
 
 from ..validation import check_int
 
-__all__ = ["tree_levels", "max_routers", "min_routers"]
+__all__ = ["check_tree_parameters", "tree_levels", "max_routers", "min_routers"]
 
 
-def _tree_args(N: Any, m: Any, n: Any) -> tuple[int, int, int]:
-    """The parameters of Solution 1 checked: ``m > 2``, ``N > 2``, ``1 <= n <= N - 1`` (section 6)."""
+def check_tree_parameters(N: Any, m: Any, n: Any = 1) -> tuple[int, int, int]:
+    """The parameters of the notes' Solution 1 checked: ``m > 2``, ``N > 2``, ``1 <= n <= N - 1`` (section 6).
+
+    The one rule of :func:`tree_levels`, :func:`max_routers` and
+    :func:`~starlib.netdesign.constructions.tree_network`.
+
+    Parameters
+    ----------
+    N : number of compute nodes.
+    m : ports per router.
+    n : ports per compute node.
+
+    Returns
+    -------
+    tuple of int
+        ``(N, m, n)`` as ints.
+
+    Raises
+    ------
+    ValueError
+        Naming the first parameter that breaks its rule (``m``, then ``N``, then ``n``).
+
+    Examples
+    --------
+    >>> check_tree_parameters(1000, 24, 2)
+    (1000, 24, 2)
+    >>> try:
+    ...     check_tree_parameters(10, 2)
+    ... except ValueError as e:
+    ...     print(e)
+    m=2 is too small: need m > 2 (a router needs one port up and at least two down)
+    """
     m = check_int(m, "m", 3, rule="m > 2 (a router needs one port up and at least two down)")
     N = check_int(N, "N", 3, rule="N > 2")
     n = check_int(n, "n", 1, N - 1, rule=f"1 <= n <= N - 1 = {N - 1} (ports per compute node)")
@@ -69,7 +99,7 @@ def tree_levels(N: int, m: int, n: int = 1) -> int:
     ----------
     Network-design notes, section 6.1 eqs. (1), (4)-(5) and section 6.2 eqs. (8), (11)-(12).
     """
-    N, m, n = _tree_args(N, m, n)
+    N, m, n = check_tree_parameters(N, m, n)
     k, reach = 0, n
     while reach < N - 1:
         k += 1
@@ -103,7 +133,7 @@ def max_routers(N: int, m: int, n: int = 1) -> int:
     ----------
     Network-design notes, section 6.1 eq. (3) (``n = 1``) and section 6.2 eq. (10).
     """
-    N, m, n = _tree_args(N, m, n)
+    N, m, n = check_tree_parameters(N, m, n)
     k = tree_levels(N, m, n)
     return N * n * (((m - 1) ** k - 1) // (m - 2))
 

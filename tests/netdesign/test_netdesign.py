@@ -565,3 +565,28 @@ def test_cut_width_against_brute_force(seed):
         nd.cut_width(db, [7])
     with pytest.raises(ValueError, match=r"non-empty proper subset"):
         nd.cut_width(db, comp)
+
+
+# ------------------------------------------------------------------------------------ the modules' shared surface
+@pytest.mark.parametrize("seed", range(3))
+def test_inner_steps_agree_with_the_checked_functions(seed):
+    """The unchecked inner steps the modules share give what the checked public functions give."""
+    db = nd.random_network(10, 2, 6, 6, seed=seed)
+    net = nd.NetworkIndex.of(nd.validate_connections(db))
+    assert net.nodes.tolist() == nd.compute_nodes(db) and net.routers.tolist() == nd.router_labels(db)
+    assert net.unreachable_pair() is None
+    for count in nd.HOP_COUNTS:
+        H = nd.hop_matrix(net, count)
+        assert np.array_equal(H, nd.all_pairs_hops(db, count)[1])
+        assert nd.HopStatistics.from_matrix(H) == nd.hop_statistics(db, count)
+    scorer = nd.weighted_scorer((1, 1, 1), latency="max", count="links")
+    assert scorer.parts(nd.validate_connections(db)) == nd.weighted_score(db, (1, 1, 1), latency="max", count="links")
+    for move in nd.MOVES:
+        assert np.array_equal(nd.alter_rows(net.rows, move, np.random.default_rng(seed), 50),
+                              nd.alter(db, move, seed, max_tries=50))
+    assert nd.check_tree_parameters(10, 3) == (10, 3, 1)
+    assert nd.check_compute_label(np.int64(-3), "a", set(nd.compute_nodes(db))) == -3
+    with pytest.raises(ValueError, match="count="):
+        nd.weighted_scorer(count="hops")
+    with pytest.raises(ValueError, match="count="):
+        nd.hop_matrix(net, "hops")
