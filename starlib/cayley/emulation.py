@@ -36,15 +36,36 @@ from .generators import Generator, insertion, rotation, selection, swap, transpo
 from .permutations import PermutationSpace, identity
 
 __all__ = [
-    "star_emulation_words", "tn_embedding_words", "tn_word_case", "WordCheck", "check_words", "link_ids",
-    "embedding_congestion", "NodeCheck", "node_level_check", "target_map",
+    "Word", "nucleus_word", "box_moves", "star_emulation_words", "tn_embedding_words", "tn_word_case", "WordCheck",
+    "check_words", "link_ids", "embedding_congestion", "NodeCheck", "node_level_check", "target_map",
 ]
 
+#: A word of host generators, applied left to right.
 Word = list[Generator]
 
 
-def _nucleus_word(kind: str, k: int, m: int) -> Word:
-    """Host word for the nucleus transposition ``T_m`` (``kind`` "T" or "IS")."""
+def nucleus_word(kind: str, k: int, m: int) -> Word:
+    """The host word for the nucleus transposition ``T_m`` (``2 <= m <= k``): the brick every word is built of.
+
+    Parameters
+    ----------
+    kind : str
+        The host's nucleus generators (``family_info(...).nucleus``): ``"T"`` (transpositions: the word is
+        ``T_m``) or ``"IS"`` (insertions and selections, Theorem 2: ``I_m I_{m-1}^-1``, and ``I_2`` for ``m = 2``).
+    k : int
+        Number of symbols.
+    m : int
+        The transposition's position.
+
+    Returns
+    -------
+    Word
+
+    Examples
+    --------
+    >>> word_names(nucleus_word("T", 4, 3)), word_names(nucleus_word("IS", 4, 3)), word_names(nucleus_word("IS", 4, 2))
+    ('T_3', 'I_3 I_2^-1', 'I_2')
+    """
     if kind == "T":
         return [transposition(k, m)]
     if m == 2:
@@ -52,8 +73,30 @@ def _nucleus_word(kind: str, k: int, m: int) -> Word:
     return [insertion(k, m), selection(k, m - 1)]     # Theorem 2: insert the outside ball, select ball x_2
 
 
-def _box_moves(family: str, k: int, l: int, n: int, box: int, variant: str) -> tuple[Generator, Generator]:
-    """``(B_box, B_box^-1)``: bring box ``box`` (>= 2) to the front and back (Theorems 4 and 6)."""
+def box_moves(family: str, k: int, l: int, n: int, box: int, variant: str = "corrected") -> tuple[Generator, Generator]:
+    """``(B_box, B_box^-1)``: the super generators that bring box ``box`` to the front and back (Theorems 4, 6).
+
+    Parameters
+    ----------
+    family : str
+        The host (abbreviation or command-line name): swaps ``S_box`` on macro hosts, rotations on complete ones.
+    k, l, n : int
+        Symbols, boxes and balls per box (``k = n*l + 1``).
+    box : int
+        The box, ``2 <= box <= l``.
+    variant : {"corrected", "fixed-B", "printed"}
+        For rotations: ``"printed"`` is the paper's ``B_i = R^{-(i+1)}``, the others ``R^{-(i-1)}`` (as in
+        :func:`tn_embedding_words`), exponents taken mod ``l``; a rotation by a multiple of ``l`` is the identity.
+
+    Returns
+    -------
+    tuple of Generator
+
+    Examples
+    --------
+    >>> [g.name for g in box_moves("MS", 7, 3, 2, 3)], [g.name for g in box_moves("complete-RS", 7, 3, 2, 3)]
+    (['S_3', 'S_3'], ['R^1', 'R^2'])
+    """
     if family_info(family).boxes == "S":
         g = swap(k, n, box)
         return g, g
@@ -106,15 +149,15 @@ def star_emulation_words(family: str, *, k: int | None = None, l: int | None = N
     info, k = family_k(family, k=k, l=l, n=n, allowed=_WORD_HOSTS)
     kind = info.nucleus
     if info.params == ("k",):
-        return {j: _nucleus_word(kind, k, j) for j in range(2, k + 1)}
+        return {j: nucleus_word(kind, k, j) for j in range(2, k + 1)}
     words: dict[int, Word] = {}
     for j in range(2, k + 1):
         j0, j1 = (j - 2) % n, (j - 2) // n
-        core = _nucleus_word(kind, k, j0 + 2)
+        core = nucleus_word(kind, k, j0 + 2)
         if j1 == 0:
             words[j] = core
         else:
-            b, binv = _box_moves(info.abbrev, k, l, n, j1 + 1, "corrected")
+            b, binv = box_moves(info.abbrev, k, l, n, j1 + 1, "corrected")
             words[j] = [b, *core, binv]
     return words
 
@@ -187,16 +230,16 @@ def tn_embedding_words(family: str, *, k: int | None = None, l: int | None = Non
         out: dict[tuple[int, int], Word] = {}
         for i in range(1, k):
             for j in range(i + 1, k + 1):
-                wj = _nucleus_word(kind, k, j)
-                out[(i, j)] = wj if i == 1 else [*_nucleus_word(kind, k, i), *wj, *_nucleus_word(kind, k, i)]
+                wj = nucleus_word(kind, k, j)
+                out[(i, j)] = wj if i == 1 else [*nucleus_word(kind, k, i), *wj, *nucleus_word(kind, k, i)]
         return out
     rot = info.boxes == "Rall"
 
     def t(m: int) -> Word:
-        return _nucleus_word(kind, k, m)
+        return nucleus_word(kind, k, m)
 
     def b(box: int) -> tuple[Generator, Generator]:
-        return _box_moves(info.abbrev, k, l, n, box, variant)
+        return box_moves(info.abbrev, k, l, n, box, variant)
 
     out = {}
     for i in range(1, k):

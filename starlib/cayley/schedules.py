@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..validation import check_choice
-from .emulation import _box_moves, _nucleus_word, link_ids, star_emulation_words, target_map
+from .emulation import box_moves, link_ids, nucleus_word, star_emulation_words, target_map
 from .families import family_info, family_k, generator_set
 from .generators import Generator, transposition, word_map
 from .permutations import PermutationSpace
@@ -109,7 +109,7 @@ class Schedule:
             raise ValueError(f"family={family!r} has other nucleus generators than {self.family}")
         jobs = {}
         for j, hops in self.jobs.items():
-            b, binv = _box_moves(ab, self.k, self.l, self.n, (j - 2) // self.n + 1, "corrected")
+            b, binv = box_moves(ab, self.k, self.l, self.n, (j - 2) // self.n + 1, "corrected")
             supers = iter([b, binv])
             jobs[j] = [(t, next(supers) if g.kind == "super" else g) for t, g in hops]
         return Schedule(ab, self.l, self.n, jobs, self.method)
@@ -160,7 +160,7 @@ def paper_allport_schedule(family: str, l: int, n: int) -> Schedule:
 
     for i in range(2, l + 1):
         s = (i - 2) // n
-        b, binv = _box_moves(ab, k, l, n, i, "corrected")
+        b, binv = box_moves(ab, k, l, n, i, "corrected")
         for o in range(n):
             j = (i - 1) * n + 2 + o
             a = when(1, n, 3, i, o)
@@ -206,15 +206,15 @@ def allport_schedule(family: str, l: int, n: int) -> Schedule:
     m = max(n, l - 1)
     jobs: dict[int, list[tuple[int, Generator]]] = {}
     for j in range(2, n + 2):
-        jobs[j] = [(1 + p, g) for p, g in enumerate(_nucleus_word(kind, k, j))]
+        jobs[j] = [(1 + p, g) for p, g in enumerate(nucleus_word(kind, k, j))]
     for beta in range(l - 1):
         i = beta + 2
-        bgen, binv = _box_moves(ab, k, l, n, i, "corrected")
+        bgen, binv = box_moves(ab, k, l, n, i, "corrected")
         order = sorted(range(n), key=lambda o: (o - beta) % m)
         prev_c = n
         for a, o in enumerate(order, start=1):
             bstep = 2 + ((o - beta) % m)
-            core = _nucleus_word(kind, k, o + 2)
+            core = nucleus_word(kind, k, o + 2)
             hops = [(bstep + p, g) for p, g in enumerate(core)]
             c = max(hops[-1][0] + 1, prev_c + 1)
             prev_c = c
@@ -660,7 +660,7 @@ def decode_printed_rows(printed_rows: Sequence[Sequence[str]], family: str, l: i
     for dels, chosen in sorted(solutions, key=lambda x: (x[0], x[1])):
         jobs: dict[int, list[tuple[int, Generator]]] = {j: [(1, transposition(k, j))] for j in range(2, n + 2)}
         for j, (a, b, c) in zip(range(n + 2, k + 1), chosen, strict=True):
-            bg, bi = _box_moves(ab, k, l, n, (j - 2) // n + 1, "corrected")
+            bg, bi = box_moves(ab, k, l, n, (j - 2) // n + 1, "corrected")
             jobs[j] = [(a, bg), (b, transposition(k, (j - 2) % n + 2)), (c, bi)]
         out.append((dels, Schedule(ab, int(l), int(n), jobs, "decoded from the printed Figure 1")))
     return out

@@ -420,3 +420,20 @@ def test_rotation_set_diameters_quoted_figures_and_rejects():
         rotation_set_diameters("MS", l=2, n=2)
     with pytest.raises(ValueError, match="l=1"):
         rotation_set_diameters("RS", l=1, n=2)
+
+
+def test_nucleus_words_and_box_moves():
+    """The bricks the emulation words and the schedules share: a nucleus word is its transposition, and the two
+    box moves undo each other (the words ``B T B^-1`` of Theorems 1, 3 and 4 rest on both)."""
+    from starlib.cayley.emulation import box_moves, nucleus_word
+    from starlib.cayley.families import family_info
+    from starlib.cayley.generators import word_map
+    from starlib.cayley.permutations import identity
+
+    for fam, l, n in (("MS", 3, 2), ("complete-RS", 3, 2), ("MIS", 2, 3), ("complete-RIS", 4, 2)):
+        k, kind = n * l + 1, family_info(fam).nucleus
+        assert all(word_map(nucleus_word(kind, k, m)) == transposition(k, m).perm for m in range(2, k + 1))
+        for box in range(2, l + 1):
+            for variant in ("corrected", "printed"):
+                b, binv = box_moves(fam, k, l, n, box, variant)
+                assert word_map([b, binv]) == identity(k)
