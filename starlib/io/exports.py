@@ -52,10 +52,10 @@ import numpy as np
 import orjson
 
 from ..edst.trees import EDSTSet, Tree
-from ..graphs import jsonable
+from ..graphs import ArrayGraph, jsonable
 from ..validation import check_int
 from .atomic import atomic_write, check_target
-from .json_format import _graph_arrays, _labels_json, encode, encode_v1
+from .json_format import encode, encode_v1, writable_edges, writable_labels
 
 __all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "anynet", "write_edge_list",
            "write_tree_edge_list", "write_parent_arrays", "write_graphml", "write_anynet", "Format", "FORMATS",
@@ -91,7 +91,7 @@ def _trees(trees: Sequence[Tree], n: int | None = None) -> EDSTSet:
 
 # -- the topology ------------------------------------------------------------------------------------------------------
 
-def edge_list(graph: Any) -> bytes:
+def edge_list(graph: ArrayGraph) -> bytes:
     """The graph as an edge list: one line ``u v`` per edge (``u < v``; arcs ``u -> v`` for a digraph), sorted.
 
     Vertex indices, no header: networkx reads it with ``nx.read_edgelist(path, nodetype=int)``, as do igraph,
@@ -112,11 +112,11 @@ def edge_list(graph: Any) -> bytes:
     >>> edge_list(ArrayGraph.from_edges("abc", np.array([[2, 1], [0, 1]])))
     b'0 1\\n1 2\\n'
     """
-    _, e, _ = _graph_arrays(graph)
+    _, e, _ = writable_edges(graph)
     return _rows(b"%s %s\n", e[:, 0], e[:, 1])
 
 
-def label_lines(graph: Any) -> bytes:
+def label_lines(graph: ArrayGraph) -> bytes:
     """The vertex labels, one JSON value per line: line ``i`` (from 0) is the label of vertex ``i``.
 
     Example
@@ -126,11 +126,11 @@ def label_lines(graph: Any) -> bytes:
     [0,1]
     [0,2]
     """
-    _, labels = _labels_json(graph)
+    _, labels = writable_labels(graph)
     return b"".join(orjson.dumps(v) + b"\n" for v in labels)
 
 
-def write_edge_list(path: str | os.PathLike, graph: Any, labels_path: str | os.PathLike | None = None) -> Path:
+def write_edge_list(path: str | os.PathLike, graph: ArrayGraph, labels_path: str | os.PathLike | None = None) -> Path:
     """Write :func:`edge_list` to ``path`` (and :func:`label_lines` to ``labels_path``), atomically.
 
     Both targets are checked before either is written.
@@ -220,7 +220,7 @@ _GRAPHML_HEAD = (b"<?xml version='1.0' encoding='utf-8'?>\n"
                  b'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
 
 
-def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
             params: dict | None = None) -> bytes:
     """The graph as GraphML, each edge with the attribute ``tree`` (the index of the tree using it, or -1).
 
@@ -243,6 +243,7 @@ def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | N
     Returns
     -------
     bytes
+        The GraphML document, UTF-8.
 
     Raises
     ------
@@ -270,8 +271,8 @@ def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | N
     </graphml>
     <BLANKLINE>
     """
-    n, e, directed = _graph_arrays(graph)
-    _, labels = _labels_json(graph)
+    n, e, directed = writable_edges(graph)
+    _, labels = writable_labels(graph)
     name = graph.name if network is None else network
     par = graph.params if params is None else params
     ts = None if trees is None else _trees(trees, n)
@@ -301,7 +302,7 @@ def graphml(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | N
     return b"".join(out)
 
 
-def write_graphml(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | None = None, *,
+def write_graphml(path: str | os.PathLike, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *,
                   network: str | None = None, params: dict | None = None) -> Path:
     """Write :func:`graphml` to ``path`` atomically."""
     check_target(path)
@@ -310,7 +311,7 @@ def write_graphml(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | N
 
 # -- BookSim anynet ----------------------------------------------------------------------------------------------------
 
-def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
+def anynet(graph: ArrayGraph, nodes_per_router: int = 1, latency: int | None = None,
            node_latency: int | None = None) -> bytes:
     """The graph as a BookSim 2 ``anynet`` network file: routers are the graph's vertices, links its edges.
 
@@ -346,6 +347,7 @@ def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
     Returns
     -------
     bytes
+        The network file: one line per router (its compute nodes), then the links.
 
     Raises
     ------
@@ -361,7 +363,7 @@ def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
     router 0 router 1 3
     router 1 router 0 3
     """
-    n, e, directed = _graph_arrays(graph)
+    n, e, directed = writable_edges(graph)
     if directed:
         raise ValueError("graph: anynet links are bidirectional; a directed graph cannot be written")
     c = check_int(nodes_per_router, "nodes_per_router", 1)
@@ -377,7 +379,7 @@ def anynet(graph: Any, nodes_per_router: int = 1, latency: int | None = None,
     return routers + links
 
 
-def write_anynet(path: str | os.PathLike, graph: Any, nodes_per_router: int = 1, latency: int | None = None,
+def write_anynet(path: str | os.PathLike, graph: ArrayGraph, nodes_per_router: int = 1, latency: int | None = None,
                  node_latency: int | None = None) -> Path:
     """Write :func:`anynet` to ``path`` atomically."""
     check_target(path)
@@ -427,7 +429,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
 )}
 
 
-def render(fmt: str, graph: Any, trees: Sequence[Tree] | None = None, **options: Any) -> bytes:
+def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, **options: Any) -> bytes:
     """The content of ``graph`` (and ``trees``) in the format named ``fmt`` (a key of :data:`FORMATS`).
 
     Parameters
@@ -469,7 +471,7 @@ def render(fmt: str, graph: Any, trees: Sequence[Tree] | None = None, **options:
     return f.encode(graph, trees if f.trees != "no" else None, **options)
 
 
-def export(path: str | os.PathLike, fmt: str, graph: Any, trees: Sequence[Tree] | None = None,
+def export(path: str | os.PathLike, fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None,
            **options: Any) -> Path:
     """Write :func:`render` ``(fmt, graph, trees, **options)`` to ``path`` atomically (target checked first).
 

@@ -55,8 +55,8 @@ from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
 from .atomic import atomic_write, check_target
 
-__all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "NetworkFile", "encode", "encode_v1", "decode", "write_json",
-           "read_json"]
+__all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "NetworkFile", "writable_labels", "writable_edges", "encode",
+           "encode_v1", "decode", "write_json", "read_json"]
 
 #: The value of the ``"format"`` key.
 FORMAT = "starlib"
@@ -182,9 +182,34 @@ def _labels(nodes: Any) -> list[Hashable]:
     return labels
 
 
-def _labels_json(graph: Any) -> tuple[bytes, list[Hashable]]:
-    """The ``nodes`` list as JSON bytes, and the labels as the reader will see them (checked by the reader's rules,
-    so that the writer never writes a file the reader refuses)."""
+def writable_labels(graph: ArrayGraph) -> tuple[bytes, list[Hashable]]:
+    """The graph's labels as the JSON list ``nodes``, and as the reader will see them.
+
+    The labels are checked by the reader's rules (:func:`decode`), so that no writer (this module's, or an export of
+    :mod:`starlib.io.exports`) writes a file the reader refuses.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph.
+
+    Returns
+    -------
+    nodes : bytes
+        The JSON text of the list of labels (numpy scalars and arrays written as plain numbers and lists).
+    labels : list
+        The labels as the reader returns them (JSON lists as tuples).
+
+    Raises
+    ------
+    ValueError
+        If a label is not an integer, a string or a list of labels, is nested too deep, or two labels are equal.
+
+    Example
+    -------
+    >>> writable_labels(ArrayGraph([(0, 1), "b"], np.zeros((0, 2), dtype=np.int64)))
+    (b'[[0,1],"b"]', [(0, 1), 'b'])
+    """
     labels = list(graph.labels)
     try:
         data = orjson.dumps(labels)
@@ -199,8 +224,37 @@ def _labels_json(graph: Any) -> tuple[bytes, list[Hashable]]:
 
 # -- writing -----------------------------------------------------------------------------------------------------------
 
-def _graph_arrays(graph: Any) -> tuple[int, np.ndarray, bool]:
-    """``(n, edges, directed)`` with the edge rows checked canonical (as :meth:`ArrayGraph.from_edges` makes them)."""
+def writable_edges(graph: ArrayGraph) -> tuple[int, np.ndarray, bool]:
+    """``(n, edges, directed)`` of the graph, with the edge rows checked canonical, as every writer needs them.
+
+    Canonical is what :meth:`ArrayGraph.from_edges` makes: indices in ``0..n-1``, rows sorted, no repeat, ``u < v``
+    (no loop for a digraph).
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph.
+
+    Returns
+    -------
+    n : int
+        Number of vertices.
+    edges : numpy.ndarray
+        The ``(m, 2)`` int64 edge rows.
+    directed : bool
+        Whether the rows are arcs.
+
+    Raises
+    ------
+    ValueError
+        If the rows are not canonical.
+
+    Example
+    -------
+    >>> n, e, directed = writable_edges(ArrayGraph.from_edges("abc", np.array([[2, 1], [0, 1]])))
+    >>> n, e.tolist(), directed
+    (3, [[0, 1], [1, 2]], False)
+    """
     n = len(graph.labels)
     e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
     directed = bool(getattr(graph, "directed", False))
@@ -220,7 +274,7 @@ def _adjacency(n: int, e: np.ndarray) -> list[np.ndarray]:
     return np.split(np.ascontiguousarray(e[:, 1]), starts[1:-1]) if n else []
 
 
-def _header(graph: Any, network: str | None, params: dict | None, extra: dict | None) -> dict[str, Any]:
+def _header(graph: ArrayGraph, network: str | None, params: dict | None, extra: dict | None) -> dict[str, Any]:
     head = {"network": graph.name if network is None else network,
             "params": jsonable(dict(graph.params if params is None else params))}
     if not isinstance(head["network"], str):
@@ -231,7 +285,7 @@ def _header(graph: Any, network: str | None, params: dict | None, extra: dict | 
     return head
 
 
-def encode(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+def encode(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
            params: dict | None = None, extra: dict | None = None) -> bytes:
     """A graph and its spanning trees as a version-2 JSON file (bytes, one line, ending in a newline).
 
@@ -266,9 +320,9 @@ def encode(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | No
     >>> encode(ArrayGraph.from_edges([(0, 0), (0, 1)], np.array([[0, 1]])), extra={"note": "K2"})
     b'{"format":"starlib","version":2,"network":"","params":{},"directed":false,"n":2,"m":1,"note":"K2","nodes":[[0,0],[0,1]],"adjacency":[[1],[]]}\\n'
     """
-    n, e, directed = _graph_arrays(graph)
+    n, e, directed = writable_edges(graph)
     head = _header(graph, network, params, extra)
-    nodes, _ = _labels_json(graph)
+    nodes, _ = writable_labels(graph)
     obj: dict[str, Any] = {"format": FORMAT, "version": VERSION, **head, "directed": directed, "n": n,
                            "m": int(e.shape[0]), **jsonable(dict(extra or {})), "nodes": orjson.Fragment(nodes),
                            "adjacency": _adjacency(n, e)}
@@ -289,7 +343,7 @@ def encode(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | No
     return orjson.dumps(obj, option=_NUMPY | orjson.OPT_APPEND_NEWLINE)
 
 
-def encode_v1(graph: Any, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+def encode_v1(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
               params: dict | None = None, extra: dict | None = None) -> bytes:
     """A graph and its trees in version 1 (every edge as a pair of labels), for tools that read only version 1.
 
@@ -302,9 +356,9 @@ def encode_v1(graph: Any, trees: Sequence[Tree] | None = None, *, network: str |
     >>> encode_v1(ArrayGraph.from_edges([(0, 0), (0, 1)], np.array([[0, 1]]), name="K2"))
     b'{"network":"K2","params":{},"nodes":[[0,0],[0,1]],"edges":[[[0,0],[0,1]]]}\\n'
     """
-    n, e, _ = _graph_arrays(graph)
+    n, e, _ = writable_edges(graph)
     head = _header(graph, network, params, extra)
-    nodes, _ = _labels_json(graph)
+    nodes, _ = writable_labels(graph)
     with _no_gc():
         lab = orjson.loads(nodes)
         obj: dict[str, Any] = {**head, "nodes": lab, "edges": [[lab[u], lab[v]] for u, v in e.tolist()]}
@@ -315,8 +369,9 @@ def encode_v1(graph: Any, trees: Sequence[Tree] | None = None, *, network: str |
         return orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
 
 
-def write_json(path: str | os.PathLike, graph: Any, trees: Sequence[Tree] | None = None, *, version: int = VERSION,
-               network: str | None = None, params: dict | None = None, extra: dict | None = None) -> Path:
+def write_json(path: str | os.PathLike, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *,
+               version: int = VERSION, network: str | None = None, params: dict | None = None,
+               extra: dict | None = None) -> Path:
     """Write :func:`encode` (or, with ``version=1``, :func:`encode_v1`) to ``path`` atomically.
 
     The target is checked before anything is encoded (:func:`starlib.io.atomic.check_target`); the file

@@ -367,3 +367,19 @@ def test_any_json_value_anywhere_gives_a_value_error_or_a_valid_file(where, valu
     except ValueError:
         return
     assert isinstance(f, NetworkFile)
+
+
+def test_the_writers_share_one_check_of_labels_and_edges():
+    """``writable_labels`` and ``writable_edges`` are what every writer (JSON and the exports) checks."""
+    from starlib.io.json_format import writable_edges, writable_labels
+
+    P = nw.slimfly(3)
+    nodes, labels = writable_labels(P)
+    f = decode(encode(P))
+    assert labels == f.graph.labels and json.loads(nodes) == json.loads(encode(P))["nodes"]
+    n, e, directed = writable_edges(P)
+    assert (n, directed) == (P.n, False) and np.array_equal(e, f.graph.edges)
+    with pytest.raises(ValueError, match="graph.edges: the rows are not canonical"):
+        writable_edges(ArrayGraph([0, 1, 2], np.array([[1, 2], [0, 1]])))
+    with pytest.raises(ValueError, match=r"graph.labels: nodes\[1\]: 0.5 is a float"):
+        writable_labels(ArrayGraph([0, 0.5], np.array([[0, 1]])))
