@@ -10,9 +10,10 @@ columns hold formulas, the LaTeX layout); :func:`write_table` refuses a table wi
 * ``.md``: a caption line, a pipe table (every float column with its own fixed number of decimals, booleans
   ``yes``/``no``, one marker ``--`` for every missing value), and a glossary: each column's meaning and unit.
 * ``.tex``: a ``table`` float (or a ``longtable`` for more than :data:`LONGTABLE_ROWS` rows) with
-  ``\\caption``, ``\\label{tab:NAME}``, booktabs rules, formulas typeset as mathematics and a glossary under
-  the table. A float wider than the text is scaled down to the text width; a table described as landscape
-  sits in a ``landscape`` page. The file needs only the packages of :data:`LATEX_PACKAGES`.
+  ``\\caption``, ``\\label{tab:NAME}``, booktabs rules, formulas typeset as mathematics (by
+  :mod:`starlib.paper.latex`) and a glossary under the table. A float wider than the text is scaled down to the
+  text width; a table described as landscape sits in a ``landscape`` page. The file needs only the packages of
+  :data:`LATEX_PACKAGES`.
 
 Output is deterministic: the column order is the frame's, rows are sorted when ``sort_by`` is given.
 
@@ -42,10 +43,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .latex import tex_formula, tex_mixed, tex_rich, tex_text
 from .table_notes import TABLE_NOTES, Column, TableNote
 
 __all__ = ["MISSING", "LONGTABLE_ROWS", "LATEX_PACKAGES", "format_cell", "describe", "display_cells",
-           "tex_text", "tex_rich", "tex_formula", "tex_mixed", "render_markdown", "render_latex", "write_table"]
+           "render_markdown", "render_latex", "write_table"]
 
 #: the one marker of a missing value in the Markdown and LaTeX renderings (LaTeX typesets it as an en dash)
 MISSING = "--"
@@ -306,335 +308,7 @@ def _glossary(frame: pd.DataFrame, note: TableNote) -> list[tuple[list[str], Col
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# LaTeX: text, formulas written in ASCII (``(3*q - 1)/2``, ``K_{q,q} * C(X)``), and text with formulas in it
-
-_TEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
-                "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
-#: the non-ASCII characters the tables hold, in text mode (anything else is refused: no Unicode in a .tex file)
-_TEX_UNICODE = {"\u2014": "---", "\u2013": "--", "\u25a1": r"$\square$", "\u00d7": r"$\times$",
-                "\u2264": r"$\le$", "\u2265": r"$\ge$", "\u00b5": r"$\mu$", "\u03bc": r"$\mu$",
-                "\u2018": "`", "\u2019": "'", "\u00a7": r"\S{}", "\u00e9": r"\'e", "\u00f6": r"\"o", "\u2212": "$-$"}
-
-
-def tex_text(s: str) -> str:
-    """Escape plain text for LaTeX (special characters, the few non-ASCII characters the tables use).
-
-    Parameters
-    ----------
-    s : str
-
-    Returns
-    -------
-    str
-        ASCII only.
-
-    Raises
-    ------
-    ValueError
-        For a non-ASCII character without a LaTeX form here.
-
-    Example
-    -------
-    >>> print(tex_text("q=3;paley_q=5 — 50%"))
-    q=3;paley\\_q=5 --- 50\\%
-    """
-    out = []
-    for ch in s:
-        if ch in _TEX_SPECIAL:
-            out.append(_TEX_SPECIAL[ch])
-        elif ord(ch) < 128:
-            out.append(ch)
-        elif ch in _TEX_UNICODE:
-            out.append(_TEX_UNICODE[ch])
-        else:
-            raise ValueError(f"text={s!r}: character {ch!r} (U+{ord(ch):04X}) has no LaTeX form in "
-                             "starlib.paper.tables._TEX_UNICODE")
-    return "".join(out)
-
-
-def tex_rich(s: str) -> str:
-    """Caption and glossary text: ``$...$`` is LaTeX mathematics, kept; ```...``` is code (typewriter).
-
-    Parameters
-    ----------
-    s : str
-        Text as the descriptions write it (:mod:`starlib.paper.table_notes`).
-
-    Returns
-    -------
-    str
-        LaTeX source: the text escaped, the mathematics kept, the code in ``\texttt``.
-
-    Raises
-    ------
-    ValueError
-        For an unbalanced ``$`` or backtick, or a character :func:`tex_text` cannot write.
-
-    Example
-    -------
-    >>> print(tex_rich("bound $\\\\lfloor m/(n-1) \\\\rfloor$ of `max_edsts`"))
-    bound $\\lfloor m/(n-1) \\rfloor$ of \\texttt{max\\_edsts}
-    """
-    parts = s.split("$")
-    if len(parts) % 2 == 0:
-        raise ValueError(f"text={s!r}: unbalanced $ (mathematics is written between two $)")
-    out = []
-    for i, p in enumerate(parts):
-        if i % 2:
-            out.append("$" + p + "$")
-            continue
-        code = p.split("`")
-        if len(code) % 2 == 0:
-            raise ValueError(f"text={s!r}: unbalanced ` (code is written between two `)")
-        out.append("".join(r"\texttt{" + tex_text(c) + "}" if k % 2 else tex_text(c) for k, c in enumerate(code)))
-    return "".join(out)
-
-
-_TOKEN = re.compile(r"""
- (?P<space>\s+)
-|(?P<ref>(?:[IVX]+|[A-C])-[A-Z]?\.?\d+(?:\(\d+\))?)           # V-C.10, IV-.1, A-.1, B-B1, V-B.5(2)
-|(?P<code>[a-z]+(?:[._][a-z]+)+)                               # max_edsts, starlib.bounds
-|(?P<word>[A-Za-z][a-z]+(?:-[A-Za-z][a-z]*)+)                   # brute-force, Nash-Williams-Tutte
-|(?P<name>[A-Za-z]+(?:_(?:\{[^{}]*\}|[A-Za-z0-9]+))?'*)         # t_G, K_{q,q}, ER_q, q', delta, YES
-|(?P<num>\d+(?:\.\d+)?)
-|(?P<op><=|>=|!=|[-+*/=<>^|\u25a1])
-|(?P<open>[(\[])
-|(?P<close>[)\]])
-|(?P<punct>.)
-""", re.X)
-
-#: names that are mathematics although longer than one letter, and their LaTeX
-_FUNCS = {"floor": r"\lfloor", "ceil": r"\lceil", "Max": r"\max", "max": r"\max", "min": r"\min", "log": r"\log",
-          "tau": r"\tau", "delta": r"\delta", "mod": r"\bmod"}
-_CLOSING = {"floor": r"\rfloor", "ceil": r"\rceil"}
-#: graph names, set upright
-_GRAPHS = {"MMS", "QR", "IQ", "BDF", "ER", "PG", "GF"}
-#: two-letter words that are English, not a product of two variables (``kn`` is)
-_ENGLISH2 = {"if", "or", "in", "of", "on", "to", "is", "at", "by", "as", "an", "no", "be", "eq", "so", "up", "ok",
-             "vs"}
-_OPS = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "\u25a1": r"\mathbin{\square}"}
-_PAIRS = {"(": ")", "[": "]"}
-#: control words that need a space before a following letter or digit
-_CONTROL_WORD = re.compile(r"(\\(?:lfloor|lceil|max|min|log|tau|delta|bmod|equiv|le|ge|ne|cdot|star))(?=[A-Za-z0-9])")
-
-Token = tuple[str, str]
-
-
-def _tokens(s: str) -> list[Token]:
-    return [(m.lastgroup or "punct", m.group()) for m in _TOKEN.finditer(s)]
-
-
-def _beside(toks: list[Token], i: int, step: int) -> int:
-    """Index of the nearest token before (``step=-1``) or after (``+1``) ``i`` that is not a space."""
-    j = i + step
-    while 0 <= j < len(toks) and toks[j][0] == "space":
-        j += step
-    return j
-
-
-def _name_is_math(name: str) -> bool:
-    base = name.split("_")[0].rstrip("'")
-    if name in _FUNCS or base in _GRAPHS or "_" in name or name.endswith("'") or len(name) == 1:
-        return True
-    return len(name) == 2 and name.islower() and name not in _ENGLISH2
-
-
-def _brackets(toks: list[Token]) -> dict[int, int]:
-    """Matching brackets: index of each opening bracket -> index of its closing one."""
-    pairs: dict[int, int] = {}
-    stack: list[int] = []
-    for i, (k, t) in enumerate(toks):
-        if k == "open":
-            stack.append(i)
-        elif k == "close" and stack and _PAIRS[toks[stack[-1]][1]] == t:
-            pairs[stack.pop()] = i
-    return pairs
-
-
-def _classify(toks: list[Token]) -> list[bool]:
-    """Which tokens are mathematics (the rest is text): the rule of the ``mixed`` columns.
-
-    Names are mathematics when they have a subscript or a prime, are one letter, a graph name (``MMS``, ``QR``,
-    ...), a function (``floor``, ``Max``, ``mod``, ...) or a two-letter product such as ``kn``; operators are
-    mathematics. A bracket pair is mathematics when it follows a mathematical name (``C(X)``) or holds
-    mathematics, and holds no words; so is a comma inside it. A number is mathematics next to an operator, a
-    mathematical name or a bracket it touches. The article ``a`` before a word (and not after an operator) is
-    text. Words, section numbers (``V-C.10``) and code (``max_edsts``) are text.
-    """
-    n = len(toks)
-    kind = [k for k, _ in toks]
-    is_math = [k == "op" or (k == "name" and _name_is_math(t)) for k, t in toks]
-    for i, (k, t) in enumerate(toks):
-        if k == "name" and t == "a":
-            j, p = _beside(toks, i, 1), _beside(toks, i, -1)
-            if j < n and kind[j] in ("name", "word") and not is_math[j] and not (p >= 0 and kind[p] == "op"):
-                is_math[i] = False
-    for i, j in sorted(_brackets(toks).items()):
-        inner = range(i + 1, j)
-        words = any(kind[x] in ("word", "ref", "code") or (kind[x] == "name" and not is_math[x]) for x in inner)
-        call = i > 0 and kind[i - 1] == "name" and is_math[i - 1]
-        if (call or any(is_math[x] for x in inner)) and not words:
-            is_math[i] = is_math[j] = True
-            for x in inner:
-                is_math[x] = is_math[x] or toks[x] == ("punct", ",")
-    for i, k in enumerate(kind):
-        if k == "num":
-            touching = [j for j in (i - 1, i + 1) if 0 <= j < n and kind[j] in ("open", "close")]
-            near = [j for j in (_beside(toks, i, -1), _beside(toks, i, 1)) if 0 <= j < n and kind[j] in ("op", "name")]
-            is_math[i] = any(is_math[j] for j in touching + near)
-    return is_math
-
-
-def _math_name(name: str) -> str:
-    """LaTeX of a name: ``ER_47`` -> ``\\mathrm{ER}_{47}``, ``C_2x4`` -> ``C_{2\\times 4}``, ``tau`` -> ``\\tau``."""
-    if name in _FUNCS:
-        return _FUNCS[name]
-    body = name.rstrip("'")
-    base, _, sub = body.partition("_")
-    out = r"\mathrm{" + base + "}" if base in _GRAPHS else base
-    if sub and not sub.startswith("{"):
-        sub = re.sub(r"^(\d+)x(\d+)$", r"\1\\times \2", sub)
-        sub = sub if len(sub) == 1 else "{" + sub + "}"
-    return out + ("_" + sub if sub else "") + "'" * (len(name) - len(body))
-
-
-def _math_run(toks: list[Token], star: bool) -> str:
-    """LaTeX for a run of mathematical tokens (the text between two ``$``)."""
-    n = len(toks)
-    closing = {j: _CLOSING[toks[i - 1][1]] for i, j in _brackets(toks).items()
-               if i > 0 and toks[i - 1][1] in _CLOSING}
-    out: list[str] = []
-    skip = -1
-    for i, (k, t) in enumerate(toks):
-        if i <= skip:
-            continue
-        left, right = _beside(toks, i, -1), _beside(toks, i, 1)
-        lk = toks[left][0] if left >= 0 else ""
-        rk, rt = toks[right] if right < n else ("", "")
-        if k == "space":
-            # two operands side by side keep a visible space ("1 (q = 1 mod 4)"); elsewhere TeX spaces itself
-            operands = lk in ("name", "num", "close") and rk in ("name", "num", "open") and rt != "mod" \
-                and toks[left][1] not in _FUNCS
-            out.append(r"\ " if operands else " ")
-        elif k == "name" and t == "mod" and right < n:
-            # X = A mod M  ->  X \equiv A \pmod{M} (X != A mod M: \not\equiv); without "=" before it: A \bmod M
-            eq = next((x for x in reversed(range(len(out))) if out[x] in ("=", r"\ne")), None)
-            if eq is None:
-                out.append(_FUNCS[t])
-            else:
-                out[eq] = r"\equiv" if out[eq] == "=" else r"\not\equiv"
-                out.append(r"\pmod{" + (_math_name(rt) if rk == "name" else rt) + "}")
-                skip = right
-        elif k == "name":
-            out.append(_math_name(t))
-        elif k == "op" and t == "*":
-            if i > 0 and toks[i - 1][0] == "name" and (i + 1 == n or toks[i + 1][0] in ("space", "close")):
-                out.append("^*")  # tau* : a starred symbol
-            elif star:
-                out.append(r"\star")
-            elif lk == "num" and rk == "num":
-                out.append(r"\cdot")
-            else:
-                out.append("" if lk == "num" else " ")  # 3*q -> 3q, D_G*d_H -> D_G d_H
-        elif k == "op" and t == "^" and rk in ("num", "name"):
-            power = _math_name(rt) if rk == "name" else rt
-            out.append("^" + (power if len(power) == 1 else "{" + power + "}"))
-            skip = right
-        elif k == "op":
-            out.append(_OPS.get(t, t))
-        elif k == "open":
-            out.append("" if i > 0 and toks[i - 1][1] in _CLOSING else t)
-        elif k == "close":
-            out.append(closing.get(i, t))
-        elif k == "num" or toks[i] == ("punct", ","):
-            out.append(t)
-        else:
-            raise ValueError(f"formula {''.join(x for _, x in toks)!r}: {t!r} is not mathematics")
-    return _CONTROL_WORD.sub(r"\1 ", "".join(out))
-
-
-def tex_formula(s: str, star: bool = False) -> str:
-    """A cell that is one formula in ASCII (``(3*q - 1)/2``, ``floor(m/(n-1))``), as LaTeX mathematics.
-
-    ``*`` is multiplication (juxtaposition) or, with ``star``, the star product; ``x*`` after a name is the
-    starred symbol ``x^*``; ``<=``, ``>=``, ``!=`` are relations; ``floor(...)`` and ``Max(...)`` are the floor
-    and the maximum; ``X = a mod m`` is a congruence; ``MMS``, ``QR``, ``IQ``, ``BDF``, ``ER`` are set upright.
-
-    Parameters
-    ----------
-    s : str
-        A cell of a ``"math"`` column.
-    star : bool
-        ``*`` is the star product (the column's ``star``).
-
-    Returns
-    -------
-    str
-        One ``$...$``.
-
-    Raises
-    ------
-    ValueError
-        If the cell holds words (describe the column as ``"mixed"``).
-
-    Example
-    -------
-    >>> print(tex_formula("(3*q - 1)/2"), tex_formula("K_{q,q} * C(X)", star=True), tex_formula("q' = 1 mod 4"))
-    $(3q - 1)/2$ $K_{q,q} \\star C(X)$ $q' \\equiv 1 \\pmod{4}$
-    """
-    toks = _tokens(s.strip())
-    flags = _classify(toks)
-    words = [t for (k, t), f in zip(toks, flags, strict=True) if not f and k not in ("space", "num", "punct")]
-    if words:
-        raise ValueError(f"formula={s!r}: {words} are words, not mathematics (describe the column as 'mixed')")
-    return "$" + _math_run(toks, star) + "$"
-
-
-def tex_mixed(s: str, star: bool = False) -> str:
-    """Text with formulas in it (``Within 1 (YES if r_G = t_G or r_H = t_H)``): the formulas as mathematics.
-
-    The rule that tells formula from text is :func:`_classify`'s; each run of mathematical tokens becomes one
-    ``$...$``, code (``max_edsts``) becomes typewriter text and the rest is escaped text.
-
-    Parameters
-    ----------
-    s, star : str, bool
-        A cell of a ``"mixed"`` column, and whether ``*`` is the star product there.
-
-    Returns
-    -------
-    str
-        Escaped text and ``$...$`` runs.
-
-    Example
-    -------
-    >>> print(tex_mixed("Within 1 (YES if r_G = t_G or r_H = t_H)"))
-    Within 1 (YES if $r_G = t_G$ or $r_H = t_H$)
-    >>> print(tex_mixed("all (k, n) with k < n, kn even, n < 80"))
-    all $(k, n)$ with $k < n$, $kn$ even, $n < 80$
-    >>> print(tex_mixed("an integer d' >= 3, d' = 0 or 3 mod 4"))
-    an integer $d' \\ge 3$, $d' \\equiv 0$ or $3 \\pmod{4}$
-    """
-    toks = _tokens(s)
-    flags = _classify(toks)
-    out: list[str] = []
-    i, n = 0, len(toks)
-    while i < n:
-        if flags[i]:
-            j = i
-            while j + 1 < n and (flags[j + 1] or (toks[j + 1][0] == "space" and j + 2 < n and flags[j + 2])):
-                j += 1
-            out.append("$" + _math_run(toks[i:j + 1], star) + "$")
-            i = j + 1
-        else:
-            kind, text = toks[i]
-            out.append(r"\texttt{" + tex_text(text) + "}" if kind == "code" else tex_text(text))
-            i += 1
-    # "d' = 0 or 3 mod 4" is one congruence written over two formulas
-    return re.sub(r"\$([^$]*?) = ([^$=]*?)\$ or \$([^$\s]+) \\bmod ([^$\s]+)\$",
-                  r"$\1 \\equiv \2$ or $\3 \\pmod{\4}$", "".join(out))
-
+# LaTeX
 
 def _tex_cell(text: str | None, col: Column | None) -> str:
     if text is None:
@@ -662,8 +336,8 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     The layout follows the description: font size, ``landscape`` (a page of its own, turned), column widths
     for text that wraps. A float wider than the text (``\\linewidth``) is scaled down to it; a table of more
     than :data:`LONGTABLE_ROWS` rows is a ``longtable`` that repeats its header on every page (never scaled:
-    its description must make it fit). Formula columns are typeset as mathematics (:func:`tex_formula`,
-    :func:`tex_mixed`).
+    its description must make it fit). Formula columns are typeset as mathematics
+    (:func:`~starlib.paper.latex.tex_formula`, :func:`~starlib.paper.latex.tex_mixed`).
 
     Parameters
     ----------
@@ -765,7 +439,6 @@ def write_table(
     *,
     sort_by: Sequence[str] | None = None,
     float_digits: int = 4,
-    caption: str | None = None,
     note: TableNote | None = None,
 ) -> list[Path]:
     """Write ``frame`` as ``NAME.csv``, ``NAME.md`` and ``NAME.tex`` in ``out_dir``.
@@ -784,8 +457,6 @@ def write_table(
         Columns to sort rows by (stable sort), for a row order independent of computation order.
     float_digits : int
         Decimals of non-integral floats in the CSV file.
-    caption : str, optional
-        Ignored: the caption is the description's (kept so that older calls still run).
     note : TableNote, optional
         A description for a table that is not in ``TABLE_NOTES`` (tests, scratch tables).
 
@@ -807,7 +478,6 @@ def write_table(
     ...
     ValueError: table 'scratch' has no description: add a TableNote for 'scratch' to ...
     """
-    del caption
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise ValueError(f"name={name!r} must be a plain file stem")
     if note is None:

@@ -11,6 +11,9 @@ run) instead of ``paper_tables/``. Without ``pdflatex`` on the path these tests 
 installs it. All the tables are also compiled together in one document (as a paper would input them). The other
 tests here show that the check fails when it should: on a table wider than the page, on an error, on a float
 taller than the page.
+
+The compiler of the cells' text (:mod:`starlib.paper.latex`: escaped text, captions, formulas in ASCII, text with
+formulas) is tested at the end, without ``pdflatex``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from starlib.paper.latex import tex_formula, tex_mixed, tex_rich, tex_text
 from starlib.paper.table_notes import Column, TableNote
 from starlib.paper.tables import LATEX_PACKAGES, write_table
 from tests.paths import ROOT
@@ -170,3 +174,53 @@ def test_every_layout_compiles(layout, tmp_path):
     write_table(df, "layout", tmp_path, note=note)
     check = compile_table((tmp_path / "layout.tex").read_text(), tmp_path / "tex")
     assert not check.problems(), check
+
+# -- the compiler of the cells' text (starlib.paper.latex) ------------------------------------------------------------
+
+def test_text_is_escaped_and_ascii():
+    assert tex_text("50% of a_b & {c} #1 ~ ^ \\") == \
+        "50\\% of a\\_b \\& \\{c\\} \\#1 \\textasciitilde{} \\textasciicircum{} \\textbackslash{}"
+    assert tex_text("agrees except 2 missing '\u2014' cells") == "agrees except 2 missing '---' cells"
+    with pytest.raises(ValueError, match="U\\+2603"):
+        tex_text("snow \u2603")
+
+
+def test_rich_text_keeps_mathematics_and_sets_code():
+    assert tex_rich("bound $\\lfloor m/(n-1) \\rfloor$ of `max_edsts` & more") == \
+        "bound $\\lfloor m/(n-1) \\rfloor$ of \\texttt{max\\_edsts} \\& more"
+    with pytest.raises(ValueError, match="unbalanced \\$"):
+        tex_rich("a $b")
+    with pytest.raises(ValueError, match="unbalanced `"):
+        tex_rich("a `b")
+
+
+def test_formulas_become_mathematics():
+    assert tex_formula("(3*q - 1)/2") == "$(3q - 1)/2$"
+    assert tex_formula("K_{q,q} * C(X)", star=True) == "$K_{q,q} \\star C(X)$"
+    assert tex_formula("t_G + t_H - 1") == "$t_G + t_H - 1$"
+    assert tex_formula("MMS(5)") == "$\\mathrm{MMS}(5)$"
+    assert tex_formula("ER_47 * QR(53)", star=True) == "$\\mathrm{ER}_{47} \\star \\mathrm{QR}(53)$"
+    assert tex_formula("C_3 \u25a1 C_4") == "$C_3 \\mathbin{\\square} C_4$"
+    assert tex_formula("Max(d_H + 2*d_G, d_G + 2*d_H)") == "$\\max(d_H + 2d_G, d_G + 2d_H)$"
+    assert tex_formula("q^2(3q - 1)/2") == "$q^2(3q - 1)/2$"
+    assert tex_formula("floor(m/(n-1))") == "$\\lfloor m/(n-1)\\rfloor$"
+    assert tex_formula("q != 2 mod 4") == "$q \\not\\equiv 2 \\pmod{4}$"
+    assert tex_formula("C_2x4") == "$C_{2\\times 4}$"
+    assert tex_formula("R^1") == "$R^1$"
+    with pytest.raises(ValueError, match="are words"):
+        tex_formula("not regular")
+
+
+def test_text_with_formulas():
+    assert tex_mixed("Within 1 (YES if r_G = t_G or r_H = t_H)") == "Within 1 (YES if $r_G = t_G$ or $r_H = t_H$)"
+    assert tex_mixed("delta = 1 (q = 1 mod 4)") == "$\\delta = 1\\ (q \\equiv 1 \\pmod{4})$"
+    assert tex_mixed("Prop IV-.3, case r_G < t_G: tau* - t_G in [-1, -1]") == \
+        "Prop IV-.3, case $r_G < t_G$: $\\tau^* - t_G$ in $[-1, -1]$"
+    assert tex_mixed("exact packing max_edsts = brute-force tau") == \
+        "exact packing \\texttt{max\\_edsts} $=$ brute-force $\\tau$"
+    assert tex_mixed("q' = 4k + 1, k >= 1 (a prime power q' = 1 mod 4)") == \
+        "$q' = 4k + 1$, $k \\ge 1$ (a prime power $q' \\equiv 1 \\pmod{4}$)"
+    assert tex_mixed("|E(G*H)| = (t_G+t_H)(N-1) + L", star=True) == "$|E(G\\star H)| = (t_G+t_H)(N-1) + L$"
+    assert tex_mixed("random-invariant #3") == "random-invariant \\#3"
+    assert tex_mixed("Fig. 11 (chain, M = 2)") == "Fig. 11 (chain, $M = 2$)"
+    assert tex_mixed("d_G + d_H (V-B.3), or eq. (1)") == "$d_G + d_H$ (V-B.3), or eq. (1)"

@@ -13,6 +13,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
+from starlib.paper.latex import tex_rich
 from starlib.paper.table_notes import TABLE_NOTES, Column, TableNote
 from starlib.paper.tables import (
     LONGTABLE_ROWS,
@@ -22,10 +23,6 @@ from starlib.paper.tables import (
     format_cell,
     render_latex,
     render_markdown,
-    tex_formula,
-    tex_mixed,
-    tex_rich,
-    tex_text,
     write_table,
 )
 from tests.paths import ROOT
@@ -84,6 +81,13 @@ def test_a_table_without_description_is_refused(tmp_path):
     with pytest.raises(ValueError, match="table 'no_such_table' has no description"):
         write_table(pd.DataFrame({"a": [1]}), "no_such_table", tmp_path)
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_a_caption_comes_only_from_the_description(tmp_path):
+    """``write_table`` has no ``caption=``: a caption passed beside the description would be lost, so it is refused."""
+    with pytest.raises(TypeError, match="caption"):
+        write_table(_frame(), "t", tmp_path, note=NOTE, caption="lost")
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_description_must_match_the_columns(tmp_path):
@@ -210,49 +214,12 @@ def test_latex_longtable_switch_and_landscape():
     assert "\\begin{longtable}" in forced
 
 
-def test_latex_escaping_unicode_and_missing_marker():
-    assert tex_text("50% of a_b & {c} #1 ~ ^ \\") == \
-        "50\\% of a\\_b \\& \\{c\\} \\#1 \\textasciitilde{} \\textasciicircum{} \\textbackslash{}"
-    assert tex_text("agrees except 2 missing '\u2014' cells") == "agrees except 2 missing '---' cells"
-    with pytest.raises(ValueError, match="U\\+2603"):
-        tex_text("snow \u2603")
+def test_latex_escaping_and_missing_marker():
     note = TableNote("M.", {"x": Column("x", decimals=1), "s": Column("s", width="2cm")})
     tex = render_latex(pd.DataFrame({"x": [float("nan")], "s": ["q=3;paley_q=5"]}), "m", note=note)
     assert "-- & q=3;\\allowbreak{}paley\\_q=5 \\\\" in tex
     assert ">{\\raggedright\\arraybackslash}p{2cm}" in tex
     assert "\\textbf{--}: no value" in tex
-
-
-def test_formulas_become_mathematics():
-    assert tex_formula("(3*q - 1)/2") == "$(3q - 1)/2$"
-    assert tex_formula("K_{q,q} * C(X)", star=True) == "$K_{q,q} \\star C(X)$"
-    assert tex_formula("t_G + t_H - 1") == "$t_G + t_H - 1$"
-    assert tex_formula("MMS(5)") == "$\\mathrm{MMS}(5)$"
-    assert tex_formula("ER_47 * QR(53)", star=True) == "$\\mathrm{ER}_{47} \\star \\mathrm{QR}(53)$"
-    assert tex_formula("C_3 \u25a1 C_4") == "$C_3 \\mathbin{\\square} C_4$"
-    assert tex_formula("Max(d_H + 2*d_G, d_G + 2*d_H)") == "$\\max(d_H + 2d_G, d_G + 2d_H)$"
-    assert tex_formula("q^2(3q - 1)/2") == "$q^2(3q - 1)/2$"
-    assert tex_formula("floor(m/(n-1))") == "$\\lfloor m/(n-1)\\rfloor$"
-    assert tex_formula("q != 2 mod 4") == "$q \\not\\equiv 2 \\pmod{4}$"
-    assert tex_formula("C_2x4") == "$C_{2\\times 4}$"
-    assert tex_formula("R^1") == "$R^1$"
-    with pytest.raises(ValueError, match="are words"):
-        tex_formula("not regular")
-
-
-def test_text_with_formulas():
-    assert tex_mixed("Within 1 (YES if r_G = t_G or r_H = t_H)") == "Within 1 (YES if $r_G = t_G$ or $r_H = t_H$)"
-    assert tex_mixed("delta = 1 (q = 1 mod 4)") == "$\\delta = 1\\ (q \\equiv 1 \\pmod{4})$"
-    assert tex_mixed("Prop IV-.3, case r_G < t_G: tau* - t_G in [-1, -1]") == \
-        "Prop IV-.3, case $r_G < t_G$: $\\tau^* - t_G$ in $[-1, -1]$"
-    assert tex_mixed("exact packing max_edsts = brute-force tau") == \
-        "exact packing \\texttt{max\\_edsts} $=$ brute-force $\\tau$"
-    assert tex_mixed("q' = 4k + 1, k >= 1 (a prime power q' = 1 mod 4)") == \
-        "$q' = 4k + 1$, $k \\ge 1$ (a prime power $q' \\equiv 1 \\pmod{4}$)"
-    assert tex_mixed("|E(G*H)| = (t_G+t_H)(N-1) + L", star=True) == "$|E(G\\star H)| = (t_G+t_H)(N-1) + L$"
-    assert tex_mixed("random-invariant #3") == "random-invariant \\#3"
-    assert tex_mixed("Fig. 11 (chain, M = 2)") == "Fig. 11 (chain, $M = 2$)"
-    assert tex_mixed("d_G + d_H (V-B.3), or eq. (1)") == "$d_G + d_H$ (V-B.3), or eq. (1)"
 
 
 def test_latex_scientific_notation_and_math_columns(tmp_path):
