@@ -9,7 +9,7 @@ captions cite the source's table, section, theorem or equation numbers: the star
 Text conventions (captions, meanings, units): ``$...$`` is LaTeX mathematics (GitHub and Jupyter render it in
 the Markdown files too) and ```...``` is code. A column's ``kind`` says how the LaTeX rendering typesets its
 cells: ``"text"`` as text, ``"math"`` as one formula written in ASCII (``(3*q - 1)/2``), ``"mixed"`` as text with
-formulas in it (:func:`starlib.paper.tables.tex_mixed` states the rule).
+formulas in it (:mod:`starlib.paper.latex` states the grammar).
 
 Example
 -------
@@ -103,6 +103,18 @@ _YES = "yes if "
 
 def _flag(text: str, tex: str | None = None) -> Column:
     return Column(_YES + text, tex=tex)
+
+
+def _pick(note: TableNote, *names: str) -> dict[str, Column]:
+    """The columns ``names`` of ``note``, for a table that shows some of another table's columns."""
+    return {k: note.columns[k] for k in names}
+
+
+_Q = Column("prime power", tex="$q$")
+_UPPER_BOUND = Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="bound")
+_MEAN_DEPTH = Column("mean depth of the trees", "hops", tex="mean", decimals=2)
+_VERIFIED = _flag("the verifier accepts the trees", "ver.")
+_VALID = _flag("the trees verify", "valid")
 
 
 # -- the star-product paper ----------------------------------------------------------------------------------------
@@ -236,7 +248,7 @@ _TABLE1_INSTANCES = TableNote(
      "max": Column("gap of the count to the bound", tex="gap"),
      "claim": Column("the row's Max? claim", tex="claim", kind="mixed", width="1.9cm"),
      "claim_holds": _flag("the gap is within the claim", "ok"),
-     "verified": _flag("the verifier accepts the trees", "ver."),
+     "verified": _VERIFIED,
      "depth": Column("depth of the deepest tree", "hops", tex="depth"),
      "depth_formula": Column("the row's Max Depth bound at the measured quantities", "hops", tex="bd."),
      "min_depth": Column("depth of the deepest min-depth tree (Constructions V-B.2, V-C.4)", "hops",
@@ -281,7 +293,7 @@ _TABLE4_INSTANCES = TableNote(
      "vertices": _N,
      "edges": _M,
      "degree": Column("degree, or the range min-max when the network is not regular", "links", tex="degree"),
-     "upper_bound": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="bound"),
+     "upper_bound": _UPPER_BOUND,
      "theorem": Column("the result that built the trees", tex="thm."),
      "constructed": Column("trees built", "trees", tex="built"),
      "maximum": _flag("the count reaches the bound (so it is the maximum)", "max."),
@@ -296,7 +308,7 @@ _TABLE4_MAYBE = TableNote(
      "parameters": _PARAMS,
      "vertices": _N,
      "edges": _M,
-     "upper_bound": Column("eq. (1) bound $\\lfloor m/(n-1) \\rfloor$", "trees", tex="bound"),
+     "upper_bound": _UPPER_BOUND,
      "theorem": Column("the result the construction uses", tex="thm."),
      "constructed": Column("trees the construction builds", "trees", tex="built"),
      "exact_maximum": Column("maximum number of EDSTs (Edmonds' matroid partition)", "trees", tex="max."),
@@ -325,7 +337,7 @@ _DEPTHS = TableNote(
     {**_DEPTH_SET,
      "min_depth": Column("depth of the shallowest tree", "hops", tex="min", missing=(-1,)),
      "max_depth": Column("depth of the deepest tree", "hops", tex="max", missing=(-1,)),
-     "mean_depth": Column("mean depth of the trees", "hops", tex="mean", decimals=2),
+     "mean_depth": _MEAN_DEPTH,
      "max_bound": Column("largest depth bound of the trees' theorems (Table I's Max Depth for these factor "
                          "trees)", "hops", tex="bound", missing=(-1,)),
      "low_family_trees": Column("trees of the min-depth families V-B.2, V-C.4, V-B.5(2)", "trees",
@@ -393,12 +405,12 @@ _ER_EDSTS = TableNote(
     "EDSTs of $\\mathrm{ER}_q$ (PolarFly; Appendix B-B7 of the star-product paper, docs/er-edsts.md §4): "
     "Construction A (Hamiltonian paths from the Singer difference set) attains the bound "
     "$\\lfloor (q+1)/2 \\rfloor$ for every prime power $q$ computed, verified.",
-    {"q": Column("prime power", tex="$q$"),
+    {"q": _Q,
      "vertices": Column("vertices $q^2 + q + 1$", "vertices", tex="$n$"),
      "edges": Column("edges $q(q+1)^2/2$", "edges", tex="$m$"),
      "bound": Column("eq. (1) bound $\\lfloor (q+1)/2 \\rfloor$", "trees", tex="bound"),
      "trees": Column("trees of Construction A", "trees", tex="trees"),
-     "verified": _flag("the verifier accepts the trees", "ver."),
+     "verified": _VERIFIED,
      "seconds": Column("wall time to build and verify (recorded only with `record_times`)", "s", tex="time",
                        decimals=3)},
     size="footnotesize")
@@ -406,11 +418,11 @@ _ER_EDSTS = TableNote(
 _ER_EDSTS_DEPTH = TableNote(
     "Depth of the two EDST families of $\\mathrm{ER}_q$ (docs/er-edsts.md §4-§9): Construction A's Hamiltonian paths "
     "against the low-depth lifted-cluster trees; a maximum family has depth at least 3 for $q \\ge 3$.",
-    {"q": Column("prime power", tex="$q$"),
+    {"q": _Q,
      "method": Column("family (`hamiltonian`: Construction A; `low-depth`: lifted clusters)", tex="family"),
      "constructions": Column("the constructions of its trees (docs/er-edsts.md)", tex="constructions"),
      "trees": Column("trees", "trees", tex="trees"),
-     "verified": _flag("the verifier accepts the trees", "ver."),
+     "verified": _VERIFIED,
      "min_depth": Column("depth of the shallowest tree", "hops", tex="min"),
      "max_depth": Column("depth of the deepest tree", "hops", tex="max")},
     size="footnotesize")
@@ -518,12 +530,12 @@ _SHALLOW_ER = TableNote(
     "of the star-product paper gives paths): `er_shallow_trees` "
     "(the lifted-cluster family, the local search, then a repair of the vertices deeper than 4), verified, depths "
     "measured from each tree's root; the lower bound is 3 for $q \\ge 3$.",
-    {**{k: _ER_EDSTS.columns[k] for k in ("q", "vertices", "bound")},
+    {**_pick(_ER_EDSTS, "q", "vertices", "bound"),
      "links": _ER_EDSTS.columns["edges"],
      "trees": Column("trees built", "trees", tex="trees"),
      "verified": _ER_EDSTS_DEPTH.columns["verified"],
      "max_depth": _ER_EDSTS_DEPTH.columns["max_depth"],
-     "mean_depth": Column("mean depth of the trees", "hops", tex="mean", decimals=2),
+     "mean_depth": _MEAN_DEPTH,
      "lower_bound": Column("lower bound on the deepest tree of any maximum family", "hops", tex="l.b."),
      "start": Column("the family the local search and repair started from", tex="start")},
     size="footnotesize")
@@ -551,8 +563,8 @@ _SHALLOW_ALLREDUCE = TableNote(
      "n": _N,
      "method": Column("tree set (`bfs`: one BFS tree; `auto`/`hamiltonian`: the paper's construction; "
                       "`low-depth`: Theorem V-B.5(2); `shallow`: `shallow_trees`)", tex="method"),
-     **{k: _ALLREDUCE.columns[k] for k in ("trees", "max_depth", "t_1KiB_us", "t_64KiB_us", "t_1MiB_us",
-                                           "t_64MiB_us", "t_64MiB_balanced_us")},
+     **_pick(_ALLREDUCE, "trees", "max_depth", "t_1KiB_us", "t_64KiB_us", "t_1MiB_us", "t_64MiB_us",
+             "t_64MiB_balanced_us"),
      "beats_bfs_from_bytes": Column("message size from which the set is faster than one BFS tree (-- : never, "
                                     "or the BFS tree itself)", "bytes", tex="beats BFS", decimals=0)},
     landscape=True, size="footnotesize")
@@ -602,9 +614,17 @@ _SCALING_RATIOS = TableNote(
      "(edsts+verify)/edges": Column("construction and verification over the floor", tex="(c+v)/e", decimals=2),
      "sort ms": Column("canonical sort of all tree edges (for output only)", "ms", tex="sort", decimals=3),
      "peak RSS MB": Column("peak resident memory of the process", "MB", tex="RSS", decimals=1),
-     "valid": _flag("the trees verify", "valid")},
+     "valid": _VALID},
     landscape=True, size="footnotesize")
 
+#: the columns of a least-squares fit of cost = c m^k on log-log axes (notebook 11)
+_FIT = {
+    "exponent": Column("fitted exponent $k$", tex="$k$", decimals=3),
+    "r2": Column("coefficient of determination of the fit", tex="$R^2$", decimals=3),
+    "points": Column("instances fitted", "instances", tex="pts."),
+    "min links": Column("links of the smallest instance fitted", "links", tex="min $m$"),
+    "max links": Column("links of the largest instance fitted", "links", tex="max $m$"),
+}
 _SCALING = TableNote(
     "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): exponent $k$ of "
     "cost $= c\\,m^k$ ($m$ links), fitted by least squares on log-log axes per family and phase over the recorded "
@@ -613,11 +633,7 @@ _SCALING = TableNote(
      "cost": Column("the cost fitted: the time of a phase (`seconds_edges`, `seconds_build`, `seconds_edsts`, "
                     "`seconds_verify`), the peak resident memory above the imports (`rss_growth_mb`) or the traced "
                     "memory of one phase (`traced_mb_edges`, ...)", tex="cost"),
-     "exponent": Column("fitted exponent $k$", tex="$k$", decimals=3),
-     "r2": Column("coefficient of determination of the fit", tex="$R^2$", decimals=3),
-     "points": Column("instances fitted", "instances", tex="pts."),
-     "min links": Column("links of the smallest instance fitted", "links", tex="min $m$"),
-     "max links": Column("links of the largest instance fitted", "links", tex="max $m$"),
+     **_FIT,
      "largest fitted": Column("the largest instance fitted", tex="largest", kind="mixed", star=True),
      "at largest": Column("the cost there", "s or MB", tex="cost there", decimals=3),
      "ratio to floor at largest": Column("time cost there over the edge-list floor (times only)",
@@ -637,7 +653,7 @@ _GENERIC_PACKING = TableNote(
      "trees": Column("EDSTs packed: the maximum", "trees", tex="trees"),
      "certificate": Column("the bound that certifies the maximum: `edges` for $\\lfloor m/(n-1) \\rfloor$, "
                            "`degree`, or `partition` (Nash-Williams)", tex="cert."),
-     "valid": _flag("the trees verify", "valid"),
+     "valid": _VALID,
      "generic ms": Column("starlib's exact packing (best of the runs)", "ms", tex="starlib", decimals=3),
      "previous s": Column("the previous packer (Python augmenting paths), same count", "s", tex="previous",
                           decimals=3),
@@ -654,21 +670,18 @@ _GENERIC_PACKING_FITS = TableNote(
     {"curve": _PACKING_CURVE,
      "cost": Column("the cost fitted: the packing's time (`seconds_generic`) or its peak memory above the graph "
                     "(`packing_mb`)", tex="cost"),
-     "exponent": Column("fitted exponent $k$", tex="$k$", decimals=3),
-     "r2": Column("coefficient of determination of the fit", tex="$R^2$", decimals=3),
-     "points": Column("instances fitted", "instances", tex="pts."),
-     "min links": Column("links of the smallest instance fitted", "links", tex="min $m$"),
-     "max links": Column("links of the largest instance fitted", "links", tex="max $m$")},
+     **_FIT},
     size="footnotesize")
 
 # -- the network-design notes (notebook 09) --------------------------------------------------------------------------
 
+_COMPUTE_NODES = Column("compute nodes", "nodes", tex="$N$")
 _ROUTER_COUNTS = TableNote(
     "Router counts of the network-design notes (section 6): the maximum (every node roots $n$ private trees of "
     "routers, $k$ levels deep; eqs. 3, 9, 10) and the minimum (a daisy chain, eqs. 6, 7), evaluated and counted "
     "in the networks built.",
     {"case": Column("the notes' example or figure", tex="case", kind="mixed", width="3.3cm"),
-     "N": Column("compute nodes", "nodes", tex="$N$"),
+     "N": _COMPUTE_NODES,
      "m": Column("ports per router", "ports", tex="$m$"),
      "n": Column("ports per compute node", "ports", tex="$n$"),
      "k": Column("tree levels: the least $k$ with $n(m-1)^k \\ge N-1$", "levels", tex="$k$"),
@@ -706,7 +719,7 @@ _HOP_COUNTS = TableNote(
     "networks.",
     {"network": Column("the network ($N$ nodes, $n$ ports each; $M$ routers, $m$ ports each)", tex="network",
                        kind="mixed", width="4.2cm"),
-     "N": Column("compute nodes", "nodes", tex="$N$"),
+     "N": _COMPUTE_NODES,
      "M": Column("routers", "routers", tex="$M$"),
      "max_node_ports": Column("most ports of a compute node", "ports", tex="ports"),
      "pairs": Column("pairs of compute nodes", "pairs", tex="pairs"),
