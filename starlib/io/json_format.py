@@ -191,12 +191,13 @@ def writable_labels(graph: ArrayGraph) -> tuple[bytes, list[Hashable]]:
     Parameters
     ----------
     graph : ArrayGraph
-        The graph.
+        The graph whose labels are to be written: integers, strings or lists of labels (numpy scalars and arrays
+        are written as numbers and lists).
 
     Returns
     -------
     nodes : bytes
-        The JSON text of the list of labels (numpy scalars and arrays written as plain numbers and lists).
+        The JSON text of the list of labels.
     labels : list
         The labels as the reader returns them (JSON lists as tuples).
 
@@ -233,16 +234,12 @@ def writable_edges(graph: ArrayGraph) -> tuple[int, np.ndarray, bool]:
     Parameters
     ----------
     graph : ArrayGraph
-        The graph.
+        The graph whose edges are to be written.
 
     Returns
     -------
-    n : int
-        Number of vertices.
-    edges : numpy.ndarray
-        The ``(m, 2)`` int64 edge rows.
-    directed : bool
-        Whether the rows are arcs.
+    tuple of (int, numpy.ndarray, bool)
+        The number of vertices, the ``(m, 2)`` int64 edge rows, and whether the rows are arcs.
 
     Raises
     ------

@@ -307,17 +307,10 @@ def alter_rows(rows: np.ndarray, move: str, rng: np.random.Generator, max_tries:
 
 def swap_compute_connections(connections: Any, seed: int | np.random.Generator | None = None, *,
                              max_tries: int = 100) -> np.ndarray:
-    """Section 7.1: ``[cA, s1], [cB, s2] -> [cA, s2], [cB, s1]`` for random compute links (cA != cB, s1 != s2).
+    """:func:`alter` with ``move="compute"`` (section 7.1): ``[cA, s1], [cB, s2] -> [cA, s2], [cB, s1]``.
 
-    Parameters
-    ----------
-    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="compute"``).
-
-    Returns
-    -------
-    numpy.ndarray
-        The canonical database with two compute nodes' routers exchanged; unchanged if no valid proposal was
-        found in ``max_tries``.
+    Two random compute links (``cA != cB``, ``s1 != s2``) exchange their routers; the parameters, the result and
+    the errors are those of :func:`alter`.
 
     Examples
     --------
@@ -332,19 +325,10 @@ def swap_compute_connections(connections: Any, seed: int | np.random.Generator |
 
 def swap_router_connections(connections: Any, seed: int | np.random.Generator | None = None, *,
                             max_tries: int = 100) -> np.ndarray:
-    """Section 7.2: ``[s1, X], [s2, Y] -> [s1, Y], [s2, X]`` for random router ends s1 != s2, X != Y.
+    """:func:`alter` with ``move="router"`` (section 7.2): ``[s1, X], [s2, Y] -> [s1, Y], [s2, X]``.
 
-    ``X`` and ``Y`` may be compute nodes or routers, so this move contains the one of section 7.1.
-
-    Parameters
-    ----------
-    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="router"``).
-
-    Returns
-    -------
-    numpy.ndarray
-        The canonical database with the far ends of two routers' links exchanged; unchanged if no valid
-        proposal was found in ``max_tries``.
+    Two random router ends (``s1 != s2``, ``X != Y``) exchange the far ends of their links. ``X`` and ``Y`` may
+    be compute nodes or routers, so this move contains the one of section 7.1.
 
     Examples
     --------
@@ -358,20 +342,11 @@ def swap_router_connections(connections: Any, seed: int | np.random.Generator | 
 
 def swap_connection_sets(connections: Any, seed: int | np.random.Generator | None = None, *,
                          max_tries: int = 100) -> np.ndarray:
-    """Section 7.3: ``[s1, X1], [s1, X2], [s2, Y1], [s2, Y2] -> [s1, Y1], [s1, Y2], [s2, X1], [s2, X2]``.
+    """:func:`alter` with ``move="set"`` (section 7.3): two links of one router trade places with two of another.
 
-    Requires ``s1 != s2`` and ``{X1, X2}`` disjoint from ``{Y1, Y2}`` (the notes list three of these four
-    inequalities; their step 4 names ``[s1, Y2]`` where ``[s2, Y2]`` is meant).
-
-    Parameters
-    ----------
-    connections, seed, max_tries : as in :func:`alter` (which this calls with ``move="set"``).
-
-    Returns
-    -------
-    numpy.ndarray
-        The canonical database with two neighbours of one router exchanged for two of another; unchanged if
-        no valid proposal was found in ``max_tries``.
+    ``[s1, X1], [s1, X2], [s2, Y1], [s2, Y2] -> [s1, Y1], [s1, Y2], [s2, X1], [s2, X2]``, with ``s1 != s2`` and
+    ``{X1, X2}`` disjoint from ``{Y1, Y2}`` (the notes list three of these four inequalities; their step 4 names
+    ``[s1, Y2]`` where ``[s2, Y2]`` is meant).
 
     Examples
     --------

@@ -215,6 +215,7 @@ def check_compute_label(value: Any, name: str, nodes: Collection[int]) -> int:
     Returns
     -------
     int
+        The label, a Python int.
 
     Raises
     ------
