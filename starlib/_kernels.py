@@ -1,27 +1,36 @@
 """Compiled graph kernels (numba): adjacency arrays, breadth-first search, union-find, matching, flow, certificate.
 
 These are the inner loops of the package, written once: :mod:`starlib.edst` (trees, verification, the
-ER_q constructions, Lemma V-C.1, matroid partition), the Cayley and all-reduce domains call them. They take
-and return plain int64 arrays and know nothing about labels, so the public functions of those modules keep
-their validation and error messages. Compiled code is cached on disk (``cache=True``), so only the first
-call in a fresh checkout pays the compilation. Other modules' numba kernels call the compiled cores
-directly (``_csr``, ``_bfs_from``, :func:`find`, :func:`union_edges`, ``_hopcroft_karp``, ``_dinic``);
-Python code calls the wrappers, one call per whole loop.
+ER_q constructions, Lemma V-C.1, matroid partition, the depth bound), the Cayley and all-reduce domains call
+them. They take and return plain int64 arrays and know nothing about labels, so the public functions of those
+modules keep their validation and error messages. Compiled code is cached on disk (``cache=True``), so only the
+first call in a fresh checkout pays the compilation.
+
+Python code calls the wrappers (:func:`csr`, :func:`bfs`, :func:`bfs_forest`, :func:`bfs_edges`,
+:func:`hopcroft_karp`, :func:`max_flow`, ...), one call per whole loop; they check and convert their arguments.
+Other modules' numba kernels cannot call a Python wrapper, so each wrapper's compiled core is public under the
+wrapper's name plus ``_jit`` (:func:`csr_jit`, :func:`bfs_from_jit`, :func:`bfs_edges_jit`,
+:func:`hopcroft_karp_jit`, :func:`max_flow_jit`): the same computation without the argument checks. Compiled
+helpers that have no wrapper keep a plain name (:func:`bfs_scan`, :func:`bool_rows`, :func:`find`,
+:func:`union_edges`).
 
 * :func:`csr` builds adjacency arrays ``(indptr, indices)`` of an undirected edge list, neighbours in the
   order the edges list them (``sort=False``: exactly the lists a Python loop appending ``v`` to ``adj[u]``
   and ``u`` to ``adj[v]`` edge by edge would build) or sorted (``sort=True``);
-* the breadth-first search core ``_bfs_from`` (first-in first-out, from one or several roots at once) is
-  the only graph search: :func:`bfs` (distances, parents, visiting order), :func:`bfs_forest` (several
-  roots), :func:`bfs_edges` (an edge list, with the edge to each parent), :func:`tree_eccentricities`;
+* breadth-first search over adjacency arrays is :func:`bfs_scan` (first-in first-out, from one or several
+  roots at once, into arrays the caller owns: a stamp marks the visited vertices, so a caller searching from
+  many roots never resets them, and the search can stop below a depth). Everything here that searches a fixed
+  graph runs on it: :func:`bfs` (distances, parents, visiting order), :func:`bfs_forest` (several roots),
+  :func:`bfs_edges` (an edge list, with the edge to each parent), :func:`eccentricities`,
+  :func:`tree_eccentricities`; so do the depth bound of :mod:`starlib.edst.depth` and the tree check of
+  :mod:`starlib.edst.factor.er`. The matching and the flow below search graphs that change while they run
+  (the alternating and the residual graph), so their breadth-first phases are written out inside them;
 * union-find: :func:`find` (path halving) is the one primitive; :func:`union_edges` runs Kruskal's pass
   over an edge list, behind :func:`count_components`, :func:`forest_edges` (the greedy spanning forest)
   and :func:`component_roots` (component labels);
 * :func:`hopcroft_karp` (maximum bipartite matching) and :func:`max_flow` (Dinic) visit vertices and arcs
   in exactly scipy's order (``scipy.sparse.csgraph.maximum_bipartite_matching`` / ``maximum_flow``), so
-  they return scipy's matching and flow, not just one of the same size. Their breadth-first phases search
-  the alternating and residual graphs, which change while the algorithm runs, so they are written out
-  inside these two kernels;
+  they return scipy's matching and flow, not just one of the same size;
 * :func:`edst_certificate` decides in one pass over the trees whether they are edge-disjoint spanning
   trees of a graph whose edge list is canonical (rows ``u < v``, sorted): a union-find per tree
   (``n - 1`` edges and no cycle means spanning and acyclic), each tree edge dropped into the bucket of
@@ -47,9 +56,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csr", "bfs", "bfs_forest", "bfs_edges", "tree_eccentricities", "trees_eccentricities", "sorted_rows",
-           "find", "union_edges", "count_components", "forest_edges", "component_roots", "edst_certificate",
-           "canonical_rows", "hopcroft_karp", "max_flow"]
+__all__ = ["csr", "bfs", "bfs_forest", "bfs_edges", "eccentricities", "tree_eccentricities", "trees_eccentricities",
+           "sorted_rows", "find", "union_edges", "count_components", "forest_edges", "component_roots",
+           "edst_certificate", "canonical_rows", "hopcroft_karp", "max_flow",
+           # compiled, for other modules' numba kernels (module docstring)
+           "csr_jit", "bfs_scan", "bfs_from_jit", "bfs_edges_jit", "bool_rows", "hopcroft_karp_jit", "max_flow_jit"]
 
 
 def _edge_rows(edges: np.ndarray) -> np.ndarray:
@@ -61,7 +72,9 @@ def _edge_rows(edges: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _csr(n, edges, sort):  # pragma: no cover - compiled
+def csr_jit(n, edges, sort):  # pragma: no cover - compiled
+    """The compiled core of :func:`csr` (``n`` an int, ``edges`` a C-contiguous ``(m, 2)`` int64 array, ``sort`` a
+    bool): ``(indptr, indices)``."""
     m = edges.shape[0]
     indptr = np.zeros(n + 1, np.int64)
     for i in range(m):
@@ -110,40 +123,69 @@ def csr(n: int, edges: np.ndarray, sort: bool = True) -> tuple[np.ndarray, np.nd
     >>> [indices[indptr[v]:indptr[v + 1]].tolist() for v in range(3)]
     [[1], [0, 2], [1]]
     """
-    return _csr(int(n), _edge_rows(edges), bool(sort))
+    return csr_jit(int(n), _edge_rows(edges), bool(sort))
 
 
 @numba.njit(cache=True)
-def _bfs_from(indptr, indices, roots):  # pragma: no cover - compiled
-    """FIFO search from every root at once: distance, parent (-1 at roots and unreached), visiting order."""
-    n = indptr.shape[0] - 1
-    dist = np.full(n, -1, np.int64)
-    parent = np.full(n, -1, np.int64)
-    order = np.empty(n, np.int64)
-    tail = 0
-    for r in roots:
-        if dist[r] < 0:
+def bfs_scan(indptr, indices, roots, stamp, seen, dist, parent, order, tail, limit):  # pragma: no cover - compiled
+    """Breadth-first search (first-in first-out) from all ``roots`` at once, into arrays the caller owns.
+
+    A vertex counts as visited iff ``seen[v] == stamp``; roots already visited are skipped. Every vertex reached
+    gets ``seen[v] = stamp``, its distance ``dist[v]`` from the nearest root and, unless ``parent`` is empty, its
+    BFS parent (``-1`` at a root); the vertices are appended to ``order`` from position ``tail`` in visiting
+    order (neighbours in the order of ``indices``). The vertices deeper than ``limit`` are reached but not
+    expanded (``limit >= n - 1``: no cut). Returns the new ``tail``.
+
+    One stamp per search lets a caller search from many roots without resetting ``seen`` (the eccentricities,
+    the depth bound of :mod:`starlib.edst.depth`); a caller that keeps one stamp over several calls, continuing
+    ``order`` at the returned ``tail``, visits the components one after another (the tree check of
+    :mod:`starlib.edst.factor.er`). Integer arrays of any width (int32 scratch, int64 results).
+    """
+    head = tail
+    for i in range(roots.shape[0]):
+        r = roots[i]
+        if seen[r] != stamp:
+            seen[r] = stamp
             dist[r] = 0
+            if parent.shape[0]:
+                parent[r] = -1
             order[tail] = r
             tail += 1
-    head = 0
     while head < tail:
         x = order[head]
         head += 1
+        if dist[x] > limit:
+            break
         dx = dist[x] + 1
         for j in range(indptr[x], indptr[x + 1]):
             y = indices[j]
-            if dist[y] < 0:
+            if seen[y] != stamp:
+                seen[y] = stamp
                 dist[y] = dx
-                parent[y] = x
+                if parent.shape[0]:
+                    parent[y] = x
                 order[tail] = y
                 tail += 1
+    return tail
+
+
+@numba.njit(cache=True)
+def bfs_from_jit(indptr, indices, roots):  # pragma: no cover - compiled
+    """FIFO search from every root at once (:func:`bfs_scan` into fresh arrays): ``(dist, parent, order)``,
+    ``-1`` where unreached (parent also at the roots); ``order`` the reached vertices in visiting order. The
+    compiled core of :func:`bfs` and :func:`bfs_forest`."""
+    n = indptr.shape[0] - 1
+    seen = np.zeros(n, np.int64)
+    dist = np.full(n, -1, np.int64)
+    parent = np.full(n, -1, np.int64)
+    order = np.empty(n, np.int64)
+    tail = bfs_scan(indptr, indices, roots, 1, seen, dist, parent, order, 0, n)
     return dist, parent, order[:tail]
 
 
 @numba.njit(cache=True)
 def _bfs(indptr, indices, root):  # pragma: no cover - compiled
-    return _bfs_from(indptr, indices, np.array([root], np.int64))
+    return bfs_from_jit(indptr, indices, np.array([root], np.int64))
 
 
 @numba.njit(cache=True)
@@ -153,26 +195,11 @@ def _eccentricities(indptr, indices, sources):  # pragma: no cover - compiled
     seen = np.full(n, -1, np.int64)
     dist = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
+    none = np.empty(0, np.int64)
     out = np.empty(sources.shape[0], np.int64)
     for i in range(sources.shape[0]):
-        s = sources[i]
-        seen[s] = i
-        dist[s] = 0
-        queue[0] = s
-        head, tail, far = 0, 1, 0
-        while head < tail:
-            x = queue[head]
-            head += 1
-            dx = dist[x] + 1
-            for j in range(indptr[x], indptr[x + 1]):
-                y = indices[j]
-                if seen[y] != i:
-                    seen[y] = i
-                    dist[y] = dx
-                    far = dx
-                    queue[tail] = y
-                    tail += 1
-        out[i] = far if tail == n else -1
+        tail = bfs_scan(indptr, indices, sources[i:i + 1], i, seen, dist, none, queue, 0, n)
+        out[i] = dist[queue[tail - 1]] if tail == n else -1
     return out
 
 
@@ -209,7 +236,7 @@ def bfs(indptr: np.ndarray, indices: np.ndarray, root: int) -> tuple[np.ndarray,
 @numba.njit(cache=True)
 def _tree_eccentricities(n, edges):  # pragma: no cover - compiled
     """Eccentricities in the tree ``(n, edges)`` by three BFS; all -1 if it does not span."""
-    indptr, indices = _csr(n, edges, False)
+    indptr, indices = csr_jit(n, edges, False)
     d0 = _bfs(indptr, indices, 0)[0]
     if d0.min() < 0:
         return np.full(n, -1, np.int64)
@@ -269,7 +296,7 @@ def bfs_forest(indptr: np.ndarray, indices: np.ndarray, roots: np.ndarray) -> tu
     >>> [a.tolist() for a in bfs_forest(indptr, indices, np.array([2, 3]))]
     [[2, 1, 0, 0, 1], [1, 2, -1, -1, 3]]
     """
-    dist, parent, _ = _bfs_from(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
+    dist, parent, _ = bfs_from_jit(indptr, indices, np.ascontiguousarray(roots, dtype=np.int64))
     return dist, parent
 
 
@@ -303,11 +330,13 @@ def _smallest_vertices(n, edges):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _bfs_edges(n, edges, roots):  # pragma: no cover - compiled
+def bfs_edges_jit(n, edges, roots):  # pragma: no cover - compiled
+    """The compiled core of :func:`bfs_edges` (``edges`` a C-contiguous ``(m, 2)`` int64 array, ``roots`` an
+    int64 array, empty for the smallest vertex of every component)."""
     if roots.shape[0] == 0:
         roots = _smallest_vertices(n, edges)
-    indptr, indices = _csr(n, edges, False)
-    dist, parent, order = _bfs_from(indptr, indices, roots)
+    indptr, indices = csr_jit(n, edges, False)
+    dist, parent, order = bfs_from_jit(indptr, indices, roots)
     return dist, parent, _parent_rows(parent, edges), order
 
 
@@ -331,7 +360,7 @@ def bfs_edges(n: int, edges: np.ndarray,
     [[-1, 0, 1, -1, 3], [-1, 1, 0, -1, 3]]
     """
     r = np.zeros(0, np.int64) if roots is None else np.ascontiguousarray(roots, dtype=np.int64).reshape(-1)
-    return _bfs_edges(int(n), _edge_rows(edges), r)
+    return bfs_edges_jit(int(n), _edge_rows(edges), r)
 
 
 @numba.njit(cache=True)
@@ -652,8 +681,9 @@ def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -
 # bipartite matching and maximum flow
 # ---------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def _bool_rows(good):  # pragma: no cover - compiled
-    """Adjacency arrays ``(indptr, indices)`` of the rows of a boolean matrix: the True columns, increasing."""
+def bool_rows(good):  # pragma: no cover - compiled
+    """Adjacency arrays ``(indptr, indices)`` of the rows of a boolean matrix: the True columns, increasing (the
+    input of :func:`hopcroft_karp_jit` for a matrix of allowed pairs)."""
     r, c = good.shape
     indptr = np.zeros(r + 1, np.int64)
     for a in range(r):
@@ -676,9 +706,10 @@ _INF = np.int64(1) << 62
 
 
 @numba.njit(cache=True)
-def _hopcroft_karp(indptr, indices, c):  # pragma: no cover - compiled
+def hopcroft_karp_jit(indptr, indices, c):  # pragma: no cover - compiled
     """Maximum matching of the rows ``0..r-1`` (neighbours ``indices[indptr[a]:indptr[a+1]]``) to the
-    columns ``0..c-1``: ``col[a]`` or ``-1`` (see :func:`hopcroft_karp`)."""
+    columns ``0..c-1``: ``col[a]`` or ``-1``. The compiled core of :func:`hopcroft_karp` (arguments not
+    checked)."""
     r = indptr.shape[0] - 1
     nnz = indptr[r]
     inf = _INF
@@ -745,8 +776,10 @@ def _hopcroft_karp(indptr, indices, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _dinic(nodes, rows, cols, caps, src, snk):  # pragma: no cover - compiled
-    """Dinic's maximum flow on the arcs ``rows[i] -> cols[i]``: ``(indptr, heads, flow)`` (see :func:`max_flow`)."""
+def max_flow_jit(nodes, rows, cols, caps, src, snk):  # pragma: no cover - compiled
+    """Dinic's maximum flow on the arcs ``rows[i] -> cols[i]``: ``(indptr, heads, flow)``, the residual arcs and
+    their flow; the compiled core of :func:`max_flow` (arguments not checked; the value is the flow out of
+    ``src``)."""
     m = rows.shape[0]
     # entries per tail: real arcs (capacity) and reverse slots (-1), each row sorted by head (insertion sort:
     # rows are short or already sorted), then equal heads merged (capacities of real arcs add up)
@@ -925,7 +958,7 @@ def hopcroft_karp(indptr: np.ndarray, indices: np.ndarray, ncols: int) -> np.nda
         raise ValueError(f"indptr={ptr.tolist()[:8]}...: must start at 0 and increase to len(indices)={idx.size}")
     if idx.size and (idx.min() < 0 or idx.max() >= ncols):
         raise ValueError(f"indices: a column outside 0..ncols-1={ncols - 1}")
-    return _hopcroft_karp(ptr, idx, ncols)
+    return hopcroft_karp_jit(ptr, idx, ncols)
 
 
 def max_flow(n: int, tails: np.ndarray, heads: np.ndarray, caps: np.ndarray, source: int,
@@ -986,5 +1019,5 @@ def max_flow(n: int, tails: np.ndarray, heads: np.ndarray, caps: np.ndarray, sou
         raise ValueError(f"caps: capacity {int(cap.min())} is negative; capacities must be >= 0")
     if source == sink:
         raise ValueError(f"source={source}, sink={sink}: must be distinct")
-    indptr, targets, flow = _dinic(n, rows, cols, cap, int(source), int(sink))
+    indptr, targets, flow = max_flow_jit(n, rows, cols, cap, int(source), int(sink))
     return int(flow[indptr[source]:indptr[source + 1]].sum()), indptr, targets, flow

@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 from starlib._kernels import (
     bfs,
     bfs_edges,
+    bfs_scan,
     canonical_rows,
     component_roots,
     count_components,
     csr,
+    eccentricities,
     edst_certificate,
     find,
     forest_edges,
@@ -68,6 +70,40 @@ def test_bfs_in_edge_order_equals_python_lists(n, m, seed):
     ref_dist, ref_par = _python_bfs(n, e, root)
     assert dist.tolist() == ref_dist and par.tolist() == ref_par
     assert sorted(order.tolist()) == [v for v in range(n) if ref_dist[v] >= 0] and order[0] == root
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 120), st.integers(0, 10**6), st.integers(0, 6))
+def test_bfs_scan_stamps_cut_and_components(n, m, seed, limit):
+    """bfs_scan against the plain search: a stamp per search (no resets), the depth cut, and one stamp over
+    several calls that continue the visiting order (component by component)."""
+    e = _random_graph(n, m, seed)
+    e = e[e[:, 0] != e[:, 1]]
+    indptr, indices = csr(n, e, sort=False)
+    ref = [_python_bfs(n, e, r)[0] for r in range(n)]
+    seen, dist, parent = np.full(n, -1), np.zeros(n, np.int64), np.full(n, -7)
+    order = np.empty(n, np.int64)
+    for r in range(n):  # stamp r: the arrays carry the previous searches
+        tail = bfs_scan(indptr, indices, np.array([r]), r, seen, dist, parent, order, 0, n)
+        assert order[0] == r and sorted(order[:tail].tolist()) == [v for v in range(n) if ref[r][v] >= 0]
+        assert [int(dist[v]) for v in order[:tail]] == [ref[r][v] for v in order[:tail]]
+        assert all(parent[v] == -1 if v == r else dist[parent[v]] == dist[v] - 1 for v in order[:tail].tolist())
+    # the cut: every vertex within limit + 1 is reached, none beyond
+    seen[:] = -1
+    tail = bfs_scan(indptr, indices, np.array([0]), 0, seen, dist, np.empty(0, np.int64), order, 0, limit)
+    assert sorted(order[:tail].tolist()) == [v for v in range(n) if 0 <= ref[0][v] <= limit + 1]
+    # one stamp, calls continuing at the returned tail: the components one after another (int32 scratch)
+    seen32, dist32, order32 = np.full(n, -1, np.int32), np.zeros(n, np.int32), np.empty(n, np.int32)
+    ip32, ix32 = indptr.astype(np.int32), indices.astype(np.int32)
+    tail, components = 0, 0
+    for s in range(n):
+        if seen32[s] != 0:
+            components += 1
+            tail = bfs_scan(ip32, ix32, np.array([s], np.int32), 0, seen32, dist32, ip32[:0], order32, tail, n)
+    assert tail == n and components == count_components(n, e)
+    # eccentricities run on it: the largest reference distance, -1 where a vertex is unreachable
+    expect = [max(d) if min(d) >= 0 else -1 for d in ref]
+    assert eccentricities(indptr, indices, np.arange(n)).tolist() == expect
 
 
 @pytest.mark.parametrize("seed", range(5))

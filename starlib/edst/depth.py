@@ -77,10 +77,10 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._kernels import _bfs_from, _csr, csr, trees_eccentricities
+from .._kernels import bfs, bfs_scan, csr, trees_eccentricities
 from ..graphs import ArrayGraph, as_graph
 from ..validation import check_int
-from .forest_union import _reverse_path
+from .forest_union import reverse_path
 from .trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from .verify import check_edsts
 
@@ -138,8 +138,11 @@ def _bound_kernel(indptr, indices, budget, k_big, n):  # pragma: no cover - comp
     best_moore = big
     best_comb = big
     best_root = 0
-    dist = np.full(n, -1, np.int64)
+    seen = np.full(n, -1, np.int64)  # BFS stamps: the root r marks what its search reached (no resets)
+    dist = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
+    none = np.empty(0, np.int64)
+    one = np.empty(1, np.int64)
     ball = np.zeros(n + 2, np.int64)
     moore = np.empty(n, np.int64)
     for r in range(n):  # the budget-only count of every root
@@ -180,24 +183,9 @@ def _bound_kernel(indptr, indices, budget, k_big, n):  # pragma: no cover - comp
         br = budget[r]
         # BFS levels from r, stopped once deeper than every bound still worth computing
         limit = max(best_rad, best_comb)
-        for v in range(n):
-            dist[v] = -1
-        dist[r] = 0
-        queue[0] = r
-        head = 0
-        tail = 1
+        one[0] = r
+        tail = bfs_scan(indptr, indices, one, r, seen, dist, none, queue, 0, limit)
         ecc = 0
-        while head < tail:
-            x = queue[head]
-            head += 1
-            if dist[x] > limit:
-                break
-            for j in range(indptr[x], indptr[x + 1]):
-                y = indices[j]
-                if dist[y] < 0:
-                    dist[y] = dist[x] + 1
-                    queue[tail] = y
-                    tail += 1
         # ball sizes by level (vertices reached with dist <= level)
         for i in range(n + 2):
             ball[i] = 0
@@ -445,7 +433,7 @@ def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - co
     c = w
     for _ in range(dist[w] // 2):
         c = via[c]
-    _reverse_path(t, c, -1, -1, -1, par, pe)
+    reverse_path(t, c, -1, -1, -1, par, pe)
     root[t] = c
 
 
@@ -728,8 +716,7 @@ def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, see
     pe = np.full((k, n), -1, dtype=np.int64)
     root = np.zeros(k, dtype=np.int64)
     for t, arr in enumerate(arrays):
-        ip, ix = _csr(n, np.ascontiguousarray(arr), False)
-        _, parent, _ = _bfs_from(ip, ix, np.array([0], np.int64))
+        _, parent, _ = bfs(*csr(n, arr, sort=False), 0)
         par[t] = parent
         child = np.arange(1, n)
         pe[t, 1:] = ids(child, parent[1:])

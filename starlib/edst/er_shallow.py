@@ -65,13 +65,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._kernels import _bfs_from, _csr
+from .._kernels import bfs, csr
 from ..factors import polarfly
 from ..graphs import as_graph
 from ..primes import check_prime_power
 from ..validation import check_int
-from .depth import _below, _graph_index, _reverse_path, improve_depth
+from .depth import _below, _graph_index, improve_depth
 from .factor.er import er_edst_bound, er_edsts
+from .forest_union import reverse_path
 from .trees import EDSTSet, centred_trees, sort_edge_rows
 from .verify import check_edsts
 
@@ -134,7 +135,7 @@ def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
         elif par[b, y] == x:  # y below x in T_b: iff p is below y; re-hang from p (reverse the path p .. y)
             if not _below(b, p, y, par, depth):
                 return -2
-            _reverse_path(b, p, x, x, ep, par, pe)
+            reverse_path(b, p, x, x, ep, par, pe)
         else:
             return -2
     par[a, x] = y
@@ -509,8 +510,7 @@ def _arrays(n: int, ids: Any, trees: EDSTSet) -> tuple[np.ndarray, np.ndarray, n
     pe = np.full((k, n), -1, dtype=np.int64)
     root = np.array([t.root for t in trees], dtype=np.int64)
     for t, tr in enumerate(trees):
-        ip, ix = _csr(n, np.ascontiguousarray(tr.rows), False)
-        _, parent, _ = _bfs_from(ip, ix, np.array([root[t]], np.int64))
+        _, parent, _ = bfs(*csr(n, tr.rows, sort=False), int(root[t]))
         par[t] = parent
         child = np.delete(np.arange(n), root[t])
         pe[t, child] = ids(child, parent[child])

@@ -63,9 +63,9 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
-from .._kernels import _bfs_edges, component_roots, find
+from .._kernels import bfs_edges_jit, component_roots, find
 
-__all__ = ["ForestUnion", "GREEDY_SEED", "RANDOM_ORDER_LINKS"]
+__all__ = ["ForestUnion", "GREEDY_SEED", "RANDOM_ORDER_LINKS", "reverse_path"]
 
 #: Seed of the greedy phase's random edge order (``numpy.random.default_rng``): fixed, so the same graph gives the
 #: same forests on every machine.
@@ -128,7 +128,7 @@ def _forest_parents(n, eu, ev, owner, k):  # pragma: no cover - compiled
         for j in range(sel.shape[0]):
             rows[j, 0] = eu[sel[j]]
             rows[j, 1] = ev[sel[j]]
-        _, parent, prow, _ = _bfs_edges(n, rows, none)
+        _, parent, prow, _ = bfs_edges_jit(n, rows, none)
         for v in range(n):
             par[i, v] = parent[v]
             if prow[v] >= 0:
@@ -154,6 +154,21 @@ def _cfind(c, cst, stamp, i, x):  # pragma: no cover - compiled
         c[i, x] = r
         x = nxt
     return r
+
+
+@numba.njit(cache=True, inline="always")
+def _walk_up(c, cst, stamp, i, par, mark, w, own, other):  # pragma: no cover - compiled
+    """One step of a lowest-common-ancestor walk in the contracted forest ``i``: from ``w`` to its contracted
+    parent, marked ``own``. Returns ``(w, moved, met)``: the new position, whether ``w`` had a parent, and whether
+    the other walk (mark ``other``) had been there (then it is the lowest common ancestor)."""
+    p = par[i, w]
+    if p < 0:
+        return w, False, False
+    w = _cfind(c, cst, stamp, i, p)
+    if mark[w] == other:
+        return w, True, True
+    mark[w] = own
+    return w, True, False
 
 
 @numba.njit(cache=True)
@@ -210,21 +225,15 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
             mark[v] = q1
             lca = -1
             while True:
-                pu = par[i, u]
-                if pu >= 0:
-                    u = _cfind(c, cst, stamp, i, pu)
-                    if mark[u] == q1:
-                        lca = u
-                        break
-                    mark[u] = q0
-                pv = par[i, v]
-                if pv >= 0:
-                    v = _cfind(c, cst, stamp, i, pv)
-                    if mark[v] == q0:
-                        lca = v
-                        break
-                    mark[v] = q1
-                if pu < 0 and pv < 0:
+                u, moved_u, met = _walk_up(c, cst, stamp, i, par, mark, u, q0, q1)
+                if met:
+                    lca = u
+                    break
+                v, moved_v, met = _walk_up(c, cst, stamp, i, par, mark, v, q1, q0)
+                if met:
+                    lca = v
+                    break
+                if not moved_u and not moved_v:
                     break
             if lca < 0:  # ends in two components: impossible for an edge dependent in forest i
                 return -3, i, t
@@ -247,11 +256,12 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
 
 
 @numba.njit(cache=True)
-def _reverse_path(t, v, stop, prev, prev_e, par, pe):  # pragma: no cover - compiled
-    """Tree ``t``: reverse the parent pointers on the path from ``v`` up to ``stop`` (excluded; ``-1``: up to the
-    root), ``v`` taking the parent ``prev`` by edge ``prev_e``. Every vertex of the path then hangs from the one
-    below it (with ``stop = prev = prev_e = -1``: ``v`` becomes the root of its tree). Also the local search's
-    move (:mod:`starlib.edst.depth`)."""
+def reverse_path(t, v, stop, prev, prev_e, par, pe):  # pragma: no cover - compiled
+    """Tree ``t`` of the ``(k, n)`` parent arrays ``par`` (vertex) and ``pe`` (edge id): reverse the parent
+    pointers on the path from ``v`` up to ``stop`` (excluded; ``-1``: up to the root), ``v`` taking the parent
+    ``prev`` by edge ``prev_e``. Every vertex of the path then hangs from the one below it (with
+    ``stop = prev = prev_e = -1``: ``v`` becomes the root of its tree). Compiled, for numba callers: the re-rooting
+    of this module's swaps and the moves of the local search (:mod:`starlib.edst.depth`)."""
     cur = v
     while cur != stop:
         nxt = par[t, cur]
@@ -289,7 +299,7 @@ def _link(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
     b = ev[e]
     if _tree_root(par, i, a) == _tree_root(par, i, b):
         return False
-    _reverse_path(i, a, -1, -1, -1, par, pedge)  # a becomes its tree's root
+    reverse_path(i, a, -1, -1, -1, par, pedge)  # a becomes its tree's root
     par[i, a] = b
     pedge[i, a] = e
     return True

@@ -51,7 +51,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..._kernels import _bfs_from, _bool_rows, _csr, _dinic, _hopcroft_karp, count_components
+from ..._kernels import bfs_from_jit, bool_rows, count_components, csr_jit, hopcroft_karp_jit, max_flow_jit
 from .er_singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
@@ -499,8 +499,8 @@ def _double_star_rows(q):  # pragma: no cover - compiled
 def _max_matching(good):  # pragma: no cover - compiled
     """Maximum matching of the rows of the boolean matrix ``good`` (:func:`starlib._kernels.hopcroft_karp`,
     columns in increasing order): ``col[r]`` or ``-1``."""
-    indptr, indices = _bool_rows(good)
-    return _hopcroft_karp(indptr, indices, good.shape[1])
+    indptr, indices = bool_rows(good)
+    return hopcroft_karp_jit(indptr, indices, good.shape[1])
 
 
 @numba.njit(cache=True)
@@ -535,8 +535,8 @@ def _tree_depths(n, ends, root):  # pragma: no cover - compiled
     isolated = True
     roots = np.array([root], np.int64)
     for t in range(k):
-        indptr, indices = _csr(n, ends[t], False)
-        dist = _bfs_from(indptr, indices, roots)[0]
+        indptr, indices = csr_jit(n, ends[t], False)
+        dist = bfs_from_jit(indptr, indices, roots)[0]
         for v in range(n):
             out[t, v] = dist[v]
             if dist[v] < 0 and indptr[v + 1] > indptr[v]:
@@ -1075,7 +1075,7 @@ def _flow_kernel(verts, cluster, comp_rep, unc, cov, forced, pz, medge, xz, s, t
         caps[j] = s
         j += 1
     nodes = off_z + nz
-    indptr, heads, flow = _dinic(nodes, rows, cols, caps, 0, 1)
+    indptr, heads, flow = max_flow_jit(nodes, rows, cols, caps, 0, 1)
     value = 0
     for p in range(indptr[0], indptr[1]):
         value += flow[p]
