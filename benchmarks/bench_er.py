@@ -28,8 +28,7 @@ import json, resource, sys, time
 import galois  # noqa: F401  (its import, ~1-2 s, is not construction time)
 limit = int(float(sys.argv[3]) * 2**30)
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from starlib.edst.factor.er import er_edsts, er_edst_bound, verify_singer_edsts
-from starlib.edst.factor.er_singer import singer_graph, singer_model
+from starlib.edst.factor.er import er_edsts, er_edst_bound, singer_graph, singer_model, verify_singer_edsts
 q, method, cross = int(sys.argv[1]), sys.argv[2], int(sys.argv[4])
 out = {"q": q, "method": method}
 try:

@@ -3,12 +3,12 @@
 One point is ``(q, family)`` with ``family`` in :data:`ER_FAMILIES`. :func:`er_point` never holds ER_q or a whole
 family in memory:
 
-1. the Singer model of ER_q (:func:`~starlib.edst.factor.er_singer.singer_model`): ``D`` is checked to be a perfect
-   difference set, and :func:`~starlib.edst.factor.er_check.check_singer_isomorphism` checks, edge by edge, that
+1. the Singer model of ER_q (:func:`~starlib.edst.factor.er.singer_model`): ``D`` is checked to be a perfect
+   difference set, and :func:`~starlib.edst.factor.er.check_singer_isomorphism` checks, edge by edge, that
    the Gram-basis map is an isomorphism from the dot-product ER_q (PolarFly) onto the Singer model;
-2. the family, one tree at a time (:func:`~starlib.edst.factor.er_stream.er_tree_stream`: Construction A's
+2. the family, one tree at a time (:func:`~starlib.edst.factor.er.er_tree_stream`: Construction A's
    Hamiltonian paths, or the lifted-cluster low-depth family), each tree checked by a
-   :class:`~starlib.edst.factor.er_check.SingerChecker` (membership by arithmetic, edge-disjointness by a bitmap
+   :class:`~starlib.edst.factor.er.SingerChecker` (membership by arithmetic, edge-disjointness by a bitmap
    over edge slots, spanning and acyclic, depth by BFS from its root) and fed to the family's SHA-256.
 
 The row (:data:`ER_COLUMNS`) records the sizes, the bound ``floor((q+1)/2)``, the trees built, whether every check
@@ -37,10 +37,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..edst.factor.er import er_edst_bound
-from ..edst.factor.er_check import SingerChecker, check_singer_isomorphism
-from ..edst.factor.er_singer import singer_model
-from ..edst.factor.er_stream import er_tree_stream
+from ..edst.factor.er import SingerChecker, check_singer_isomorphism, er_edst_bound, er_tree_stream, singer_model
 from ..primes import check_prime_power, is_prime_power
 from ..validation import check_int
 from .engine import Point
@@ -76,8 +73,9 @@ def er_point(q: int, family: str) -> dict[str, Any]:
         ``q, family, vertices, edges, bound, trees, verified, max_depth, difference_set, isomorphism, sha256,
         seconds, peak_mb, note``; ``seconds`` (wall time, 0.1 s) and ``peak_mb`` (peak resident memory of the
         process during the task, :class:`~starlib.sweep.memory.PeakMemory`) are measurements, the rest are results.
-        If the construction comes up short (the odd-``q`` design of ``er_stream`` raises ``RuntimeError``),
-        ``trees`` counts the trees it gave and ``note`` quotes the failure; otherwise ``note`` is empty.
+        If the construction comes up short (the odd-``q`` design of :func:`~starlib.edst.factor.er.er_tree_stream`
+        raises ``RuntimeError``), ``trees`` counts the trees it gave and ``note`` quotes the failure; otherwise
+        ``note`` is empty.
 
     Raises
     ------

@@ -2,10 +2,10 @@
 
 * :func:`starlib.sweep.er_point` against a second method: the in-memory family ``er_edsts(q, labels="singer")``,
   verified by :func:`starlib.edst.verify.verify_edsts` on the built Singer graph, hashed with numpy's sort
-  (:func:`~starlib.edst.factor.er_check.family_sha256`),
+  (:func:`~starlib.edst.factor.er.family_sha256`),
   depths by networkx BFS.
-* :class:`~starlib.edst.factor.er_check.SingerChecker` catches each kind of broken family.
-* :func:`~starlib.edst.factor.er_check.check_singer_isomorphism` against the dot-product graph mapped edge by edge,
+* :class:`~starlib.edst.factor.er.SingerChecker` catches each kind of broken family.
+* :func:`~starlib.edst.factor.er.check_singer_isomorphism` against the dot-product graph mapped edge by edge,
   and on a wrong basis.
 * The record: atomic, sorted, resumable (a rerun computes only the new points and keeps the old rows byte for byte).
 * A real ``LocalCluster`` with 2 worker processes: one worker is killed with SIGKILL while tasks run, and every row
@@ -26,9 +26,16 @@ import numpy as np
 import pytest
 
 from starlib.cli import main
-from starlib.edst.factor.er import er_edst_bound, er_edsts, verify_singer_edsts
-from starlib.edst.factor.er_check import SingerChecker, check_singer_isomorphism, family_sha256
-from starlib.edst.factor.er_singer import singer_graph, singer_model
+from starlib.edst.factor.er import (
+    SingerChecker,
+    check_singer_isomorphism,
+    er_edst_bound,
+    er_edsts,
+    family_sha256,
+    singer_graph,
+    singer_model,
+    verify_singer_edsts,
+)
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 from starlib.primes import is_prime_power

@@ -5,9 +5,9 @@ module                            contents
 ================================  ==================================================================
 :mod:`.paths`                     Hamiltonian-path packings of ``K_n``, ``K_{q,q}``, circulants
 :mod:`.abelian`                   Cayley graphs of ``(GF(p^k), +)``: prime-power Paley, MMS ``C(X)``
-:mod:`.er_singer`                 ER_q in the Singer difference-set model
-:mod:`.er`, :mod:`.er_clusters`,  ER_q (PolarFly) at the bound ``floor((q+1)/2)``: Hamiltonian paths,
-:mod:`.er_repair`                 the low-depth lifted-cluster family, the last-tree repair
+:mod:`.er` (a package)            ER_q (PolarFly) at the bound ``floor((q+1)/2)``: the Singer model, the
+                                  Hamiltonian paths, the low-depth lifted-cluster family, the last-tree
+                                  repair; streamed and checked tree by tree
 :mod:`.choose`                    :func:`factor_edsts`: the structured packing that reaches the bound,
                                   else the exact packer
 ================================  ==================================================================
@@ -24,8 +24,7 @@ Example
 
 from .abelian import abelian_graph_paths
 from .choose import FACTOR_METHODS, factor_edsts, generic_trees, structured_edsts
-from .er import er_edst_bound, er_edsts, singer_pairing, verify_singer_edsts
-from .er_singer import SingerModel, singer_graph, singer_model
+from .er import SingerModel, er_edst_bound, er_edsts, singer_graph, singer_model, singer_pairing, verify_singer_edsts
 from .paths import bipartite_paths, circulant_connection_set, circulant_paths, complete_bipartite_sides, walecki_paths
 
 __all__ = ["FACTOR_METHODS", "SingerModel", "abelian_graph_paths", "bipartite_paths", "circulant_connection_set",

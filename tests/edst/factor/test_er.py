@@ -17,15 +17,17 @@ import numpy as np
 import pytest
 
 from starlib.edst.factor.er import (
+    cluster_layout,
     er_edst_bound,
     er_edsts,
     hamiltonian_path_orders,
+    singer_graph,
     singer_labels_of,
+    singer_model,
     singer_pairing,
     verify_singer_edsts,
 )
-from starlib.edst.factor.er_clusters import INTERNAL, MATCHING, STAR, W_EDGE, cluster_layout
-from starlib.edst.factor.er_singer import singer_graph, singer_model
+from starlib.edst.factor.er.clusters import INTERNAL, MATCHING, STAR, W_EDGE
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 from starlib.primes import is_prime_power

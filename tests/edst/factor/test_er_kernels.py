@@ -1,7 +1,7 @@
 """The compiled kernels behind the ER_q constructions agree with the library routines they replace.
 
-:mod:`starlib.edst.factor.er_clusters` used to call ``scipy.sparse.csgraph`` (maximum bipartite matching, maximum
-flow, BFS, connected components) and :mod:`starlib.edst.factor.er_singer` built the edge list and the point lookup
+:mod:`starlib.edst.factor.er.clusters` used to call ``scipy.sparse.csgraph`` (maximum bipartite matching, maximum
+flow, BFS, connected components) and :mod:`starlib.edst.factor.er.singer` built the edge list and the point lookup
 with numpy. The trees are the same arrays only if the kernels return exactly what those routines returned,
 including the choice among several maximum matchings or flows: ``tests/test_kernels.py`` compares the shared
 matching and flow kernels (:mod:`starlib._kernels`) with scipy and networkx. Independent sources here: scipy's
@@ -18,10 +18,10 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from starlib.edst.factor import er_clusters as C
-from starlib.edst.factor.er import er_edsts
-from starlib.edst.factor.er_repair import _parents
-from starlib.edst.factor.er_singer import _normalise, singer_model
+from starlib.edst.factor.er import clusters as C
+from starlib.edst.factor.er import er_edsts, singer_model
+from starlib.edst.factor.er.repair import _parents
+from starlib.edst.factor.er.singer import _normalise
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 

@@ -1,7 +1,7 @@
-"""The streamed ER_q families (:mod:`starlib.edst.factor.er_stream`) equal the in-memory ones, tree by tree.
+"""The streamed ER_q families (:mod:`starlib.edst.factor.er.stream`) equal the in-memory ones, tree by tree.
 
 Independent sources: :func:`starlib.edst.factor.er.er_edsts` (which materialises every edge of ER_q through
-:func:`~starlib.edst.factor.er_clusters.cluster_layout`) for the trees, roots and tags; the layout's edge list
+:func:`~starlib.edst.factor.er.clusters.cluster_layout`) for the trees, roots and tags; the layout's edge list
 for the partner lookup the stream uses instead of the matchings; the Singer verifier for larger ``q``.
 """
 
@@ -10,11 +10,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from starlib.edst.factor import er_stream
-from starlib.edst.factor.er import er_edsts, verify_singer_edsts
-from starlib.edst.factor.er_clusters import INTERNAL, MATCHING, _layout_base, _partner, cluster_layout
-from starlib.edst.factor.er_singer import singer_model
-from starlib.edst.factor.er_stream import ErTreeStream, er_tree_stream
+from starlib.edst.factor.er import (
+    ErTreeStream,
+    cluster_layout,
+    er_edsts,
+    er_tree_stream,
+    singer_model,
+    verify_singer_edsts,
+)
+from starlib.edst.factor.er import stream as er_stream
+from starlib.edst.factor.er.clusters import INTERNAL, MATCHING, _layout_base, _partner
 
 PRIME_POWERS_64 = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59,
                    61, 64]

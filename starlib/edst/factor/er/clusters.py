@@ -14,7 +14,7 @@ matchings, which gives ``q`` disjoint *copies*; it joins the copies to the hub c
 from an unused star edge chosen by a bipartite matching so that it lands at depth 4. For even ``q`` this
 gives the maximum ``q/2`` EDSTs at depth at most 5 from ``w`` (4 whenever the matchings are perfect, which
 the tests record); for odd ``q`` it gives ``(q-1)/2`` trees and the leftover edges are handed to
-:mod:`starlib.edst.factor.er_repair`.
+:mod:`starlib.edst.factor.er.repair`.
 
 Implementation: the layout and the steps of the constructions run in small compiled kernels of this module
 (``O(q^3)`` work in all, a few dozen Python steps per call), which call the package's shared kernels
@@ -27,12 +27,12 @@ and ``maximum_flow``, which earlier versions called, so the trees are the same a
 The choices (hung centres, reserve, plan, flow, ``X_z`` and ``v_z``) read per-tree depths through
 ``_depth_at`` / ``_depth_row``: either the ``(k, n)`` BFS table of the built forests (this module) or a *depth
 rule* (``_lifted_depth``) that computes them from the partner lookup ``_partner`` (the difference table of
-``D``, ``O(n)`` memory), which :mod:`starlib.edst.factor.er_stream` uses to build the same trees one at a time
+``D``, ``O(n)`` memory), which :mod:`starlib.edst.factor.er.stream` uses to build the same trees one at a time
 without the edge list.
 
 Example
 -------
->>> from starlib.edst.factor.er_singer import singer_model
+>>> from starlib.edst.factor.er.singer import singer_model
 >>> L = cluster_layout(singer_model(5))
 >>> L.q, int((L.cluster >= 0).sum()), np.bincount(L.cluster[L.cluster >= 0]).tolist()
 (5, 30, [6, 6, 6, 6, 6])
@@ -51,8 +51,8 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..._kernels import bfs_from_jit, bool_rows, count_components, csr_jit, hopcroft_karp_jit, max_flow_jit
-from .er_singer import SingerModel
+from ...._kernels import bfs_from_jit, bool_rows, count_components, csr_jit, hopcroft_karp_jit, max_flow_jit
+from .singer import SingerModel
 
 __all__ = ["ClusterLayout", "cluster_layout", "double_stars", "lifted_cluster_trees"]
 
@@ -104,7 +104,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
     Parameters
     ----------
     S : SingerModel
-        From :func:`starlib.edst.factor.er_singer.singer_model`.
+        From :func:`starlib.edst.factor.er.singer.singer_model`.
 
     Returns
     -------
@@ -117,7 +117,7 @@ def cluster_layout(S: SingerModel) -> ClusterLayout:
 
     Example
     -------
-    >>> from starlib.edst.factor.er_singer import singer_model
+    >>> from starlib.edst.factor.er.singer import singer_model
     >>> L = cluster_layout(singer_model(4))
     >>> np.bincount(L.kind).tolist()  # q w-edges, q^2 star, internal, q^2(q-1)/2 matching
     [4, 16, 6, 24]
@@ -305,7 +305,7 @@ def _lifted_anchors(d1: np.ndarray, xs: np.ndarray, centres: np.ndarray, ncluste
 
     Example
     -------
-    >>> from starlib.edst.factor.er_singer import singer_model
+    >>> from starlib.edst.factor.er.singer import singer_model
     >>> S = singer_model(4)
     >>> w, centres, cluster, is_centre, d1 = _layout_base(S)
     >>> x = np.flatnonzero((cluster >= 0) & ~is_centre)
@@ -1001,7 +1001,7 @@ def lifted_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray
 
     Example
     -------
-    >>> from starlib.edst.factor.er_singer import singer_model
+    >>> from starlib.edst.factor.er.singer import singer_model
     >>> L = cluster_layout(singer_model(4))
     >>> trees, used = lifted_cluster_trees(L)
     >>> [t.shape for t in trees], int(used.sum())
@@ -1146,7 +1146,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
     -------
     (trees, used) or None
         ``(q+1)/2`` edge arrays (``F`` last) and the mask of used edges (all of them), or None if the
-        flow is not saturating or a free-star condition fails (then use :mod:`starlib.edst.factor.er_repair`).
+        flow is not saturating or a free-star condition fails (then use :mod:`starlib.edst.factor.er.repair`).
 
     Raises
     ------
@@ -1161,7 +1161,7 @@ def odd_cluster_trees(L: ClusterLayout) -> tuple[list[np.ndarray], np.ndarray] |
 
     Example
     -------
-    >>> from starlib.edst.factor.er_singer import singer_model
+    >>> from starlib.edst.factor.er.singer import singer_model
     >>> out = odd_cluster_trees(cluster_layout(singer_model(7)))
     >>> len(out[0]), bool(out[1].all())
     (4, True)

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ...fields import GFTables, tables
-from ...graphs import ArrayGraph
-from ...primes import check_prime_power
+from ....fields import GFTables, tables
+from ....graphs import ArrayGraph
+from ....primes import check_prime_power
 
 __all__ = ["SingerModel", "singer_model", "singer_graph", "is_perfect_difference_set"]
 

@@ -1,6 +1,6 @@
 """Complete a family of shallow spanning trees to one more tree by edge swaps (matroid-partition repair).
 
-For odd ``q`` the lifted-cluster trees of :mod:`starlib.edst.factor.er_clusters` are one short of the bound
+For odd ``q`` the lifted-cluster trees of :mod:`starlib.edst.factor.er.clusters` are one short of the bound
 ``(q+1)/2`` and leave exactly ``n - 1`` edges unused, which do not form a tree (docs/er-edsts.md §7).
 :func:`complete_last_tree` builds the last tree ``F`` from them: Kruskal's rule puts every leftover edge that
 joins two components of ``F`` into ``F``; each other leftover edge ``e = xy`` (it closes a cycle of ``F``) is
@@ -18,8 +18,8 @@ compiled call each.
 
 Example
 -------
->>> from starlib.edst.factor.er_singer import singer_model
->>> from starlib.edst.factor.er_clusters import cluster_layout, lifted_cluster_trees
+>>> from starlib.edst.factor.er.singer import singer_model
+>>> from starlib.edst.factor.er.clusters import cluster_layout, lifted_cluster_trees
 >>> L = cluster_layout(singer_model(5))
 >>> trees, used = lifted_cluster_trees(L)
 >>> out, stats = complete_last_tree(L.n, L.edges, trees, used, root=L.w)
@@ -40,8 +40,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..._kernels import bfs_edges, find, union_edges
-from ..packing import ForestPartition
+from ...._kernels import bfs_edges, find, union_edges
+from ...packing import ForestPartition
 
 __all__ = ["complete_last_tree"]
 

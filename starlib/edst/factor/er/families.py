@@ -5,7 +5,7 @@ of EDSTs has more than ``floor((q+1)/2)`` trees (for odd ``q`` such a family use
 literature conjectures the bound is always attained and reports it checked to ``q = 128``; the
 constructions here attain it for every prime power tried (see ``notebooks/12-er-edsts.ipynb``), each
 family verified by :func:`starlib.edst.verify.verify_edsts`. All work in the Singer model
-(:mod:`starlib.edst.factor.er_singer`), where ``i ~ j`` iff ``i + j mod n`` lies in the difference set ``D``, and
+(:mod:`starlib.edst.factor.er.singer`), where ``i ~ j`` iff ``i + j mod n`` lies in the difference set ``D``, and
 the trees are mapped back to the dot-product labelling of :func:`starlib.factors.polarfly`.
 
 Methods (``er_edsts(q, method=...)``), with the construction tag stored on each tree:
@@ -15,7 +15,7 @@ Methods (``er_edsts(q, method=...)``), with the construction tag stored on each 
     ``gcd(a - b, n) = 1``; a maximum matching of ``D`` under that relation gives ``floor((q+1)/2)`` paths.
     Depth ``(n-1)/2`` from the middle vertex. ``O(n q)`` time.
 ``"low-depth"`` (tags ``ER-C``, ``ER-F``; docs/er-edsts.md §5-§7, variants described in
-:mod:`starlib.edst.factor.er_clusters`)
+:mod:`starlib.edst.factor.er.clusters`)
     Even ``q``: ``q/2`` lifted-cluster trees rooted at an absolute point ``w``, depth at most 5 (4 in every
     case computed). Odd ``q >= 5``: ``(q-1)/2`` such trees on ``q-1`` clusters plus a last tree ``ER-F``
     rooted at the centre ``v_z``, chosen by a max-flow; depth at most 5 in every case computed. The
@@ -51,14 +51,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..._kernels import count_components
-from ...factors import polarfly_points
-from ...primes import check_prime_power
-from ..trees import EDSTSet, Tree, tree_center
-from ..verify import RULES, VerifyReport
-from .er_clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees
-from .er_repair import complete_last_tree
-from .er_singer import SingerModel, singer_model
+from ...._kernels import count_components
+from ....factors import polarfly_points
+from ....primes import check_prime_power
+from ...trees import EDSTSet, Tree, tree_center
+from ...verify import RULES, VerifyReport
+from .clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees
+from .repair import complete_last_tree
+from .singer import SingerModel, singer_model
 
 __all__ = ["METHODS", "er_edst_bound", "singer_pairing", "hamiltonian_path_orders", "er_edsts",
            "singer_labels_of", "verify_singer_edsts"]
@@ -225,7 +225,7 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
     ----------
     graph : ArrayGraph
         :func:`starlib.factors.polarfly` (labels: point triples) or
-        :func:`starlib.edst.factor.er_singer.singer_graph` (labels ``0..n-1``), for this ``q``.
+        :func:`starlib.edst.factor.er.singer.singer_graph` (labels ``0..n-1``), for this ``q``.
     q : int
         The field order of ``graph`` = ER_q (a prime power).
 
@@ -309,7 +309,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
         at most 5) or ``"repair"`` (Construction C plus matroid repair); see the module docstring.
     graph : ArrayGraph, optional
         The host graph: :func:`starlib.factors.polarfly` ``(q)`` or
-        :func:`starlib.edst.factor.er_singer.singer_graph` ``(q)``. Trees are returned in its vertex indices.
+        :func:`starlib.edst.factor.er.singer.singer_graph` ``(q)``. Trees are returned in its vertex indices.
     labels : str
         Without ``graph``: ``"standard"`` (vertex indices of ``polarfly(q)``, the default) or ``"singer"``
         (Singer labels; no relabelling, for the largest ``q``).
@@ -327,7 +327,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     Notes
     -----
     Time ``O(n q)`` = ``O(m)`` for ``"hamiltonian"`` (vectorised numpy) and about that for ``"low-depth"``
-    (compiled kernels of :mod:`starlib.edst.factor.er_clusters`: per-cluster matchings and one max-flow on
+    (compiled kernels of :mod:`starlib.edst.factor.er.clusters`: per-cluster matchings and one max-flow on
     ``O(q^2)`` nodes; a few ms for ``q = 37``); ``"repair"`` runs Python loops of ``O(n q)`` steps and suits
     ``q`` up to a few dozen. The graph check of ``graph`` is one compiled pass over its edges.
 

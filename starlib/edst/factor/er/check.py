@@ -1,6 +1,6 @@
 """Checks of ER_q EDST families that stream: tree by tree, without building ER_q.
 
-ER_q in Singer labels (:mod:`starlib.edst.factor.er_singer`) is ``i ~ j`` iff ``(i + j) mod n`` lies in the
+ER_q in Singer labels (:mod:`starlib.edst.factor.er.singer`) is ``i ~ j`` iff ``(i + j) mod n`` lies in the
 perfect difference set ``D`` and ``i != j``. Every edge ``{u, v}`` has a *slot* ``(index of u + v in D, min(u, v))``;
 the ``(q + 1) n`` slots hold each edge once (and some non-edges: a slot ``(d, u)`` with ``d - u <= u``), so one
 bit per slot records the edges already used. :class:`SingerChecker` checks one tree at a time:
@@ -16,7 +16,7 @@ bit per slot records the edges already used. :class:`SingerChecker` checks one t
 
 :func:`check_singer_isomorphism` ties the Singer model to the dot-product definition of ER_q (``u ~ v`` iff
 ``u . v = 0``, :func:`starlib.factors.polarfly`) by checking the explicit Gram-basis map of
-:meth:`~starlib.edst.factor.er_singer.SingerModel.index_of_points` edge by edge, also without building either graph.
+:meth:`~starlib.edst.factor.er.singer.SingerModel.index_of_points` edge by edge, also without building either graph.
 
 Memory: the bitmap plus ``O(n)`` per tree; time ``O(n)`` per tree (a counting sort puts the edges in order).
 
@@ -44,9 +44,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..._kernels import bfs_scan
-from ...factors import polarfly_points
-from .er_singer import SingerModel, is_perfect_difference_set, singer_model
+from ...._kernels import bfs_scan
+from ....factors import polarfly_points
+from .singer import SingerModel, is_perfect_difference_set, singer_model
 
 __all__ = ["TreeCheck", "SingerChecker", "IsomorphismCheck", "check_singer_isomorphism", "family_sha256"]
 
@@ -178,7 +178,7 @@ class SingerChecker:
     q : int
         The field order (a prime power).
     model : SingerModel, optional
-        :func:`~starlib.edst.factor.er_singer.singer_model` ``(q)`` if already built.
+        :func:`~starlib.edst.factor.er.singer.singer_model` ``(q)`` if already built.
 
     Attributes
     ----------
@@ -376,7 +376,7 @@ def check_singer_isomorphism(q: int, model: SingerModel | None = None) -> Isomor
     q : int
         The field order (a prime power).
     model : SingerModel, optional
-        :func:`~starlib.edst.factor.er_singer.singer_model` ``(q)`` if already built.
+        :func:`~starlib.edst.factor.er.singer.singer_model` ``(q)`` if already built.
 
     Returns
     -------

@@ -2,22 +2,22 @@
 
 :func:`er_tree_stream` gives the trees of :func:`starlib.edst.factor.er.er_edsts` ``(q, family, labels="singer")``
 (the same edge sets, roots and construction tags) one by one, for ``q`` up to about a thousand, in ``O(n)`` memory
-(``n = q^2 + q + 1``) instead of the ``O(m)`` edge arrays of :func:`~starlib.edst.factor.er_clusters.cluster_layout`
+(``n = q^2 + q + 1``) instead of the ``O(m)`` edge arrays of :func:`~starlib.edst.factor.er.clusters.cluster_layout`
 (``m = q (q+1)^2 / 2``: ``537,920,000`` edges, tens of GB, at ``q = 1024``).
 
 ``"hamiltonian"`` (tag ``ER-A``)
     Tree ``t`` is the Hamiltonian path of the ``t``-th pair of :func:`~starlib.edst.factor.er.singer_pairing`
     (:func:`~starlib.edst.factor.er.hamiltonian_path_orders`, one row at a time), rooted at its middle vertex.
 ``"low-depth"`` (tags ``ER-C``, ``ER-F``)
-    Everything :mod:`starlib.edst.factor.er_clusters` decides is ``O(q^2)``: the hub star edges, the hung
+    Everything :mod:`starlib.edst.factor.er.clusters` decides is ``O(q^2)``: the hub star edges, the hung
     centres, and for odd ``q`` the reserve, plan, flow, ``X_z`` and ``v_z`` choices. Only the inter-cluster
     matchings ``M(i, j)`` are ``O(q^3)``, and the double star ``S_t`` fixes which tree owns ``M(i, j)``. So only
     the ``O(q^2)`` *special* edges (w-edges, star edges, internal edges, and for odd ``q`` the matchings
     ``M(i, z)``) get compact ids, and the matching edges of a tree are generated when the tree is asked for:
     the partner of ``x`` in ``X_j`` is the common neighbour of ``x`` and the centre ``v_j``, one lookup in
-    the difference table of ``D`` (:func:`~starlib.edst.factor.er_clusters._partner`). The per-tree depths the
-    choices prefer are computed from the same rule (:func:`~starlib.edst.factor.er_clusters._lifted_depth`),
-    and the choices run in the kernels of :mod:`starlib.edst.factor.er_clusters` itself, so the trees are the
+    the difference table of ``D`` (:func:`~starlib.edst.factor.er.clusters._partner`). The per-tree depths the
+    choices prefer are computed from the same rule (:func:`~starlib.edst.factor.er.clusters._lifted_depth`),
+    and the choices run in the kernels of :mod:`starlib.edst.factor.er.clusters` itself, so the trees are the
     same. Where the odd-``q`` design fails (``q = 3`` always), ``q <= 128`` falls back to the in-memory
     :func:`~starlib.edst.factor.er.er_edsts`; larger ``q`` raise ``RuntimeError``.
 
@@ -39,10 +39,9 @@ from collections.abc import Iterator
 import numba
 import numpy as np
 
-from ..._kernels import count_components
-from ...primes import check_prime_power
-from .er import er_edsts, hamiltonian_path_orders, singer_pairing
-from .er_clusters import (
+from ...._kernels import count_components
+from ....primes import check_prime_power
+from .clusters import (
     _double_star_rows,
     _flow_selection,
     _hang_centres,
@@ -56,7 +55,8 @@ from .er_clusters import (
     _xz_kernel,
     _zstar_kernel,
 )
-from .er_singer import SingerModel, singer_model
+from .families import er_edsts, hamiltonian_path_orders, singer_pairing
+from .singer import SingerModel, singer_model
 
 __all__ = ["FAMILIES", "ErTreeStream", "er_tree_stream"]
 
@@ -68,7 +68,7 @@ FALLBACK_MAX_Q = 128
 
 
 class _Special:
-    """The lookups :func:`~starlib.edst.factor.er_clusters._hang_centres` reads (``xs``, ``star_of``, ``mate``)."""
+    """The lookups :func:`~starlib.edst.factor.er.clusters._hang_centres` reads (``xs``, ``star_of``, ``mate``)."""
 
     def __init__(self, xs: np.ndarray, star_of: np.ndarray, mate: np.ndarray) -> None:
         self.xs, self.star_of, self.mate = xs, star_of, mate
@@ -159,7 +159,7 @@ def er_tree_stream(q: int, family: str = "hamiltonian") -> ErTreeStream:
     ErTreeStream
         Its tree ``t`` has the edge set, root and tag of tree ``t`` of :func:`~starlib.edst.factor.er.er_edsts`
         (the order of the rows may differ). Set-up is ``O(q^3)`` time (the choices of
-        :mod:`~starlib.edst.factor.er_clusters` read per-tree depths) and ``O(n)`` memory; each tree is
+        :mod:`~starlib.edst.factor.er.clusters` read per-tree depths) and ``O(n)`` memory; each tree is
         ``O(n)`` time and memory.
 
     Raises
@@ -167,7 +167,7 @@ def er_tree_stream(q: int, family: str = "hamiltonian") -> ErTreeStream:
     ValueError
         If ``q`` is not a prime power or ``family`` is unknown.
     RuntimeError
-        If the odd-``q`` design of :func:`~starlib.edst.factor.er_clusters.odd_cluster_trees` fails for
+        If the odd-``q`` design of :func:`~starlib.edst.factor.er.clusters.odd_cluster_trees` fails for
         ``q > 128`` (``q <= 128`` falls back to the in-memory construction).
 
     Example
@@ -303,7 +303,7 @@ class _LowDepth:
 def _odd_design(S: SingerModel, ids: _Special, ends: np.ndarray, used: np.ndarray, cluster: np.ndarray,
                 centres: np.ndarray, d1: np.ndarray, rule: tuple,
                 hub: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The steps of :func:`~starlib.edst.factor.er_clusters.odd_cluster_trees` after the hub trees, on compact
+    """The steps of :func:`~starlib.edst.factor.er.clusters.odd_cluster_trees` after the hub trees, on compact
     ids: ``(extra, last)`` (the special edge ids of every ``T_t``, the rows of ``F``) or None where it fails."""
     q, n = S.q, S.n
     s, z = (q - 1) // 2, q - 1
