@@ -32,29 +32,28 @@ Example
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .family import ClosedForms, Param, family, flag, integer, prime_power
 from .fields import tables
 from .graphs import ArrayGraph
-from .memory import Size, check_size
+from .memory import Size
 from .primes import check_prime_power, prime_power_parts
-from .validation import check_flag, check_int
+from .validation import check_int
 
 if TYPE_CHECKING:  # networkx only at the boundary (polarfly_graph), imported there
     import networkx as nx
 
 __all__ = [
+    "PALEY_ORDER",
+    "MMS_ORDER",
+    "RSTAR_DEGREE",
+    "mms_delta",
     "FIELD_BASE_BYTES",
+    "field_edge_bytes",
     "chimera_counts",
-    "factor_size",
-    "refuse_large",
-    "whole",
-    "check_paley_order",
-    "check_mms_order",
-    "check_rstar_degree",
     "complete",
     "complete_bipartite",
     "cycle",
@@ -71,132 +70,50 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------
-# the parameter rules of the field-based and R* families (builders and the family records share them)
+# the parameter rules of the field-based and R* families (the builders, the networks and Table V read them)
 # ---------------------------------------------------------------------------------------------
-def check_paley_order(value: Any, name: str = "q") -> int:
-    """Return ``value`` if it is the order of a Paley graph: a prime power ``= 1 (mod 4)``.
+#: The order of a Paley graph: a prime power ``= 1 (mod 4)`` (so that -1 is a square and QR(q) is undirected).
+PALEY_ORDER = prime_power(residues=(4, (1,)), needs="the Paley graph QR({name}) needs")
+#: The order of an MMS graph: a prime power ``q = 4w + delta >= 3``, ``delta`` in {-1, 0, 1}.
+MMS_ORDER = prime_power(3, residues=(4, (0, 1, 3)), needs="MMS({name}) needs")
+#: The degree of an R* supernode (IQ, BDF) on ``2d + 2`` vertices: ``d >= 3``, ``d = 0 or 3 (mod 4)``.
+RSTAR_DEGREE = integer(3, residues=(4, (0, 3)), needs="an R* supernode of order 2{name}+2 needs")
 
-    Examples
-    --------
-    >>> check_paley_order(13)
-    13
-    >>> check_paley_order(7, "paley_q")
+
+def mms_delta(q: int) -> int:
+    """The ``delta`` of ``q = 4w + delta`` (1, 0 or -1) for an MMS order ``q``.
+
+    >>> [mms_delta(x) for x in (3, 4, 5, 7, 8, 9)]
+    [-1, 0, 1, -1, 0, 1]
+    >>> mms_delta(2)
     Traceback (most recent call last):
     ...
-    ValueError: paley_q=7 is not 1 mod 4: the Paley graph QR(paley_q) needs a prime power paley_q = 1 (mod 4)
+    ValueError: q=2 is too small: MMS(q) needs a prime power q >= 3, q != 2 (mod 4)
     """
-    q = check_prime_power(value, name)
-    if q % 4 != 1:
-        raise ValueError(f"{name}={q} is not 1 mod 4: the Paley graph QR({name}) needs a prime power "
-                         f"{name} = 1 (mod 4)")
-    return q
-
-
-def check_mms_order(value: Any, name: str = "q") -> int:
-    """Return ``value`` if it is the order of an MMS graph: a prime power ``q = 4w + delta >= 3``.
-
-    Examples
-    --------
-    >>> check_mms_order(2)
-    Traceback (most recent call last):
-    ...
-    ValueError: q=2 is too small: MMS(q) needs a prime power q = 4w + delta >= 3, delta in {-1, 0, 1}
-    """
-    q = check_prime_power(value, name)
-    if q == 2:
-        raise ValueError(f"{name}=2 is too small: MMS(q) needs a prime power q = 4w + delta >= 3, "
-                         "delta in {-1, 0, 1}")
-    return q
-
-
-def check_rstar_degree(value: Any, name: str = "d") -> int:
-    """Return ``value`` if it is the degree of an R* supernode (IQ, BDF): ``d >= 3``, ``d = 0 or 3 (mod 4)``.
-
-    Examples
-    --------
-    >>> check_rstar_degree(7)
-    7
-    >>> check_rstar_degree(5)
-    Traceback (most recent call last):
-    ...
-    ValueError: d=5 is not 0 or 3 mod 4: an R* supernode of order 2d+2 exists only for d = 0, 3 (mod 4)
-    """
-    d = check_int(value, name)
-    if d % 4 not in (0, 3):
-        raise ValueError(f"{name}={d} is not 0 or 3 mod 4: an R* supernode of order 2d+2 exists only for "
-                         f"d = 0, 3 (mod 4)")
-    if d < 3:
-        raise ValueError(f"{name}={d} is too small: need d >= 3 with d = 0 or 3 (mod 4) (IQ(0) is two isolated "
-                         f"vertices)")
-    return d
+    return {0: 0, 1: 1, 3: -1}[MMS_ORDER(q, "q") % 4]
 
 
 # ---------------------------------------------------------------------------------------------
-# sizes: every builder estimates its graph from its parameters and refuses, before allocating, what would not fit
+# sizes: every family's size model (read by the memory guard before anything is built)
 # ---------------------------------------------------------------------------------------------
 #: Resident memory a field-based builder adds on first use (galois for primitive roots and Conway polynomials,
 #: numba): the resident-set growth of ``slimfly(13)`` in a fresh interpreter is 225 MiB.
 FIELD_BASE_BYTES = 256 * 2**20
 
 
-def whole(value: Any, minimum: int = 0) -> int | None:
-    """``value`` as ``int`` if it is an integer (not bool) ``>= minimum``, else None: the size estimates take
-    whatever they are given and leave the rules to the builder's own checks.
-
-    >>> whole(5), whole(True), whole(1, minimum=2), whole("5")
-    (5, None, None, None)
-    """
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or value < minimum:
-        return None
-    return int(value)
-
-
-_NONE = Size(0, 0, 0)
-
-
-def _field_edge_bytes(q: int) -> int:
+def field_edge_bytes(q: int) -> int:
     """Peak bytes per edge of a Cayley graph on GF(q): 160 plus 16 per digit of an extension field's elements.
 
-    Measured (``tracemalloc`` and resident set): QR(1009) 146, QR(7^4) 144, QR(5^5) 176 bytes per edge.
+    Measured (``tracemalloc`` and resident set): QR(1009) 146, QR(7^4) 144, QR(5^5) 176 bytes per edge. Every
+    size model is a linear model ``a m + b n (+ FIELD_BASE_BYTES)`` whose coefficients bound the peak
+    ``tracemalloc`` and resident-set growth measured on builds of 10^5 to 2.4 * 10^6 edges in a fresh
+    interpreter (the measured bytes per edge are given beside each model).
+
+    >>> field_edge_bytes(1009), field_edge_bytes(7**4)
+    (176, 224)
     """
     parts = prime_power_parts(q) if q < 10**12 else None
     return 160 + 16 * (parts[1] if parts else 1)
-
-
-def _size_complete(n: Any = None, **_: Any) -> Size:
-    n = whole(n, 2)
-    return _NONE if n is None else Size.of(n, n * (n - 1) // 2, 64, 100)  # measured 48 per edge
-
-
-def _size_complete_bipartite(n: Any = None, **_: Any) -> Size:
-    n = whole(n, 1)
-    return _NONE if n is None else Size.of(2 * n, n * n, 64, 200)  # measured 48 per edge
-
-
-def _size_cycle(n: Any = None, **_: Any) -> Size:
-    n = whole(n, 3)
-    return _NONE if n is None else Size.of(n, n, 100, 200)  # measured 224 per vertex
-
-
-def _size_paley(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)
-    return _NONE if q is None else Size.of(q, q * (q - 1) // 4, _field_edge_bytes(q), 100, FIELD_BASE_BYTES)
-
-
-def _size_mms_supernode(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)  # degree (q - delta)/2, q = 4w + delta, delta in {-1, 0, 1}
-    delta = None if q is None else {1: 1, 3: -1}.get(q % 4, 0)
-    return _NONE if q is None else Size.of(q, q * (q - delta) // 4, _field_edge_bytes(q), 100, FIELD_BASE_BYTES)
-
-
-def _size_polarfly(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)  # measured 95 per edge at q = 127
-    return _NONE if q is None else Size.of(q * q + q + 1, q * (q + 1) ** 2 // 2, 120, 300, FIELD_BASE_BYTES)
-
-
-def _size_rstar(d: Any = None, **_: Any) -> Size:
-    d = whole(d, 0)  # measured 92 per edge at d = 400
-    return _NONE if d is None else Size.of(2 * d + 2, d * (d + 1), 120, 200)
 
 
 def chimera_counts(rows: int, cols: int, toric: Any = False) -> tuple[int, int]:
@@ -211,70 +128,13 @@ def chimera_counts(rows: int, cols: int, toric: Any = False) -> tuple[int, int]:
     return 8 * r * c, 24 * r * c if wrap else 16 * r * c + 4 * (r - 1) * c + 4 * r * (c - 1)
 
 
-def _size_chimera(rows: Any = None, cols: Any = None, toric: Any = False, **_: Any) -> Size:
-    r, c = whole(rows, 1), whole(cols, 1)  # measured 159 per edge (127 traced) at 60 x 60
-    return _NONE if r is None or c is None else Size.of(*chimera_counts(r, c, toric), 150, 300)
-
-
-_SIZES: dict[str, Callable[..., Size]] = {
-    "complete": _size_complete, "complete_bipartite": _size_complete_bipartite, "cycle": _size_cycle,
-    "paley": _size_paley, "mms_supernode": _size_mms_supernode, "polarfly": _size_polarfly,
-    "inductive_quad": _size_rstar, "bdf": _size_rstar, "chimera": _size_chimera,
-}
-
-
-def factor_size(builder: str, **params: Any) -> Size:
-    """What a factor builder would build from these parameters: vertices, edges and peak bytes, nothing built.
-
-    Each estimate is a linear model ``a m + b n (+ FIELD_BASE_BYTES)`` whose coefficients bound the peak
-    ``tracemalloc`` and resident-set growth measured on builds of 10^5 to 2.4 * 10^6 edges in a fresh
-    interpreter (the measured bytes per edge are given beside each model). Parameters that break the builder's
-    rules give ``Size(0, 0, 0)``: the builder's own checks report them.
-
-    Parameters
-    ----------
-    builder : str
-        The builder's function name in this module (``"paley"``, ``"complete_bipartite"``).
-    **params
-        Its arguments.
-
-    Returns
-    -------
-    Size
-
-    Raises
-    ------
-    ValueError
-        For an unknown builder.
-
-    Examples
-    --------
-    >>> factor_size("complete", n=2000)
-    Size(n=2000, m=1999000, peak_bytes=128136000)
-    >>> factor_size("polarfly", q=1024).m, factor_size("polarfly", q=6.5)
-    (537920000, Size(n=0, m=0, peak_bytes=0))
-    """
-    if builder not in _SIZES:
-        raise ValueError(f"builder={builder!r} is not one of {', '.join(_SIZES)}")
-    return _SIZES[builder](**params)
-
-
-def refuse_large(size: Size, what: str, **params: Any) -> Size:
-    """:func:`~starlib.memory.check_size` of ``size`` against the memory limit in force, naming ``params``.
-
-    The builders call it first, so a graph too large for the memory limit
-    (:func:`~starlib.memory.memory_limit`, set by :func:`~starlib.memory.limit_memory`) is refused
-    before anything is allocated.
-
-    >>> refuse_large(factor_size("cycle", n=5), "cycle", n=5).m
-    5
-    """
-    return check_size(size, {k: v for k, v in params.items() if v is not None}, what)
-
-
 # ---------------------------------------------------------------------------------------------
 # complete graphs
 # ---------------------------------------------------------------------------------------------
+@family("complete", kind="factor", summary="complete graph K_n", symbol="K_n", reference="App. B-B4",
+        params={"n": Param(integer(2))},
+        size=lambda n: Size.of(n, n * (n - 1) // 2, 64, 100),  # measured 48 per edge
+        forms=ClosedForms("n", "n*(n - 1)/2", (("n - 1", "n"),)))
 def complete(n: int) -> ArrayGraph:
     """The complete graph K_n on vertices ``0..n-1``.
 
@@ -302,13 +162,15 @@ def complete(n: int) -> ArrayGraph:
     ----------
     Table V row K_n; Example II-D.5 (structure graph of K_n * QR(q)).
     """
-    refuse_large(_size_complete(n), "complete", n=n)
-    n = check_int(n, "n", minimum=2)
     u, v = np.triu_indices(n, 1)
     edges = np.stack([u, v], axis=1).astype(np.int64)
     return ArrayGraph(list(range(n)), edges, name="complete", params={"n": n})
 
 
+@family("complete-bipartite", kind="factor", summary="complete bipartite graph K_{n,n}", symbol="K_{q,q}",
+        reference="App. B-B2", params={"n": Param(integer(1), symbol="q")},
+        size=lambda n: Size.of(2 * n, n * n, 64, 200),  # measured 48 per edge
+        forms=ClosedForms("2*n", "n**2", (("n", "2*n"),)))
 def complete_bipartite(n: int) -> ArrayGraph:
     """The complete bipartite graph K_{n,n}; labels ``(side, i)``, side 0 first.
 
@@ -337,14 +199,14 @@ def complete_bipartite(n: int) -> ArrayGraph:
     ----------
     Table V row K_{q,q}: the structure graph of MMS(q) = K_{q,q} * C(X) (docs/networks.md §3.3).
     """
-    refuse_large(_size_complete_bipartite(n), "complete_bipartite", n=n)
-    n = check_int(n, "n", minimum=1)
     i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     edges = np.stack([i.ravel(), n + j.ravel()], axis=1).astype(np.int64)
     labels = [(0, a) for a in range(n)] + [(1, a) for a in range(n)]
     return ArrayGraph(labels, edges, name="complete-bipartite", params={"n": n})
 
 
+@family("cycle", kind="factor", summary="cycle C_n", params={"n": Param(integer(3))},
+        size=lambda n: Size.of(n, n, 100, 200))  # measured 224 per vertex
 def cycle(n: int) -> ArrayGraph:
     """The cycle C_n on vertices ``0..n-1`` (``i ~ i+1 mod n``), the factor of a torus.
 
@@ -368,8 +230,6 @@ def cycle(n: int) -> ArrayGraph:
     >>> cycle(5).edges.tolist()[:2], cycle(5).m
     ([[0, 1], [0, 4]], 5)
     """
-    refuse_large(_size_cycle(n), "cycle", n=n)
-    n = check_int(n, "n", minimum=3)
     i = np.arange(n, dtype=np.int64)
     return ArrayGraph.from_edges(list(range(n)), np.stack([i, (i + 1) % n], axis=1), name="cycle",
                                  params={"n": n})
@@ -387,6 +247,10 @@ def _cayley_gf(q: int, connection: np.ndarray, name: str, params: dict, meta: di
     return ArrayGraph.from_edges(list(range(q)), edges, name=name, params=params, meta=meta)
 
 
+@family("paley", kind="factor", summary="Paley graph QR(q)", symbol="QR(q')", reference="App. B-B1", diameter=2,
+        params={"q": Param(PALEY_ORDER, symbol="q'")},
+        size=lambda q: Size.of(q, q * (q - 1) // 4, field_edge_bytes(q), 100, FIELD_BASE_BYTES),
+        forms=ClosedForms("q", "q*(q - 1)/4", (("(q - 1)/2", "q"),)))
 def paley(q: int) -> ArrayGraph:
     """The Paley graph QR(q): ``u ~ v`` iff ``v - u`` is a non-zero square of GF(q).
 
@@ -418,8 +282,6 @@ def paley(q: int) -> ArrayGraph:
     ----------
     docs/networks.md §2; Table V row QR(q'); PolarStar (arXiv:2302.07217) supernode with property R1.
     """
-    refuse_large(_size_paley(q), "paley", q=q)
-    q = check_paley_order(q)
     T = tables(q)
     squares = T.squares()
     meta = {
@@ -454,7 +316,7 @@ def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        If ``q`` breaks :func:`check_mms_order` (``q = 2`` has no decomposition ``4w + delta``).
+        If ``q`` breaks :data:`MMS_ORDER` (``q = 2`` has no decomposition ``4w + delta``).
 
     Examples
     --------
@@ -466,8 +328,7 @@ def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     ----------
     McKay–Miller–Širáň (1998); Hafner (2004); Besta–Hoefler, Slim Fly (SC'14).
     """
-    q = check_mms_order(q)
-    delta = {1: 1, 3: -1, 0: 0}[q % 4]
+    delta = mms_delta(q)
     w = (q - delta) // 4
     if delta == 1:
         ex, exp_ = np.arange(0, q - 2, 2), np.arange(1, q - 1, 2)
@@ -480,6 +341,10 @@ def mms_generators(q: int) -> tuple[int, np.ndarray, np.ndarray]:
     return delta, np.sort(T.xi_pow(ex)), np.sort(T.xi_pow(exp_))
 
 
+@family("mms-supernode", kind="factor", summary="MMS / Slim Fly supernode C(X) = Cay(GF(q), X)", symbol="C(X)",
+        reference="App. B-B1", params={"q": Param(MMS_ORDER), "prime": Param(flag("C(X') instead of C(X)"), False, 0)},
+        size=lambda q, prime: Size.of(q, q * (q - mms_delta(q)) // 4, field_edge_bytes(q), 100, FIELD_BASE_BYTES),
+        forms=ClosedForms("q", "q*(q - delta)/4", (("(q - delta)/2", "q"),), derived={"delta": mms_delta}))
 def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
     """The MMS supernode C(X) = Cay(GF(q), X), or C(X') with ``prime=True``.
 
@@ -500,7 +365,7 @@ def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``q`` breaks :func:`check_mms_order`, or ``prime`` is not a flag.
+        If ``q`` breaks :data:`MMS_ORDER`, or ``prime`` is not a flag.
 
     Examples
     --------
@@ -512,14 +377,15 @@ def mms_supernode(q: int, prime: bool = False) -> ArrayGraph:
     ----------
     docs/networks.md §3.1; Table V row C(X) or C(X').
     """
-    refuse_large(_size_mms_supernode(q), "mms_supernode", q=q)
-    q = check_mms_order(q)
-    prime = check_flag(prime, "prime")
     delta, X, Xp = mms_generators(q)
     T = tables(q)
     meta = {"delta": delta, "xi": T.xi, "connection_set": Xp if prime else X,
             "bijection": T.mul(T.xi, T.elements())}
     return _cayley_gf(q, Xp if prime else X, "mms-supernode", {"q": q, "prime": int(prime)}, meta)
+
+
+mms_supernode.variant("mms-supernode-prime", preset={"prime": True}, symbol="C(X')",
+                      summary="MMS / Slim Fly supernode C(X') = Cay(GF(q), X')")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -597,6 +463,11 @@ def _polarfly_arcs(q: int) -> tuple[np.ndarray, np.ndarray]:
     return src, dst.ravel()
 
 
+@family("polarfly", kind="factor", summary="Erdős–Rényi polarity graph ER_q (PolarFly)", symbol="ER_q",
+        reference="App. B-B7", diameter=2,
+        params={"q": Param(prime_power(2)), "loops": Param(flag("record the q+1 absolute-point loops"), False, 0)},
+        size=lambda q, loops: Size.of(q * q + q + 1, q * (q + 1) ** 2 // 2, 120, 300, FIELD_BASE_BYTES),  # 95/edge
+        forms=ClosedForms("q**2 + q + 1", "q*(q + 1)**2/2", (("q + 1", "q**2"), ("q", "q + 1"))))
 def polarfly(q: int, loops: bool = False) -> ArrayGraph:
     """The Erdős–Rényi polarity graph ER_q (PolarFly): points of PG(2,q), ``u ~ v`` iff ``u.v = 0``.
 
@@ -637,9 +508,6 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
     Appendix B-B7 of Isham et al. (2025); docs/networks.md §4; Table V row ER_q; Lakhotia et al., PolarFly
     (SC'22); Brown (1966), Erdős–Rényi.
     """
-    refuse_large(_size_polarfly(q), "polarfly", q=q)
-    q = check_prime_power(q)
-    loops = check_flag(loops, "loops")
     src, dst = _polarfly_arcs(q)
     absolute = np.sort(src[src == dst])
     keep = src < dst
@@ -698,6 +566,16 @@ def _inductive(d: int, gadget: np.ndarray, base4: bool, name: str) -> ArrayGraph
     return g
 
 
+def _size_rstar(d: int) -> Size:
+    return Size.of(2 * d + 2, d * (d + 1), 120, 200)  # measured 92 per edge at d = 400
+
+
+_RSTAR_FORMS = ClosedForms("2*d + 2", "d*(d + 1)", (("d", "2*d + 2"),))
+
+
+@family("inductive-quad", kind="factor", summary="Inductive-Quad graph IQ(d) (R* supernode, 2d+2 vertices)",
+        symbol="IQ(d')", reference="App. B-B6", params={"d": Param(RSTAR_DEGREE, symbol="d'")}, size=_size_rstar,
+        forms=_RSTAR_FORMS)
 def inductive_quad(d: int) -> ArrayGraph:
     """The Inductive-Quad graph IQ(d): d-regular on ``2d+2`` vertices with an involution f (R*).
 
@@ -723,7 +601,7 @@ def inductive_quad(d: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``d`` breaks :func:`check_rstar_degree`: an R* graph on ``2d+2`` vertices needs ``d = 0, 3 (mod 4)``.
+        If ``d`` breaks :data:`RSTAR_DEGREE`: an R* graph on ``2d+2`` vertices needs ``d = 0, 3 (mod 4)``.
 
     Examples
     --------
@@ -735,11 +613,12 @@ def inductive_quad(d: int) -> ArrayGraph:
     ----------
     docs/supernodes.md §3 (after the SST merlin ``class IQ``); PolarStar (arXiv:2302.07217).
     """
-    refuse_large(_size_rstar(d), "inductive_quad", d=d)
-    d = check_rstar_degree(d)
     return _inductive(d, _QUAD_SST, base4=False, name="inductive-quad")
 
 
+@family("bdf", kind="factor", summary="'bdf' supernode of the PolarStar code (bdfGen; IQ parameters)",
+        symbol="BDF(d')", reference="App. B-B5", params={"d": Param(RSTAR_DEGREE, symbol="d'")}, size=_size_rstar,
+        forms=_RSTAR_FORMS)
 def bdf(d: int) -> ArrayGraph:
     """The "bdf" supernode of the PolarStar reference code: ``bdfGen(d)`` of IntelLabs/PolarFly.
 
@@ -766,7 +645,7 @@ def bdf(d: int) -> ArrayGraph:
     Raises
     ------
     ValueError
-        If ``d`` breaks :func:`check_rstar_degree` (as for IQ).
+        If ``d`` breaks :data:`RSTAR_DEGREE` (as for IQ).
 
     Examples
     --------
@@ -787,14 +666,26 @@ def bdf(d: int) -> ArrayGraph:
     Bermond, Delorme, Farhi, "Large graphs with given degree and diameter III" (1982); Table V
     row "BDF graph" (values stripped in the source).
     """
-    refuse_large(_size_rstar(d), "bdf", d=d)
-    d = check_rstar_degree(d)
     return _inductive(d, _QUAD_INTEL, base4=True, name="bdf")
 
 
 # ---------------------------------------------------------------------------------------------
 # Chimera
 # ---------------------------------------------------------------------------------------------
+def _chimera_graph_check(params: dict[str, Any]) -> dict[str, Any]:
+    """A toric Chimera needs ``rows, cols >= 3`` (so that wrapped couplers are simple edges)."""
+    if params["toric"]:
+        for name in ("rows", "cols"):
+            check_int(params[name], name, minimum=3)
+    return params
+
+
+@family("chimera-graph", kind="factor",
+        summary="Chimera graph C_{rows x cols} (any size; not necessarily a star product)",
+        params={"rows": Param(integer(1, note="(>= 3 if toric)")), "cols": Param(integer(1, note="(>= 3 if toric)")),
+                "toric": Param(flag("wrap-around couplers"), False, 0)},
+        size=lambda rows, cols, toric: Size.of(*chimera_counts(rows, cols, toric), 150, 300),  # 159/edge at 60 x 60
+        check=_chimera_graph_check)
 def chimera(rows: int, cols: int, toric: bool = False) -> ArrayGraph:
     """The Chimera graph C_{rows x cols}: a grid of K_{4,4} unit cells with couplers.
 
@@ -830,11 +721,6 @@ def chimera(rows: int, cols: int, toric: bool = False) -> ArrayGraph:
     ----------
     Appendix C of Isham et al. (2025); docs/networks.md §9; D-Wave Chimera topology.
     """
-    refuse_large(_size_chimera(rows, cols), "chimera", rows=rows, cols=cols)
-    toric = check_flag(toric, "toric")
-    lo = 3 if toric else 1
-    rows = check_int(rows, "rows", minimum=lo)
-    cols = check_int(cols, "cols", minimum=lo)
 
     def idx(i, j, s, k):
         return ((i * cols + j) * 2 + s) * 4 + k

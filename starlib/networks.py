@@ -26,38 +26,36 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .factors import (
     FIELD_BASE_BYTES,
+    MMS_ORDER,
+    PALEY_ORDER,
+    RSTAR_DEGREE,
     bdf,
-    check_mms_order,
-    check_paley_order,
     chimera_counts,
     complete,
     complete_bipartite,
     cycle,
     inductive_quad,
+    mms_delta,
     mms_generators,
     mms_supernode,
     paley,
     polarfly,
-    refuse_large,
-    whole,
 )
 from .factors import chimera as chimera_graph_array
+from .family import ClosedForms, Param, choice, family, flag, integer, integers, prime_power
 from .fields import tables
 from .graphs import ArrayGraph, canonical_edges
 from .memory import Size
-from .primes import check_prime_power
 from .products import RelabelledProduct, StarProduct, cartesian_product, star_product
-from .validation import check_choice, check_flag, check_int, parse_int_list, shorten
 
 __all__ = [
-    "network_size",
     "polarstar_supernode",
     "slimfly_hafner",
     "slimfly",
@@ -73,139 +71,26 @@ __all__ = [
 ]
 
 
-_NONE = Size(0, 0, 0)
-
-
 def _mms_counts(q: int) -> tuple[int, int]:
     """``(n, m)`` of MMS(q): ``2q^2`` vertices of degree ``(3q - delta)/2``, ``q = 4w + delta``, delta in {-1, 0, 1}.
 
     >>> _mms_counts(5), _mms_counts(4), _mms_counts(7)
     ((50, 175), (32, 96), (98, 539))
     """
-    delta = {1: 1, 3: -1}.get(q % 4, 0)
-    return 2 * q * q, q * q * (3 * q - delta) // 2
+    return 2 * q * q, q * q * (3 * q - mms_delta(q)) // 2
 
 
 def _product_size(nG: int, mG: int, nH: int, mH: int, edge_bytes: int, base: int = 0, extra: int = 0) -> Size:
-    """A star product of ``G`` and ``H``: ``n_G n_H`` vertices, ``m_G n_H + n_G m_H (+ extra)`` edges."""
+    """A star product of ``G`` and ``H``: ``n_G n_H`` vertices, ``m_G n_H + n_G m_H (+ extra)`` edges, ``edge_bytes``
+    per edge and 300 per vertex (the linear models of :func:`starlib.factors.field_edge_bytes`)."""
     return Size.of(nG * nH, mG * nH + nG * mH + extra, edge_bytes, 300, base)
 
 
-def _size_slimfly(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)  # measured 64 per edge (resident set) at q = 101
-    return _NONE if q is None else Size.of(*_mms_counts(q), 100, 300, FIELD_BASE_BYTES)
-
-
-def _size_slimfly_hafner(q: Any = None, **_: Any) -> Size:
-    q = whole(q, 2)  # measured 129 per edge at q = 101 (q^3 meshgrids)
-    return _NONE if q is None else Size.of(*_mms_counts(q), 160, 300, FIELD_BASE_BYTES)
-
-
-def _size_bundlefly(q: Any = None, paley_q: Any = None, **_: Any) -> Size:
-    q, pq = whole(q, 2), whole(paley_q, 2)  # measured 63 per edge at (25, 29), the structure graph apart
-    if q is None or pq is None:
-        return _NONE
-    return _size_slimfly_hafner(q).then(_product_size(*_mms_counts(q), pq, pq * (pq - 1) // 4, 100,
-                                                     FIELD_BASE_BYTES))
-
-
-def _size_polarstar(q: Any = None, supernode: Any = None, paley_q: Any = None, d: Any = None, loops: Any = False,
-                    **_: Any) -> Size:
-    try:
-        supernode = polarstar_supernode(supernode, paley_q, d)
-    except ValueError:
-        return _NONE
-    q = whole(q, 2)  # measured 116-122 per edge (31, iq d=28, loops; 31, paley 29, loops)
-    if supernode == "paley":
-        nH = whole(paley_q, 2)
-        mH = None if nH is None else nH * (nH - 1) // 4
-    else:
-        dd = whole(d, 0)
-        nH, mH = (None, None) if dd is None else (2 * dd + 2, dd * (dd + 1))
-    if q is None or nH is None:
-        return _NONE
-    extra = (q + 1) * (nH // 2) if loops is True or loops == 1 else 0
-    return _product_size(q * q + q + 1, q * (q + 1) ** 2 // 2, nH, mH, 160, FIELD_BASE_BYTES, extra)
-
-
-def _size_complete_paley(n: Any = None, q: Any = None, **_: Any) -> Size:
-    n, q = whole(n, 2), whole(q, 2)  # measured 57 per edge at (300, 41)
-    return _NONE if n is None or q is None else _product_size(n, n * (n - 1) // 2, q, q * (q - 1) // 4, 100,
-                                                              FIELD_BASE_BYTES)
-
-
-def _sizes_of(sizes: Any) -> list[int] | None:
-    """The side lengths, or None when they break the rules (the builder reports that)."""
-    try:
-        vals = parse_int_list(sizes, "sizes") if isinstance(sizes, str) else \
-            [sizes] if isinstance(sizes, int | np.integer) else list(sizes)
-    except (TypeError, ValueError):
-        return None
-    vals = [whole(v, 1) for v in vals]
-    return None if not vals or None in vals or len(vals) > 64 else vals
-
-
-def _size_hyperx(sizes: Any = None, **_: Any) -> Size:
-    s = _sizes_of(sizes)  # measured 57-60 per edge, nested tuple labels 400 per vertex
-    if s is None:
-        return _NONE
-    n = math.prod(s)
-    return Size.of(n, n * sum(v - 1 for v in s) // 2, 80, 400)
-
-
-def _size_torus(sizes: Any = None, **_: Any) -> Size:
-    s = _sizes_of(sizes)  # measured 72 per edge, 250 per vertex (resident set) at 1000 x 1000
-    if s is None:
-        return _NONE
-    n = math.prod(s)
-    return Size.of(n, n * len(s), 80, 400)
-
-
-def _size_chimera(rows: Any = None, cols: Any = None, toric: Any = False, **_: Any) -> Size:
-    r, c = whole(rows, 1), whole(cols, 1)  # measured 217 per edge at 60 x 60 (factor, supernode and product)
-    return _NONE if r is None or c is None else Size.of(*chimera_counts(r, c, toric), 250, 300)
-
-
-_SIZES: dict[str, Callable[..., Size]] = {
-    "slimfly": _size_slimfly, "slimfly_hafner": _size_slimfly_hafner, "bundlefly": _size_bundlefly,
-    "polarstar": _size_polarstar, "complete_paley": _size_complete_paley, "hyperx": _size_hyperx,
-    "torus": _size_torus, "chimera": _size_chimera,
-}
-
-
-def network_size(builder: str, **params: Any) -> Size:
-    """What a network builder would build from these parameters: vertices, edges and peak bytes, nothing built.
-
-    As :func:`starlib.factors.factor_size`: a linear model in the edges and vertices whose coefficients bound
-    the peak ``tracemalloc`` and resident-set growth measured on builds of 10^5 to 2 * 10^6 edges; parameters
-    that break the builder's rules give ``Size(0, 0, 0)`` (the builder reports them).
-
-    Parameters
-    ----------
-    builder : str
-        The builder's function name in this module (``"slimfly"``, ``"polarstar"``).
-    **params
-        Its arguments.
-
-    Returns
-    -------
-    Size
-
-    Raises
-    ------
-    ValueError
-        For an unknown builder.
-
-    Examples
-    --------
-    >>> network_size("slimfly", q=5)
-    Size(n=50, m=175, peak_bytes=268467956)
-    >>> network_size("hyperx", sizes="4,4").m, network_size("torus", sizes=[3, 4]).n
-    (48, 12)
-    """
-    if builder not in _SIZES:
-        raise ValueError(f"builder={builder!r} is not one of {', '.join(_SIZES)}")
-    return _SIZES[builder](**params)
+#: The closed forms of MMS(q) (Table V; the same graph in both of its forms).
+_MMS_FORMS = ClosedForms("2*q**2", "q**2*(3*q - delta)/2", (("(3*q - delta)/2", "2*q**2"),),
+                         derived={"delta": mms_delta})
+#: Every star-product network has its paper diameter from Section II (Slim Fly 2, the others 3).
+_LOOPS = Param(flag("add the absolute-point loop edges (network version)"), False, 0)
 
 
 def polarstar_supernode(supernode: str | None, paley_q: Any = None, d: Any = None) -> str:
@@ -235,6 +120,60 @@ def polarstar_supernode(supernode: str | None, paley_q: Any = None, d: Any = Non
     return "paley" if paley_q is not None else "iq"
 
 
+@family("slimfly", kind="product", summary="Slim Fly MMS(q) = K_{q,q} * C(X) (affine bijections)", symbol="MMS(q)",
+        reference="App. B-B3", diameter=2, params={"q": Param(MMS_ORDER)},
+        size=lambda q: Size.of(*_mms_counts(q), 100, 300, FIELD_BASE_BYTES),  # measured 64 per edge at q = 101
+        forms=_MMS_FORMS)
+def slimfly(q: int) -> StarProduct:
+    """Slim Fly / MMS(q) as the star product ``K_{q,q} * C(X)`` with affine bijections.
+
+    Structure vertices ``(0, x)`` (index ``x``) and ``(1, m)`` (index ``q + m``); every arc runs
+    ``(0, x) -> (1, m)`` and carries ``f(y) = xi^{-1} (y - m x)``. Relabelling Hafner's
+    ``(1, m, c)`` as ``((1, m), xi^{-1} c)`` (and ``(0, x, y)`` as ``((0, x), y)``) maps
+    :func:`slimfly_hafner` onto this graph edge for edge.
+
+    Parameters
+    ----------
+    q : int
+        A prime power ``q >= 3``: ``K_{q,q}`` and ``C(X)`` over GF(q).
+
+    Returns
+    -------
+    StarProduct
+        ``2q^2`` vertices, ``q^2 (3q - delta)/2`` edges, ``(3q - delta)/2``-regular, diameter 2.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` breaks :data:`~starlib.factors.MMS_ORDER` (MMS(2) does not exist).
+
+    Examples
+    --------
+    >>> P = slimfly(4)
+    >>> P.n, P.m, P.degree_set()
+    (32, 96, [6])
+
+    References
+    ----------
+    Example II-D.2 and Appendix B-B3 of Isham et al. (2025) ("MMS(q) = K_{q,q} * C(X)"); docs/networks.md §3.3
+    (explicit bijections).
+    """
+    G = complete_bipartite(q)
+    H = mms_supernode(q)
+    T = tables(q)
+    x = G.edges[:, 0]
+    m = G.edges[:, 1] - q
+    xi_inv = int(T.inv(T.xi))
+    y = T.elements()
+    B = T.mul(xi_inv, T.sub(y[None, :], T.mul(m, x)[:, None]))
+    return star_product(G, H, B, name="slimfly", params={"q": q},
+                        meta={"delta": H.meta["delta"], "xi": T.xi})
+
+
+@family("slimfly-hafner", summary="Slim Fly MMS(q) in Hafner's (0,x,y)/(1,m,c) form (relabelled K_{q,q} * C(X))",
+        symbol="MMS(q)", reference="App. B-B3", diameter=2, params={"q": Param(MMS_ORDER)},
+        size=lambda q: Size.of(*_mms_counts(q), 160, 300, FIELD_BASE_BYTES),  # 129 per edge at q = 101 (q^3 grids)
+        forms=_MMS_FORMS)
 def slimfly_hafner(q: int) -> RelabelledProduct:
     """MMS(q) in Hafner's form: vertices ``(0, x, y)`` and ``(1, m, c)`` over GF(q).
 
@@ -258,7 +197,7 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     Raises
     ------
     ValueError
-        If ``q`` breaks :func:`~starlib.factors.check_mms_order`.
+        If ``q`` breaks :data:`~starlib.factors.MMS_ORDER`.
 
     Examples
     --------
@@ -270,8 +209,6 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
     ----------
     Hafner (2004); McKay–Miller–Širáň (1998); Besta–Hoefler, Slim Fly (SC'14); docs/networks.md §3.2.
     """
-    refuse_large(_size_slimfly_hafner(q), "slimfly_hafner", q=q)
-    q = check_mms_order(q)
     delta, X, Xp = mms_generators(q)
     T = tables(q)
     e = T.elements()
@@ -299,54 +236,15 @@ def slimfly_hafner(q: int) -> RelabelledProduct:
                              meta={"delta": delta, "xi": T.xi}, index=index, make_product=functools.partial(slimfly, q))
 
 
-def slimfly(q: int) -> StarProduct:
-    """Slim Fly / MMS(q) as the star product ``K_{q,q} * C(X)`` with affine bijections.
-
-    Structure vertices ``(0, x)`` (index ``x``) and ``(1, m)`` (index ``q + m``); every arc runs
-    ``(0, x) -> (1, m)`` and carries ``f(y) = xi^{-1} (y - m x)``. Relabelling Hafner's
-    ``(1, m, c)`` as ``((1, m), xi^{-1} c)`` (and ``(0, x, y)`` as ``((0, x), y)``) maps
-    :func:`slimfly_hafner` onto this graph edge for edge.
-
-    Parameters
-    ----------
-    q : int
-        A prime power ``q >= 3``: ``K_{q,q}`` and ``C(X)`` over GF(q).
-
-    Returns
-    -------
-    StarProduct
-        ``2q^2`` vertices, ``q^2 (3q - delta)/2`` edges, ``(3q - delta)/2``-regular, diameter 2.
-
-    Raises
-    ------
-    ValueError
-        If ``q`` breaks :func:`~starlib.factors.check_mms_order` (MMS(2) does not exist).
-
-    Examples
-    --------
-    >>> P = slimfly(4)
-    >>> P.n, P.m, P.degree_set()
-    (32, 96, [6])
-
-    References
-    ----------
-    Example II-D.2 and Appendix B-B3 of Isham et al. (2025) ("MMS(q) = K_{q,q} * C(X)"); docs/networks.md §3.3
-    (explicit bijections).
-    """
-    refuse_large(_size_slimfly(q), "slimfly", q=q)
-    q = check_mms_order(q)
-    G = complete_bipartite(q)
-    H = mms_supernode(q)
-    T = tables(q)
-    x = G.edges[:, 0]
-    m = G.edges[:, 1] - q
-    xi_inv = int(T.inv(T.xi))
-    y = T.elements()
-    B = T.mul(xi_inv, T.sub(y[None, :], T.mul(m, x)[:, None]))
-    return star_product(G, H, B, name="slimfly", params={"q": q},
-                        meta={"delta": H.meta["delta"], "xi": T.xi})
+def _size_bundlefly(q: int, paley_q: int) -> Size:
+    # measured 63 per edge at (25, 29), the structure graph apart
+    return slimfly_hafner.family.size(q).then(
+        _product_size(*_mms_counts(q), paley_q, paley_q * (paley_q - 1) // 4, 100, FIELD_BASE_BYTES))
 
 
+@family("bundlefly", kind="product", summary="Bundlefly MMS(q) * QR(q')", symbol="MMS(q) * QR(q')",
+        reference="App. B-C2", diameter=3, params={"q": Param(MMS_ORDER), "paley_q": Param(PALEY_ORDER, symbol="q'")},
+        size=_size_bundlefly, forms=ClosedForms(star=((slimfly, {"q": "q"}), (paley, {"q": "paley_q"}))))
 def bundlefly(q: int, paley_q: int) -> StarProduct:
     """Bundlefly ``MMS(q) * QR(q')`` with ``f(x) = xi' x`` on every arc (oriented by index).
 
@@ -382,9 +280,6 @@ def bundlefly(q: int, paley_q: int) -> StarProduct:
     ----------
     Appendix B-C2 of Isham et al. (2025); Lei et al., Bundlefly (ICS'20); docs/networks.md §5.
     """
-    refuse_large(_size_bundlefly(q, paley_q), "bundlefly", q=q, paley_q=paley_q)
-    q = check_mms_order(q)
-    paley_q = check_paley_order(paley_q, "paley_q")
     G = slimfly_hafner(q)
     H = paley(paley_q)
     return star_product(G, H, H.meta["bijection"], name="bundlefly", params={"q": q, "paley_q": paley_q})
@@ -461,13 +356,47 @@ def paley_loop_matching(paley_q: int) -> np.ndarray:
     Lakhotia et al., PolarStar (arXiv:2302.07217), the network version with the loops of ER_q;
     docs/networks.md §6.
     """
-    paley_q = check_paley_order(paley_q, "paley_q")
+    paley_q = PALEY_ORDER(paley_q, "paley_q")
     T = tables(paley_q)
     h = np.arange(1, paley_q, dtype=np.int64)
     h = h[T.log[T.mul(T.sub(T.xi, 1), h)] % 2 == 1]  # (xi - 1) h a non-square: odd discrete log
     return np.stack([h, T.mul(T.xi, h)], axis=1)
 
 
+def _polarstar_check(params: dict[str, Any]) -> dict[str, Any]:
+    """The supernode named or implied (:func:`polarstar_supernode`), given exactly the parameters it takes."""
+    supernode = params["supernode"] = polarstar_supernode(params["supernode"], params["paley_q"], params["d"])
+    paley_q, d = params["paley_q"], params["d"]
+    if supernode == "paley":
+        if paley_q is None:
+            raise ValueError("paley_q=None: supernode='paley' needs paley_q, a prime power = 1 (mod 4)")
+        if d is not None:
+            raise ValueError(f"d={d}: d is the degree of an IQ/bdf supernode; supernode='paley' takes paley_q")
+    else:
+        if d is None:
+            raise ValueError(f"d=None: supernode={supernode!r} needs d >= 3 with d = 0 or 3 (mod 4)")
+        if paley_q is not None:
+            raise ValueError(f"paley_q={paley_q}: paley_q is for supernode='paley', not {supernode!r}")
+    return params
+
+
+def _size_polarstar(q: int, supernode: str, paley_q: int | None, d: int | None, loops: bool) -> Size:
+    # measured 116-122 per edge (31, iq d=28, loops; 31, paley 29, loops)
+    nH, mH = (paley_q, paley_q * (paley_q - 1) // 4) if supernode == "paley" else (2 * d + 2, d * (d + 1))
+    extra = (q + 1) * (nH // 2) if loops else 0
+    return _product_size(q * q + q + 1, q * (q + 1) ** 2 // 2, nH, mH, 160, FIELD_BASE_BYTES, extra)
+
+
+@family("polarstar", kind="product", summary="PolarStar ER_q * QR(q') or ER_q * IQ(d)", reference="App. B-C3",
+        diameter=3, size=_size_polarstar, check=_polarstar_check,
+        params={"q": Param(prime_power(2)),
+                "supernode": Param(choice("paley", "iq", "bdf", note="default: paley if paley_q is given, iq if d is"),
+                                   False),
+                "paley_q": Param(prime_power(residues=(4, (1,)), needs="the Paley graph QR({name}) needs",
+                                             note="(supernode=paley)"), False, symbol="q'"),
+                "d": Param(integer(3, residues=(4, (0, 3)), needs="an R* supernode of order 2{name}+2 needs",
+                                   note="(supernode=iq|bdf)"), False, symbol="d'"),
+                "loops": _LOOPS})
 def polarstar(q: int, supernode: str | None = None, paley_q: int | None = None, d: int | None = None,
               loops: bool = False) -> StarProduct:
     """PolarStar ``ER_q * QR(q')`` or ``ER_q * IQ(d')``: the same bijection f on every ER_q arc.
@@ -525,24 +454,10 @@ def polarstar(q: int, supernode: str | None = None, paley_q: int | None = None, 
     Lakhotia et al., PolarStar (arXiv:2302.07217); IntelLabs/PolarFly ``PolarstarGenerator``;
     Appendix B-C3 of Isham et al. (2025); docs/networks.md §6.
     """
-    supernode = polarstar_supernode(supernode, paley_q, d)
-    refuse_large(_size_polarstar(q, supernode, paley_q, d, loops), "polarstar", q=q, paley_q=paley_q, d=d)
-    q = check_prime_power(q)
-    supernode = check_choice(supernode, "supernode", ("paley", "iq", "bdf"))
-    loops = check_flag(loops, "loops")
     if supernode == "paley":
-        if paley_q is None:
-            raise ValueError("paley_q=None: supernode='paley' needs paley_q, a prime power = 1 (mod 4)")
-        if d is not None:
-            raise ValueError(f"d={d}: d is the degree of an IQ/bdf supernode; supernode='paley' takes paley_q")
-        paley_q = check_paley_order(paley_q, "paley_q")
         H = paley(paley_q)
         params = {"q": q, "supernode": supernode, "paley_q": paley_q}
     else:
-        if d is None:
-            raise ValueError(f"d=None: supernode={supernode!r} needs d >= 3 with d = 0 or 3 (mod 4)")
-        if paley_q is not None:
-            raise ValueError(f"paley_q={paley_q}: paley_q is for supernode='paley', not {supernode!r}")
         H = inductive_quad(d) if supernode == "iq" else bdf(d)
         params = {"q": q, "supernode": supernode, "d": int(d)}
     params["loops"] = int(loops)
@@ -558,6 +473,20 @@ def polarstar(q: int, supernode: str | None = None, paley_q: int | None = None, 
     return P
 
 
+polarstar.variant("polarstar-paley", preset={"supernode": "paley"}, symbol="ER_q * QR(q')",
+                  summary="PolarStar ER_q * QR(q') (polarstar with supernode=paley)",
+                  params={"q": Param(prime_power(2)), "paley_q": Param(PALEY_ORDER, symbol="q'"), "loops": _LOOPS},
+                  forms=ClosedForms(star=((polarfly, {"q": "q"}), (paley, {"q": "paley_q"}))))
+polarstar.variant("polarstar-iq", preset={"supernode": "iq"}, symbol="ER_q * IQ(d')",
+                  summary="PolarStar ER_q * IQ(d) (polarstar with supernode=iq)",
+                  params={"q": Param(prime_power(2)), "d": Param(RSTAR_DEGREE, symbol="d'"), "loops": _LOOPS},
+                  forms=ClosedForms(star=((polarfly, {"q": "q"}), (inductive_quad, {"d": "d"}))))
+
+
+@family("complete-paley", kind="product", summary="K_n * QR(q) (K_2 * QR(5) = Petersen)", symbol="K_n * QR(q)",
+        diameter=2, params={"n": Param(integer(2)), "q": Param(PALEY_ORDER)},
+        size=lambda n, q: _product_size(n, n * (n - 1) // 2, q, q * (q - 1) // 4, 100, FIELD_BASE_BYTES),  # 57/edge
+        forms=ClosedForms(star=((complete, {"n": "n"}), (paley, {"q": "q"}))))
 def complete_paley(n: int, q: int) -> StarProduct:
     """``K_n * QR(q)`` with ``f(x) = xi x`` on every arc; ``K_2 * QR(5)`` is the Petersen graph.
 
@@ -588,29 +517,9 @@ def complete_paley(n: int, q: int) -> StarProduct:
     ----------
     Example II-D.5 of Isham et al. (2025); docs/networks.md §7.
     """
-    refuse_large(_size_complete_paley(n, q), "complete_paley", n=n, q=q)
-    n = check_int(n, "n", minimum=2)
     G = complete(n)
     H = paley(q)
     return star_product(G, H, H.meta["bijection"], name="complete-paley", params={"n": n, "q": H.params["q"]})
-
-
-def _parse_sizes(sizes: str | Sequence[int], minimum: int, what: str) -> list[int]:
-    """Side lengths from ``"4,4,4"`` (:func:`~starlib.validation.parse_int_list`) or a sequence of integers."""
-    if isinstance(sizes, str):
-        vals: list = parse_int_list(sizes, "sizes")
-    elif isinstance(sizes, int | np.integer) and not isinstance(sizes, bool | np.bool_):
-        vals = [sizes]
-    elif isinstance(sizes, Sequence | np.ndarray) and not isinstance(sizes, bytes):
-        vals = list(sizes)
-    else:
-        raise ValueError(f"sizes={shorten(sizes)} is not a list of {what} sizes: need integers such as 4,4,4 "
-                         f"or [4, 4, 4]")
-    if not vals:
-        raise ValueError(f"sizes={sizes!r} is empty: need at least one {what} size")
-    if len(vals) > 64:
-        raise ValueError(f"sizes={shorten(sizes)} has {len(vals)} sizes: need at most 64 dimensions")
-    return [check_int(v, "sizes", minimum=minimum) for v in vals]
 
 
 def _product_of(factors: list[ArrayGraph], name: str, params: dict) -> ArrayGraph:
@@ -621,6 +530,9 @@ def _product_of(factors: list[ArrayGraph], name: str, params: dict) -> ArrayGrap
     return cartesian_product(factors[0], rest, name=name, params=params)
 
 
+@family("hyperx", kind="product", summary="HyperX K_{s1} x K_{s2} x ... (Cartesian product)",
+        params={"sizes": Param(integers(2, note=", e.g. 4,4,4"))},
+        size=lambda sizes: Size.of(math.prod(sizes), math.prod(sizes) * sum(v - 1 for v in sizes) // 2, 80, 400))
 def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
     """HyperX ``K_{s1} □ K_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
 
@@ -649,11 +561,12 @@ def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
     ----------
     Ahn et al., HyperX (SC'09); Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
-    s = _parse_sizes(sizes, 2, "HyperX dimension")
-    refuse_large(_size_hyperx(s), "hyperx", sizes=",".join(map(str, s)))
-    return _product_of([complete(v) for v in s], "hyperx", {"sizes": ",".join(map(str, s))})
+    return _product_of([complete(v) for v in sizes], "hyperx", {"sizes": ",".join(map(str, sizes))})
 
 
+@family("torus", kind="product", summary="torus C_{s1} x C_{s2} x ... (Cartesian product)",
+        params={"sizes": Param(integers(3, note=", e.g. 4,4"))},
+        size=lambda sizes: Size.of(math.prod(sizes), math.prod(sizes) * len(sizes), 80, 400))  # 72/edge, 250/vertex
 def torus(sizes: str | Sequence[int]) -> ArrayGraph:
     """Torus ``C_{s1} □ C_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
 
@@ -682,9 +595,7 @@ def torus(sizes: str | Sequence[int]) -> ArrayGraph:
     ----------
     Definition II-B.1 of Isham et al. (2025) (Cartesian product).
     """
-    s = _parse_sizes(sizes, 3, "torus ring")
-    refuse_large(_size_torus(s), "torus", sizes=",".join(map(str, s)))
-    return _product_of([cycle(v) for v in s], "torus", {"sizes": ",".join(map(str, s))})
+    return _product_of([cycle(v) for v in sizes], "torus", {"sizes": ",".join(map(str, sizes))})
 
 
 def chimera_colour(i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -714,6 +625,33 @@ def chimera_colour(i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return (i + j + i // 2 + j // 2) % 2
 
 
+def _chimera_check(params: dict[str, Any]) -> dict[str, Any]:
+    """The sizes for which the 2x2-block colouring makes a Chimera the star product ``K_2 * H``."""
+    rows, cols, toric = params["rows"], params["cols"], params["toric"]
+    if toric:
+        for nm, v in (("rows", rows), ("cols", cols)):
+            if v % 4:
+                raise ValueError(f"{nm}={v} is not a multiple of 4: the toric Chimera is a star product K_2 * H "
+                                 "of the 2x2-block colouring only when both sizes are multiples of 4")
+    else:
+        a, b = rows // 2, cols // 2
+        if (a - 1) * (b - 1) % 2:
+            raise ValueError(f"rows={rows}, cols={cols}: C_({rows}x{cols}) is not a star product K_2 * H: "
+                             f"(a-1)(b-1) = {(a - 1) * (b - 1)} is odd, so blue and red cells are not isomorphic")
+    return params
+
+
+#: A boundary cell of an odd-sized grid has no coupler to the other colour.
+_EVEN_SIZE = "the Chimera C_(2a x 2b) is a star product K_2 * H only with"
+
+
+@family("chimera", kind="product", summary="Chimera C_{rows x cols} as K_2 * (blue cells), when it is a star product",
+        params={"rows": Param(integer(2, residues=(2, (0,)), needs=_EVEN_SIZE, note="(multiple of 4 if toric)")),
+                "cols": Param(integer(2, residues=(2, (0,)), needs=_EVEN_SIZE,
+                                      note="(multiple of 4 if toric); (rows/2-1)(cols/2-1) even")),
+                "toric": Param(flag("wrap-around couplers"), False, 0)},
+        size=lambda rows, cols, toric: Size.of(*chimera_counts(rows, cols, toric), 250, 300),  # 217/edge at 60 x 60
+        check=_chimera_check)
 def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     """A Chimera graph as the star product ``K_2 * H`` (H = the blue cells), when it is one.
 
@@ -754,24 +692,6 @@ def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     ----------
     Appendix C of Isham et al. (2025); docs/networks.md §9.
     """
-    refuse_large(_size_chimera(rows, cols), "chimera", rows=rows, cols=cols)
-    toric = check_flag(toric, "toric")
-    rows = check_int(rows, "rows", minimum=4 if toric else 2)
-    cols = check_int(cols, "cols", minimum=4 if toric else 2)
-    if toric:
-        for nm, v in (("rows", rows), ("cols", cols)):
-            if v % 4:
-                raise ValueError(f"{nm}={v} is not a multiple of 4: the toric Chimera is a star product K_2 * H "
-                                 "of the 2x2-block colouring only when both sizes are multiples of 4")
-    else:
-        for nm, v in (("rows", rows), ("cols", cols)):
-            if v % 2:
-                raise ValueError(f"{nm}={v} is odd: the Chimera C_(2a x 2b) is a star product K_2 * H only "
-                                 "for even sizes (a boundary cell would have no coupler to the other colour)")
-        a, b = rows // 2, cols // 2
-        if (a - 1) * (b - 1) % 2:
-            raise ValueError(f"rows={rows}, cols={cols}: C_({rows}x{cols}) is not a star product K_2 * H: "
-                             f"(a-1)(b-1) = {(a - 1) * (b - 1)} is odd, so blue and red cells are not isomorphic")
     C = chimera_graph_array(rows, cols, toric)
     lab = np.array(C.labels, dtype=np.int64)  # (n, 4): i, j, shore, k
     ci, cj, cs, ck = lab.T

@@ -30,11 +30,8 @@ Example
 
 from __future__ import annotations
 
-import functools
-
-from ..edst.packing import generic_seconds
-from ..memory import default_memory_limit, format_bytes
-from ..registry import Family, Param, family_table
+from ..family import Family, declared_in, family_table
+from . import families
 from .communication import (
     allport_slowdown_claim,
     mnb_lower_bound,
@@ -54,7 +51,6 @@ from .emulation import (
     tn_word_case,
 )
 from .families import (
-    BUILDERS,
     FAMILIES,
     ROTATION_CHOICES,
     bubble_sort_graph,
@@ -74,6 +70,7 @@ from .families import (
     generator_set,
     insertion_selection,
     is_inverse_closed,
+    largest_k,
     macro_insertion_selection,
     macro_rotator,
     macro_star,
@@ -119,67 +116,5 @@ __all__ = [
 ]
 
 
-def largest_k(family: str, max_memory: int | None = None) -> int:
-    """The largest ``k <= MAX_K`` whose graph (every ``l, n`` with ``n*l + 1 = k``) fits the memory limit.
-
-    Parameters
-    ----------
-    family : str
-        Command-line name or abbreviation.
-    max_memory : int, optional
-        Bytes (default: :func:`~starlib.memory.default_memory_limit`).
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> largest_k("star", max_memory=2**30), largest_k("transposition", max_memory=2**30)
-    (9, 8)
-    """
-    limit = default_memory_limit() if max_memory is None else max_memory
-    info = family_info(family)
-    best = 2
-    for k in range(3, MAX_K + 1):
-        splits = [{"k": k}] if info.params == ("k",) else \
-            [{"l": l, "n": (k - 1) // l} for l in range(2, k) if (k - 1) % l == 0]
-        if all(cayley_size(info.name, **p).peak_bytes <= limit for p in splits):
-            best = k
-        else:
-            break
-    return best
-
-
-def _k_rule(name: str, text: str) -> str:
-    """The rule of ``k`` with the range that fits the default memory limit (``k <= MAX_K`` at most), and the range
-    whose EDSTs finish: these graphs have no structured packing, so ``edsts`` runs the exact generic packing,
-    whose time is estimated by :func:`~starlib.edst.packing.generic_seconds`."""
-    kmax, limit = largest_k(name), default_memory_limit()
-    tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
-    k_edsts = max((k for k in range(2, kmax + 1) if _edst_seconds(name, k) <= 3600), default=2)
-    return f"{text}{kmax} (k! nodes{tail}; EDSTs within an hour for k <= {k_edsts})"
-
-
-def _edst_seconds(name: str, k: int) -> float:
-    """The generic packing's estimated time on the family's largest graph with this ``k``."""
-    info = family_info(name)
-    splits = [{"k": k}] if info.params == ("k",) else \
-        [{"l": l, "n": (k - 1) // l} for l in range(2, k) if (k - 1) % l == 0]
-    return max((generic_seconds(cayley_size(info.name, **p).m) for p in splits), default=0.0)
-
-
-def _network_families() -> dict[str, Family]:
-    def params(name: str, info) -> dict[str, Param]:
-        if info.params == ("k",):
-            return {"k": Param(int, _k_rule(name, "integer 2 <= k <= "))}
-        return {"l": Param(int, "integer l >= 2 (boxes)"),
-                "n": Param(int, _k_rule(name, "integer n >= 1 (balls per box), k = n*l + 1 <= "))}
-    return family_table(*(Family(name, BUILDERS[name], params(name, info),
-                                 (BUILDERS[name].__doc__ or "").strip().splitlines()[0], kind="cayley",
-                                 size=functools.partial(cayley_size, name))
-                          for name, info in FAMILIES.items()))
-
-
-#: The super Cayley families as network families for the command line (``starlib.registry.Family`` records).
-NETWORK_FAMILIES: dict[str, Family] = _network_families()
+#: The super Cayley families as network families for the command line, declared beside their builders.
+NETWORK_FAMILIES: dict[str, Family] = family_table(declared_in(families))

@@ -28,18 +28,22 @@ Example
 
 from __future__ import annotations
 
+import functools
 import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..edst.packing import generic_seconds
+from ..family import Param, family, integer
 from ..graphs import ArrayGraph, canonical_edges
-from ..memory import Size, check_size
+from ..memory import Size, check_size, default_memory_limit, format_bytes
 from ..validation import check_choice
 from .generators import Generator, insertion, rotation, selection, swap, transposition
-from .permutations import PermutationSpace, check_k, check_ln, identity, inverse
+from .permutations import MAX_K, PermutationSpace, check_k, check_ln, identity, inverse
 
 __all__ = [
     "FAMILIES", "FamilyInfo", "family_info", "family_k", "check_ln", "check_k", "generator_set", "distinct_generators",
@@ -48,7 +52,7 @@ __all__ = [
     "macro_star", "rotation_star", "complete_rotation_star", "macro_rotator", "rotation_rotator",
     "complete_rotation_rotator", "macro_insertion_selection", "rotation_insertion_selection",
     "complete_rotation_insertion_selection", "build_family", "family_instances", "network_invariants", "BUILDERS",
-    "ROTATION_CHOICES", "rotation_set_diameters", "cayley_size",
+    "ROTATION_CHOICES", "rotation_set_diameters", "cayley_size", "largest_k",
 ]
 
 
@@ -463,20 +467,23 @@ def cayley_size(family: str, *, k: int | None = None, l: int | None = None, n: i
     Returns
     -------
     Size
-        ``Size(0, 0, 0)`` when the parameters break the family's rules or ``k > MAX_K`` (the builder reports
-        those).
+
+    Raises
+    ------
+    ValueError
+        When the parameters break the family's rules or ``k > MAX_K``, as the builder does (no member is ever
+        estimated as empty).
 
     Examples
     --------
     >>> cayley_size("star", k=10).m, cayley_size("transposition", k=10).m
     (16329600, 81648000)
     >>> cayley_size("MS", l=2, n=0)
-    Size(n=0, m=0, peak_bytes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n=0 is too small: need an integer n >= 1 (balls per box; k = n*l + 1)
     """
-    try:
-        info, kk = family_k(family, k=k, l=l, n=n, build=True)
-    except ValueError:
-        return Size(0, 0, 0)
+    info, kk = family_k(family, k=k, l=l, n=n, build=True)
     params = {"k": kk} if info.params == ("k",) else {"l": l, "n": n}
     return _graph_size(kk, generator_set(info.name, **params))
 
@@ -741,14 +748,78 @@ _BUILDER_PARAMS = {
 }
 
 
+def _splits(info: FamilyInfo, k: int) -> list[dict[str, int]]:
+    """Every parameter set of the family with ``k`` symbols (``{"k": k}``, or each ``l, n`` with ``n*l + 1 = k``)."""
+    if info.params == ("k",):
+        return [{"k": k}]
+    return [{"l": ll, "n": (k - 1) // ll} for ll in range(2, k) if (k - 1) % ll == 0]
+
+
+def largest_k(family: str, max_memory: int | None = None) -> int:
+    """The largest ``k <= MAX_K`` whose graph (every ``l, n`` with ``n*l + 1 = k``) fits the memory limit.
+
+    Parameters
+    ----------
+    family : str
+        Command-line name or abbreviation.
+    max_memory : int, optional
+        Bytes (default: :func:`~starlib.memory.default_memory_limit`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> largest_k("star", max_memory=2**30), largest_k("transposition", max_memory=2**30)
+    (9, 8)
+    """
+    limit = default_memory_limit() if max_memory is None else max_memory
+    info = family_info(family)
+    best = 2
+    for k in range(3, MAX_K + 1):
+        if all(cayley_size(info.name, **p).peak_bytes <= limit for p in _splits(info, k)):
+            best = k
+        else:
+            break
+    return best
+
+
+def _edst_seconds(info: FamilyInfo, k: int) -> float:
+    """The generic packing's estimated time on the family's largest graph with this ``k``."""
+    return max((generic_seconds(cayley_size(info.name, **p).m) for p in _splits(info, k)), default=0.0)
+
+
+def _reach(info: FamilyInfo) -> str:
+    """What fits and what finishes: these graphs have no structured packing, so ``edsts`` runs the exact generic
+    packing, whose time is estimated by :func:`~starlib.edst.packing.generic_seconds`."""
+    kmax, limit = largest_k(info.name), default_memory_limit()
+    tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
+    k_edsts = max((k for k in range(2, kmax + 1) if _edst_seconds(info, k) <= 3600), default=2)
+    return f"(k! nodes{tail}; EDSTs within an hour for k <= {k_edsts})"
+
+
+def _check_params(info: FamilyInfo) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The family's cross-check: ``k = n*l + 1 <= MAX_K`` (:func:`family_k`)."""
+    def check(params: dict[str, Any]) -> dict[str, Any]:
+        family_k(info.name, **params, build=True)
+        return params
+    return check
+
+
 def _family_builder(info: FamilyInfo) -> Callable[..., ArrayGraph]:
-    """The public builder of one family: :func:`build_family` with the family fixed, documented from its record."""
+    """The public builder of one family: :func:`build_family` with the family fixed, documented from its record,
+    and declared as a network family (:func:`~starlib.family.family`) with the rules and size model of
+    :func:`family_k` and :func:`cayley_size`."""
     if info.params == ("k",):
         def build(k: int) -> ArrayGraph:
             return build_family(info.name, k=k)
+        params = {"k": Param(integer(2, MAX_K, note=_reach(info)))}
     else:
         def build(l: int, n: int) -> ArrayGraph:
             return build_family(info.name, l=l, n=n)
+        params = {"l": Param(integer(2, note="(boxes)")),
+                  "n": Param(integer(1, note=f"(balls per box), k = n*l + 1 <= {MAX_K} {_reach(info)}"))}
     text, example = textwrap.dedent(info.doc).strip().split("\n>>>", 1)
     if info.params == ("l", "n"):
         text = f"The {info.abbrev}(l, n) network (command line: ``{info.name} l= n=``).\n\n{text}"
@@ -756,7 +827,8 @@ def _family_builder(info: FamilyInfo) -> Callable[..., ArrayGraph]:
     build.__doc__ = _BUILDER_DOC.format(text=textwrap.indent(text, "    ").lstrip(),
                                         params=_BUILDER_PARAMS[info.params],
                                         example=textwrap.indent(">>>" + example, "    ").lstrip())
-    return build
+    return family(info.name, kind="cayley", params=params, summary=text.splitlines()[0],
+                  size=functools.partial(cayley_size, info.name), check=_check_params(info))(build)
 
 
 #: the builder of every family, by command-line name, in table order

@@ -175,7 +175,7 @@ def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
     'prime power q = 1 (mod 4)'
     """
     return {"networks": [{"name": f.name, "kind": f.kind, "summary": f.summary,
-                          "params": {k: {"type": p.type.__name__, "rule": p.rule, "required": p.required,
+                          "params": {k: {"type": p.type.__name__, "rule": p.text, "required": p.required,
                                          **({"default": jsonable(p.default)} if p.default is not None else {})}
                                      for k, p in f.params.items()}}
                          for f in sorted(fams.values(), key=lambda f: f.name)]}

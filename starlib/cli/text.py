@@ -99,7 +99,7 @@ def families_text(families: Sequence[Any]) -> str:
             out += textwrap.wrap(head, _WIDTH, subsequent_indent=" " * 25, break_on_hyphens=False)
             for key, p in f.params.items():
                 opt = "" if p.required else " (optional)" if p.default is None else f" (optional, default {p.default})"
-                out += textwrap.wrap(f"      {key:<18} {p.rule}{opt}", _WIDTH, subsequent_indent=" " * 25,
+                out += textwrap.wrap(f"      {key:<18} {p.text}{opt}", _WIDTH, subsequent_indent=" " * 25,
                                      break_on_hyphens=False)
             if not f.params:
                 out.append("      (no parameters)")

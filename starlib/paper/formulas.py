@@ -1,14 +1,16 @@
-"""Closed forms for vertex count, edge count and degrees of every family.
+"""Closed forms for vertex count, edge count and degrees of every family, from the families' declarations.
 
 Sources: Property II-B.3 and Table V of the paper; docs/star-products.md §1.5, §10; docs/networks.md.
 
-Each formula is a sympy expression in the family's parameters, so notebooks can show it and
-tests can evaluate it; :func:`counts` evaluates one at concrete parameters. These are the
-*independent* side of the checks in ``notebooks/01-star-products.ipynb``: the graphs are built
-by :mod:`starlib.factors` / :mod:`starlib.networks` and counted, the formulas come from the paper.
+Each family declares the closed forms the paper states beside its builder (:class:`~starlib.family.ClosedForms`,
+text in the family's parameter names); :func:`closed_forms` turns them into sympy expressions (a star product's by
+Property II-B.3 from its factors' forms), so notebooks can show them and tests can evaluate them; :func:`counts`
+evaluates one at concrete parameters. These are the *independent* side of the checks in
+``notebooks/01-star-products.ipynb``: the graphs are built by :mod:`starlib.factors` / :mod:`starlib.networks`
+and counted, the formulas come from the paper.
 
-For the MMS families the parameter ``delta`` is determined by ``q = 4w + delta``
-(``delta`` in {-1, 0, 1}); :func:`mms_delta` computes it.
+For the MMS families the symbol ``delta`` is determined by ``q = 4w + delta`` (``delta`` in {-1, 0, 1};
+:func:`~starlib.factors.mms_delta`), as their declarations say.
 
 Example
 -------
@@ -16,31 +18,50 @@ Example
 {'n': 50, 'm': 175, 'degrees': [7]}
 >>> counts("polarstar-paley", q=3, paley_q=5)["m"]
 185
+>>> closed_forms("polarfly").degrees
+((q + 1, q**2), (q, q + 1))
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 
-__all__ = ["SYMBOLS", "FORMULAS", "mms_delta", "counts", "product_counts", "parse_formula", "evaluate_formula"]
+from ..family import Family
+from ..registry import NETWORK_FAMILIES, get_family
+
+__all__ = ["SYMBOLS", "Forms", "closed_forms", "FORMULAS", "counts", "product_counts", "parse_formula",
+           "evaluate_formula"]
 
 q, qp, d, n, delta, k = sp.symbols("q q' d n delta k", integer=True, positive=True)
+#: The sympy symbol of each parameter name (``paley_q`` is the paper's ``q'``) and of ``delta``.
 SYMBOLS = {"q": q, "paley_q": qp, "d": d, "n": n, "delta": delta}
 
 
-def mms_delta(q_value: int) -> int:
-    """The ``delta`` of ``q = 4w + delta`` (1, 0 or -1); ``q = 2 mod 4`` has none (ValueError).
+@dataclass(frozen=True)
+class Forms:
+    """A family's closed forms as sympy expressions in :data:`SYMBOLS`.
 
-    >>> [mms_delta(x) for x in (3, 4, 5, 7, 8, 9)]
-    [-1, 0, 1, -1, 0, 1]
+    Attributes
+    ----------
+    n, m : vertices and edges.
+    degrees : ``((degree, number of vertices), ...)`` (the counts are None for a star product, whose declaration
+        gives the factors, not the counts).
+    derived : symbol -> function of the family's parameters (``delta``).
     """
-    r = q_value % 4
-    if r == 2:
-        raise ValueError(f"q={q_value} is not of the form 4w + delta with delta in {{-1, 0, 1}}")
-    return {0: 0, 1: 1, 3: -1}[r]
+
+    n: sp.Expr
+    m: sp.Expr
+    degrees: tuple[tuple[sp.Expr, sp.Expr | None], ...]
+    derived: Mapping[sp.Symbol, Callable[[Mapping[str, int]], int]]
+
+
+def _parse(text: str) -> sp.Expr:
+    return sp.sympify(text, locals=SYMBOLS)
 
 
 def _star(nG: sp.Expr, mG: sp.Expr, nH: sp.Expr, mH: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -48,26 +69,60 @@ def _star(nG: sp.Expr, mG: sp.Expr, nH: sp.Expr, mH: sp.Expr) -> tuple[sp.Expr, 
     return sp.expand(nG * nH), sp.expand(mG * nH + nG * mH)
 
 
-_paley = (qp, qp * (qp - 1) / 4, [(qp - 1) / 2])
-_mms = (2 * q**2, q**2 * (3 * q - delta) / 2, [(3 * q - delta) / 2])
-_er = (q**2 + q + 1, q * (q + 1) ** 2 / 2, [q, q + 1])
-_iq = (2 * d + 2, d * (d + 1), [d])
+def _renamed(fn: Callable[..., int], names: Mapping[str, str]) -> Callable[[Mapping[str, int]], int]:
+    """``fn`` of a factor's parameters, called with the product's (``names``: factor parameter -> product's)."""
+    wanted = list(inspect.signature(fn).parameters)
+    return lambda params: fn(**{w: params[names.get(w, w)] for w in wanted})
 
+
+def _forms(fam: Family) -> Forms | None:
+    decl = fam.forms
+    if decl is None:
+        return None
+    if decl.star is None:
+        derived = {SYMBOLS[name]: _renamed(fn, {}) for name, fn in decl.derived.items()}
+        return Forms(_parse(decl.n), _parse(decl.m), tuple((_parse(a), _parse(b)) for a, b in decl.degrees), derived)
+    (g_builder, g_names), (h_builder, h_names) = decl.star
+    parts = []
+    derived = {}
+    for builder, names in ((g_builder, g_names), (h_builder, h_names)):
+        f = _forms(builder.family)
+        subs = {SYMBOLS[a]: SYMBOLS[b] for a, b in names.items()}
+        parts.append((f.n.subs(subs, simultaneous=True), f.m.subs(subs, simultaneous=True),
+                      [deg.subs(subs, simultaneous=True) for deg, _ in f.degrees]))
+        derived.update({sym: _renamed_product(fn, names) for sym, fn in f.derived.items()})
+    (nG, mG, dG), (nH, mH, dH) = parts
+    nv, mv = _star(nG, mG, nH, mH)
+    return Forms(nv, mv, tuple((a + b, None) for a in dG for b in dH), derived)
+
+
+def _renamed_product(fn: Callable[[Mapping[str, int]], int], names: Mapping[str, str]
+                     ) -> Callable[[Mapping[str, int]], int]:
+    """A factor's derived symbol as a function of the product's parameters."""
+    return lambda params: fn({a: params[b] for a, b in names.items()})
+
+
+def closed_forms(family: str) -> Forms:
+    """The closed forms a family declares, as sympy expressions (:class:`Forms`).
+
+    Raises
+    ------
+    ValueError
+        If the family is unknown or declares none.
+
+    >>> closed_forms("bundlefly").n
+    2*q**2*q'
+    """
+    f = _forms(get_family(family))
+    if f is None:
+        raise ValueError(f"family={family!r} has no closed form (known: {', '.join(FORMULAS)})")
+    return f
+
+
+#: family -> (n, m, degree list) as sympy expressions (ER_q is loop-free), for every family that declares forms.
 FORMULAS: dict[str, tuple[sp.Expr, sp.Expr, list[sp.Expr]]] = {
-    "complete": (n, n * (n - 1) / 2, [n - 1]),
-    "complete-bipartite": (2 * n, n**2, [n]),
-    "paley": (q, q * (q - 1) / 4, [(q - 1) / 2]),
-    "mms-supernode": (q, q * (q - delta) / 4, [(q - delta) / 2]),
-    "slimfly": _mms,
-    "polarfly": _er,
-    "inductive-quad": _iq,
-    "bundlefly": (*_star(_mms[0], _mms[1], _paley[0], _paley[1]), [_mms[2][0] + _paley[2][0]]),
-    "polarstar-paley": (*_star(_er[0], _er[1], _paley[0], _paley[1]),
-                        [q + (qp - 1) / 2, q + 1 + (qp - 1) / 2]),
-    "polarstar-iq": (*_star(_er[0], _er[1], _iq[0], _iq[1]), [q + d, q + 1 + d]),
-    "complete-paley": (*_star(n, n * (n - 1) / 2, q, q * (q - 1) / 4), [n - 1 + (q - 1) / 2]),
-}
-"""family -> (n, m, sorted degree list) as sympy expressions (ER_q is loop-free)."""
+    name: (f.n, f.m, [deg for deg, _ in f.degrees])
+    for name, f in ((name, _forms(fam)) for name, fam in NETWORK_FAMILIES.items()) if f is not None}
 
 
 def counts(family: str, **params: int) -> dict[str, Any]:
@@ -84,11 +139,10 @@ def counts(family: str, **params: int) -> dict[str, Any]:
     """
     if family not in FORMULAS:
         raise ValueError(f"family={family!r} has no closed form (known: {', '.join(FORMULAS)})")
-    subs = {SYMBOLS[key]: val for key, val in params.items()}
-    if family in ("slimfly", "bundlefly", "mms-supernode"):
-        subs[delta] = mms_delta(params["q"])
-    nv, mv, degs = FORMULAS[family]
-    vals = [sp.sympify(e).subs(subs) for e in (nv, mv, *degs)]
+    forms = closed_forms(family)
+    subs = {SYMBOLS[key]: val for key, val in params.items() if key in SYMBOLS}
+    subs.update({sym: fn(params) for sym, fn in forms.derived.items()})
+    vals = [sp.sympify(e).subs(subs) for e in (forms.n, forms.m, *(deg for deg, _ in forms.degrees))]
     for v in vals:
         if not (v.is_integer and v.is_number):
             raise ValueError(f"{family} with {params}: closed form {v} is not an integer")

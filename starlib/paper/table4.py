@@ -33,10 +33,11 @@ import sympy
 from .. import networks
 from ..bounds import eq1_bound, prop_iv1
 from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify_edsts
+from ..factors import mms_delta
 from ..primes import is_prime_power
 from . import formulas
 from .catalog import format_params, parse_params_text
-from .formulas import evaluate_formula, mms_delta, parse_formula
+from .formulas import evaluate_formula, parse_formula
 
 __all__ = ["Table4Row", "TABLE_IV", "INSTANCE_COLUMNS", "parse", "evaluate", "row_for", "prove_row",
            "closed_form_frame", "instance_grid", "degree_string", "instance_row", "instances_frame",

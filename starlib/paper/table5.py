@@ -40,8 +40,11 @@ from ..edst import max_edsts, verify_edsts
 from ..graphs import ArrayGraph
 from ..registry import get_family
 from ..validation import check_int
+from . import formulas
+from .formulas import closed_forms
 
-__all__ = ["FAMILIES", "FactorCase", "CaseProof", "table_v_cases", "case_for", "evaluate", "piecewise", "prove_case",
+__all__ = ["FAMILIES", "TableVFamily", "FactorCase", "CaseProof", "table_v_cases", "case_for", "evaluate", "piecewise",
+           "prove_case",
            "nonnegative_certificate", "integer_valued", "expr_str", "closed_form_table", "build_factor",
            "measure_factor", "factor_grid", "measured_table"]
 
@@ -50,13 +53,23 @@ _j = sp.Symbol("j", integer=True, nonnegative=True)
 
 
 @dataclass(frozen=True)
-class _Family:
-    """A Table V family: its record in :data:`starlib.registry.NETWORK_FAMILIES` (``name``), the parameter symbol
-    as Table V writes it, and Table V's wording of the parameter rule."""
+class TableVFamily:
+    """A Table V family: its declaration (:data:`starlib.registry.NETWORK_FAMILIES`, ``name``), seen as Table V sees
+    it: the paper's symbol for its parameter, its notation and section, and the parameter rule in Table V's words
+    (the declared rule, from the smallest member of Table V's cases)."""
 
     name: str
-    symbol: sp.Symbol
-    rule: str
+
+    @property
+    def param(self) -> str:
+        """The family's parameter (every Table V family has one)."""
+        return next(iter(get_family(self.name).params))
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        """The paper's symbol for the parameter (``q'`` for the Paley order)."""
+        p = get_family(self.name).params[self.param]
+        return sp.Symbol(p.symbol or p.name, integer=True, positive=True)
 
     @property
     def graph(self) -> str:
@@ -68,32 +81,21 @@ class _Family:
         """The appendix section that defines it."""
         return get_family(self.name).reference
 
+    @property
+    def rule(self) -> str:
+        """The parameter rule in Table V's words (``"a prime power q' = 1 mod 4"``)."""
+        smallest = min(c.first for c in _CASES if c.family == self.name)
+        return get_family(self.name).params[self.param].rule.text(str(self.symbol), minimum=smallest, prose=True)
+
     def build(self, value: int) -> ArrayGraph:
         """The member with parameter ``value``."""
-        fam = get_family(self.name)
-        return fam.build(**{next(iter(fam.params)): value})
+        return get_family(self.name).build(**{self.param: value})
 
     def admissible(self, value: int) -> bool:
         """True if ``value`` passes the family's parameter rule (checked without building) and lies in a case of
         Table V."""
-        fam = get_family(self.name)
-        return fam.admits(**{next(iter(fam.params)): value}) and any(
+        return get_family(self.name).admits(**{self.param: value}) and any(
             c.family == self.name and c.contains(value) for c in _CASES)
-
-
-_PP_RULE = "a prime power q >= 3, q != 2 mod 4"
-FAMILIES: dict[str, _Family] = {f.name: f for f in (
-    _Family("paley", qp, "a prime power q' = 1 mod 4"),
-    _Family("mms-supernode", q, _PP_RULE),
-    _Family("mms-supernode-prime", q, _PP_RULE),
-    _Family("complete-bipartite", q, "an integer q >= 2"),
-    _Family("slimfly", q, _PP_RULE),
-    _Family("complete", n_, "an integer n >= 2"),
-    _Family("bdf", d, "an integer d' >= 3, d' = 0 or 3 mod 4"),
-    _Family("inductive-quad", d, "an integer d' >= 3, d' = 0 or 3 mod 4"),
-    _Family("polarfly", q, "a prime power q >= 2"),
-)}
-"""Table V's families, in its row order: the registry name, the parameter symbol and Table V's rule wording."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,9 @@ class FactorCase:
     n, m : vertex and edge counts (sympy, in the family symbol).
     degrees : ``((degree, number of vertices), ...)``.
     t, r : ``floor(m/(n-1))`` and ``m - t(n-1)`` as the paper's closed forms.
+
+    ``n``, ``m`` and ``degrees`` are the family's declared closed forms (:func:`starlib.paper.formulas.closed_forms`)
+    in Table V's symbol, with ``delta`` fixed by the case; ``t`` and ``r`` are Table V's own.
     """
 
     family: str
@@ -120,6 +125,11 @@ class FactorCase:
     degrees: tuple[tuple[sp.Expr, sp.Expr], ...]
     t: sp.Expr
     r: sp.Expr
+
+    @property
+    def first(self) -> int:
+        """The smallest parameter of the case, ``param(k_min)``."""
+        return int(self.param.subs(k, self.k_min))
 
     @property
     def symbol(self) -> sp.Symbol:
@@ -141,47 +151,55 @@ class FactorCase:
         return sp.expand(sp.sympify(expr).subs(self.symbol, self.param))
 
 
+def _case(family: str, case: str, param: sp.Expr, k_min: int, t: sp.Expr, r: sp.Expr,
+          delta: int | None = None) -> FactorCase:
+    """A Table V row: the family's declared closed forms in Table V's symbol (``delta`` fixed), and ``t``, ``r``."""
+    forms = closed_forms(family)
+    fam = TableVFamily(family)
+    subs = {formulas.SYMBOLS[fam.param]: fam.symbol}
+    if delta is not None:
+        subs[formulas.SYMBOLS["delta"]] = delta
+
+    def at(e: sp.Expr) -> sp.Expr:
+        return sp.sympify(e).subs(subs, simultaneous=True)
+
+    return FactorCase(family, case, param, k_min, at(forms.n), at(forms.m),
+                      tuple((at(a), at(b)) for a, b in forms.degrees), t, r)
+
+
 def _cases() -> tuple[FactorCase, ...]:
     out: list[FactorCase] = []
     # QR(q'), q' = 4k + 1
-    out.append(FactorCase("paley", "q' = 1 mod 4", 4 * k + 1, 1, qp, qp * (qp - 1) / 4, (((qp - 1) / 2, qp),),
-                          (qp - 1) / 4, (qp - 1) / 4))
+    out.append(_case("paley", "q' = 1 mod 4", 4 * k + 1, 1, (qp - 1) / 4, (qp - 1) / 4))
     # C(X), C(X'): q = 4k + delta
     for fam in ("mms-supernode", "mms-supernode-prime"):
         for delta in (1, 0, -1):
-            out.append(FactorCase(fam, f"delta = {delta}", 4 * k + delta, 1, q, q * (q - delta) / 4,
-                                  (((q - delta) / 2, q),), (q - delta) / 4, (q - delta) / 4))
+            out.append(_case(fam, f"delta = {delta}", 4 * k + delta, 1, (q - delta) / 4, (q - delta) / 4, delta))
     # K_{q,q}
-    out.append(FactorCase("complete-bipartite", "q even", 2 * k, 1, 2 * q, q**2, ((q, 2 * q),), q / 2, q / 2))
-    out.append(FactorCase("complete-bipartite", "q odd", 2 * k + 1, 1, 2 * q, q**2, ((q, 2 * q),), (q - 1) / 2,
-                          (3 * q - 1) / 2))
+    out.append(_case("complete-bipartite", "q even", 2 * k, 1, q / 2, q / 2))
+    out.append(_case("complete-bipartite", "q odd", 2 * k + 1, 1, (q - 1) / 2, (3 * q - 1) / 2))
     # MMS(q) = K_{q,q} * C(X)
     mms_t = {1: 3 * (q - 1) / 4, 0: 3 * q / 4, -1: (3 * q - 1) / 4}
     mms_r = {1: (4 * q**2 + 3 * q - 3) / 4, 0: 3 * q / 4, -1: (4 * q**2 + 3 * q - 1) / 4}
     for delta in (1, 0, -1):
-        out.append(FactorCase("slimfly", f"delta = {delta}", 4 * k + delta, 1, 2 * q**2, q**2 * (3 * q - delta) / 2,
-                              (((3 * q - delta) / 2, 2 * q**2),), mms_t[delta], mms_r[delta]))
+        out.append(_case("slimfly", f"delta = {delta}", 4 * k + delta, 1, mms_t[delta], mms_r[delta], delta))
     # K_n
-    out.append(FactorCase("complete", "n even", 2 * k, 1, n_, n_ * (n_ - 1) / 2, ((n_ - 1, n_),), n_ / 2,
-                          sp.Integer(0)))
-    out.append(FactorCase("complete", "n odd", 2 * k + 1, 1, n_, n_ * (n_ - 1) / 2, ((n_ - 1, n_),), (n_ - 1) / 2,
-                          (n_ - 1) / 2))
+    out.append(_case("complete", "n even", 2 * k, 1, n_ / 2, sp.Integer(0)))
+    out.append(_case("complete", "n odd", 2 * k + 1, 1, (n_ - 1) / 2, (n_ - 1) / 2))
     # BDF and IQ: n = 2d'+2, d'-regular
     for fam in ("bdf", "inductive-quad"):
-        out.append(FactorCase(fam, "d' = 0 mod 4 (even)", 4 * k, 1, 2 * d + 2, d * (d + 1), ((d, 2 * d + 2),),
-                              d / 2, d / 2))
-        out.append(FactorCase(fam, "d' = 3 mod 4 (odd)", 4 * k + 3, 0, 2 * d + 2, d * (d + 1), ((d, 2 * d + 2),),
-                              (d - 1) / 2, (3 * d + 1) / 2))
+        out.append(_case(fam, "d' = 0 mod 4 (even)", 4 * k, 1, d / 2, d / 2))
+        out.append(_case(fam, "d' = 3 mod 4 (odd)", 4 * k + 3, 0, (d - 1) / 2, (3 * d + 1) / 2))
     # ER_q (loop-free): q^2 vertices of degree q+1, q+1 absolute points of degree q
-    er_deg = ((q + 1, q**2), (q, q + 1))
-    out.append(FactorCase("polarfly", "q even", 2 * k, 1, q**2 + q + 1, q * (q + 1) ** 2 / 2, er_deg, q / 2,
-                          q * (q + 1) / 2))
-    out.append(FactorCase("polarfly", "q odd", 2 * k + 1, 1, q**2 + q + 1, q * (q + 1) ** 2 / 2, er_deg,
-                          (q + 1) / 2, sp.Integer(0)))
+    out.append(_case("polarfly", "q even", 2 * k, 1, q / 2, q * (q + 1) / 2))
+    out.append(_case("polarfly", "q odd", 2 * k + 1, 1, (q + 1) / 2, sp.Integer(0)))
     return tuple(out)
 
 
 _CASES = _cases()
+
+#: Table V's families, in its row order.
+FAMILIES: dict[str, TableVFamily] = {name: TableVFamily(name) for name in dict.fromkeys(c.family for c in _CASES)}
 
 
 def table_v_cases() -> tuple[FactorCase, ...]:

@@ -43,7 +43,7 @@ def test_networks_table_for_people_and_json_for_programs(capsys):
     code, out, _ = run(["networks", "--json"], capsys)
     obj = {f["name"]: f for f in json.loads(out)["networks"]}
     assert set(obj) == set(fams)
-    assert obj["slimfly"]["params"]["q"]["rule"] == fams["slimfly"].params["q"].rule
+    assert obj["slimfly"]["params"]["q"]["rule"] == fams["slimfly"].params["q"].text
     assert obj["polarstar"]["params"]["supernode"]["required"] is False
 
 
