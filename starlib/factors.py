@@ -516,7 +516,8 @@ def polarfly(q: int, loops: bool = False) -> ArrayGraph:
     edges = np.stack([keys // n, keys % n], axis=1)
     pts = polarfly_points(q)
     labels = list(zip(*(pts[:, i].tolist() for i in range(3)), strict=True))
-    meta = {"absolute_points": absolute}
+    # "er_q" marks the graph as ER_q for the ER_q constructions (starlib.edst.factor.er.er_order); not with loops
+    meta = {"absolute_points": absolute} if loops else {"absolute_points": absolute, "er_q": q}
     if loops:
         meta["loops"] = absolute.copy()
         meta["loops_representation"] = (
