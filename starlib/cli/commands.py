@@ -15,16 +15,14 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..graphs import jsonable
-from ..memory import memory_limit
 from ..registry import NETWORK_FAMILIES, Family, get_family, parse_params
-from .progress import REFUSE_SECONDS, format_duration, generic_seconds
 
-__all__ = ["families", "words", "resolve", "check_generic_time", "build_network", "graph_info", "networks_json",
-           "DIAMETER_WORK", "plan_edsts", "Plan", "verify_file"]
+__all__ = ["families", "words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
+           "read_trees", "verify_file"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
 #: on one core); ``--diameter`` computes it anyway.
@@ -64,27 +62,6 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> t
     params = parse_params(fam, words(pairs))
     fam.check_size(params, max_memory)
     return fam, params
-
-
-def check_generic_time(fam: Family, params: dict[str, Any], method: str) -> None:
-    """Refuse ``--method generic`` up front when the estimated links make it a run of more than a day.
-
-    >>> check_generic_time(families()["slimfly"], {"q": 343}, "generic")
-    Traceback (most recent call last):
-    ...
-    ValueError: method='generic' is too slow here: the exact generic packing on 60,589,235 links would take \
-about 2 days (an upper estimate, 5e-11 m^2 s); choose a smaller network
-    """
-    if method == "generic":
-        m = fam.estimate(params).m
-        _refuse_slow("generic", f"the exact generic packing on {m:,} links", generic_seconds(m))
-
-
-def _refuse_slow(method: str, what: str, seconds: float) -> None:
-    """The one refusal of a run estimated over :data:`~starlib.cli.progress.REFUSE_SECONDS` (a day)."""
-    if seconds > REFUSE_SECONDS:
-        raise ValueError(f"method={method!r} is too slow here: {what} would take about {format_duration(seconds)} "
-                         f"(an upper estimate, 5e-11 m^2 s); choose a smaller network")
 
 
 def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
@@ -181,81 +158,6 @@ def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
                          for f in sorted(fams.values(), key=lambda f: f.name)]}
 
 
-class Plan:
-    """How ``edsts`` will build its trees: the function, and the estimated seconds when that is the slow packer.
-
-    Attributes
-    ----------
-    run : callable
-        ``run() -> EDSTSet``; when ``reports``, ``run(progress)`` with ``progress(placed, wanted)`` called as the
-        exact packing places tree edges.
-    seconds : float
-        Estimated time of the exact generic packing when the method falls back to it, else 0.
-    what : str
-        What runs (``"the generic packing on 141,120 links"``), for the warning.
-    reports : bool
-        ``run`` takes a progress callback.
-    """
-
-    def __init__(self, run: Callable[..., Any], seconds: float = 0.0, what: str = "", reports: bool = False) -> None:
-        self.run, self.seconds, self.what, self.reports = run, seconds, what, reports
-
-
-def plan_edsts(graph: Any, method: str) -> Plan:
-    """Choose the construction for ``--method`` and estimate its time when it is the exact generic packing.
-
-    ``auto`` on a star product runs the paper's construction (Table I): milliseconds to a second. On any other
-    graph it tries the structured packings of :func:`~starlib.edst.factor.structured_edsts` and falls back to the
-    generic packing, whose time is estimated by :func:`~starlib.cli.progress.generic_seconds`. A run
-    estimated over a day is refused (:data:`~starlib.cli.progress.REFUSE_SECONDS`).
-
-    Raises
-    ------
-    ValueError
-        For an unknown method, a method that needs a star product on another graph, or a run over a day.
-
-    Examples
-    --------
-    >>> from starlib.networks import slimfly
-    >>> p = plan_edsts(slimfly(5), "auto")
-    >>> len(p.run()), p.seconds
-    (3, 0.0)
-    """
-    from .. import edst
-    from ..products import star_form
-
-    if method not in edst.METHODS:
-        raise ValueError(f"method={method!r} is not one of {', '.join(edst.METHODS)}")
-    m = int(graph.m)
-    if method == "generic":
-        return _generic_plan(graph, edst.generic_trees, method)
-    if star_form(graph) is not None:
-        return Plan(lambda: edst.METHODS[method](graph))
-    if method == "shallow":  # auto, then the local search; the exact packer only where no structure applies
-        if edst.structured_edsts(graph) is not None:
-            return Plan(lambda: edst.METHODS[method](graph))
-        return _generic_plan(graph, edst.METHODS[method], f"shallow (no structured packing for {m:,} links)")
-    if method != "auto":
-        raise ValueError(f"method={method!r} needs a star product and {graph.name or 'this graph'} is not one; "
-                         f"use --method auto or generic")
-    structured = edst.structured_edsts(graph)
-    if structured is not None:
-        return Plan(lambda: structured)
-    return _generic_plan(graph, edst.generic_trees, f"auto (no structured packing for {m:,} links)")
-
-
-def _generic_plan(graph: Any, run: Callable[[Any], Any], method: str) -> Plan:
-    m = int(graph.m)
-    seconds = generic_seconds(m)
-    what = f"method {method}: the exact generic packing on {m:,} links"
-    _refuse_slow(method.split(" ")[0], what, seconds)
-    from .. import edst
-
-    if run is edst.generic_trees:
-        return Plan(lambda progress=None: run(graph, progress=progress), seconds, what, reports=True)
-    return Plan(lambda: run(graph), seconds, what)
-
-
 def read_trees(path: str) -> Any:
     """Read a starlib JSON file (version 1 or 2) that must hold a non-empty family of trees of an undirected graph.
 
@@ -308,10 +210,3 @@ def verify_file(path: str) -> tuple[dict[str, Any], int]:
                "network": nf.network, "params": jsonable(nf.params), "version": nf.version,
                "upper_bound": int(upper_bound(g)) if g.n >= 2 else 0, "problems": list(report.problems)}
     return verdict, (0 if report.valid else 1)
-
-
-def memory_text() -> str:
-    """The memory limit in force, for help texts (``5.89 GiB``)."""
-    from ..memory import format_bytes
-
-    return format_bytes(memory_limit())

@@ -14,6 +14,7 @@ import argparse
 import os
 import signal
 import sys
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -68,8 +69,7 @@ def _formats_text(trees: bool) -> str:
     rows = [f for f in FORMATS.values() if trees or f.trees != "required"]
     out = ["formats (--format):"]
     for f in rows:
-        opts = f"  [--option {', '.join(o + '=' for o in f.options if o not in ('network', 'params', 'extra'))}]"
-        opts = "" if opts.endswith("[--option ]") else opts
+        opts = f"  [--option {', '.join(o + '=' for o in f.options)}]" if f.options else ""
         out.append(f"  {f.name:<14} {f.summary}{opts}")
     return "\n".join(out)
 
@@ -77,10 +77,9 @@ def _formats_text(trees: bool) -> str:
 def _methods_text() -> str:
     from ..edst import METHODS
 
-    out = ["methods (--method):",
-           "  auto           Table I's construction for a star product; another graph gets a structured packing",
-           "                 where one reaches the bound, else the exact generic packing (the maximum)"]
-    out += [f"  {m.name:<14} {m.summary}" for m in METHODS.values() if m.name != "auto"]
+    out = ["methods (--method):"]
+    for m in sorted(METHODS.values(), key=lambda m: m.name != "auto"):  # the default first
+        out += textwrap.wrap(m.summary, 100, initial_indent=f"  {m.name:<14} ", subsequent_indent=" " * 17)
     return "\n".join(out)
 
 
@@ -193,12 +192,11 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
     f = FORMATS[fmt]
     if f.trees == "required" and not trees:
         raise ValueError(f"--format={fmt!r} writes trees: use starlib edsts (build writes no trees)")
-    allowed = [o for o in f.options if o not in ("network", "params", "extra")]
     out: dict[str, Any] = {}
     for w in words:
         key, eq, text = w.partition("=")
-        if not eq or key not in allowed:
-            takes = ", ".join(o + "=N" for o in allowed) or "no option"
+        if not eq or key not in f.options:
+            takes = ", ".join(o + "=N" for o in f.options) or "no option"
             raise ValueError(f"--option {w!r}: format {fmt} takes {takes}")
         out[key] = parse_int(text, key)
     return out
@@ -280,9 +278,7 @@ def _cmd_build(a: argparse.Namespace) -> int:
         pr.stage("build")
         graph, params, fam = build_network(a.network, a.params)
         pr.stage("write")
-        if a.format in ("json", "json-v1", "graphml"):
-            options.update(network=fam.name, params=params)
-        size = _emit(render(a.format, graph, None, **options), target)
+        size = _emit(render(a.format, graph, None, network=fam.name, params=params, **options), target)
     if target is not None:
         _say(a, wrote_line(target, size, nodes=int(graph.n), fmt=a.format))
     return 0
@@ -290,40 +286,35 @@ def _cmd_build(a: argparse.Namespace) -> int:
 
 def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
-    from ..edst import check_edsts
+    from ..edst import check_edsts, get_method
+    from ..edst.methods import format_duration
     from ..io import render
-    from .commands import check_generic_time, plan_edsts, resolve
-    from .progress import WARN_SECONDS, Progress, format_duration
+    from .commands import resolve
+    from .progress import WARN_SECONDS, Progress
     from .text import params_text, wrote_line
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
+    method = get_method(a.method)
     fam, params = resolve(a.network, a.params)
-    check_generic_time(fam, params, a.method)
+    method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
     with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
         pr.stage("build")
         graph = fam.build(**params)
-        plan = plan_edsts(graph, a.method)
+        plan = method.plan(graph)
         if plan.seconds > WARN_SECONDS:
             pr.note(f"warning: edsts {fam.name} {params_text(params)}: {plan.what} may take about "
                     f"{format_duration(plan.seconds)}; Ctrl-C stops it and writes nothing")
         pr.stage("trees")
-        if plan.reports:
-            trees = plan.run(lambda placed, wanted: pr.detail(f"{placed:,} of {wanted:,} tree edges"))
-        else:
-            trees = plan.run()
+        trees = plan(lambda placed, wanted: pr.detail(f"{placed:,} of {wanted:,} tree edges"))
         if len(trees) == 0:  # a file of no trees proves nothing, and verify refuses it
             raise ValueError(f"method={a.method!r} builds no spanning tree for {fam.name} {params_text(params)} "
                              f"(upper bound {upper_bound(graph)}); nothing written")
         pr.stage("verify")
         check_edsts(graph, trees)
         pr.stage("write")
-        if a.format in ("json", "json-v1"):
-            options.update(network=fam.name, params=params,
-                           extra={"upper_bound": int(upper_bound(graph)), "method": a.method})
-        elif a.format == "graphml":
-            options.update(network=fam.name, params=params)
-        size = _emit(render(a.format, graph, trees, **options), target)
+        extra = {"upper_bound": int(upper_bound(graph)), "method": method.name}
+        size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options), target)
     if target is not None:
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format))
     return 0
@@ -349,13 +340,10 @@ def _cmd_improve(a: argparse.Namespace) -> int:
         pr.stage("verify")
         check_edsts(nf.graph, trees)
         pr.stage("write")
-        if a.format in ("json", "json-v1"):
-            method = str(nf.extra.get("method", "input"))
-            options.update(network=nf.network, params=nf.params,
-                           extra={**nf.extra, "method": method if method.endswith("+ls") else method + "+ls"})
-        elif a.format == "graphml":
-            options.update(network=nf.network, params=nf.params)
-        size = _emit(render(a.format, nf.graph, trees, **options), target)
+        method = str(nf.extra.get("method", "input"))
+        extra = {**nf.extra, "method": method if method.endswith("+ls") else method + "+ls"}
+        size = _emit(render(a.format, nf.graph, trees, network=nf.network, params=nf.params, extra=extra, **options),
+                     target)
     if target is not None:
         before, after = max(t.depth for t in nf.trees), max(trees.depths())
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(nf.graph.n), fmt=a.format)

@@ -25,18 +25,12 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from ..edst.packing import generic_seconds
-
-__all__ = ["Progress", "DELAY", "generic_seconds", "format_duration", "WARN_SECONDS", "REFUSE_SECONDS", "PENDING",
-           "SIGNALS",
-           "raise_pending"]
+__all__ = ["Progress", "DELAY", "WARN_SECONDS", "PENDING", "SIGNALS", "raise_pending"]
 
 #: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
 #: A run estimated longer than this is announced with its estimate before it starts.
 WARN_SECONDS = 60.0
-#: A run estimated longer than this (a day) is refused: it would not finish in any session a reader has.
-REFUSE_SECONDS = 86_400.0
 
 
 #: Interrupts (KeyboardInterrupt, Terminated) that a callback swallowed while numba compiled a kernel: the command
@@ -96,21 +90,6 @@ def interrupted_by() -> str | None:
     if SIGNALS:
         return "SIGINT" if SIGNALS[0] == signal.SIGINT else "SIGTERM"
     return None
-
-
-def format_duration(seconds: float) -> str:
-    """``"9 minutes"``, ``"2.5 hours"``, ``"80 days"``: an estimate as a reader says it.
-
-    >>> format_duration(40), format_duration(518), format_duration(9000), format_duration(6.9e6)
-    ('40 seconds', '9 minutes', '2.5 hours', '80 days')
-    """
-    if seconds < 90:
-        return f"{seconds:.0f} seconds"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:.0f} days"
 
 
 class Progress:

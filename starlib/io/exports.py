@@ -42,7 +42,7 @@ router 2 router 3
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -390,15 +390,17 @@ def write_anynet(path: str | os.PathLike, graph: ArrayGraph, nodes_per_router: i
 
 @dataclass(frozen=True)
 class Format:
-    """An output format: its name, what it holds, whether it needs trees, and its encoder.
+    """An output format: its name, what it holds, whether it needs trees, what it records, and its encoder.
 
     Attributes
     ----------
     name : the name the command line's ``--format`` takes.
     summary : one line for help texts.
     trees : ``"no"`` (trees are not written), ``"optional"`` or ``"required"``.
-    options : the keyword options the encoder takes (beyond graph and trees).
-    encode : ``encode(graph, trees, **options) -> bytes``.
+    options : the options a user sets (integers, the command line's ``--option KEY=VALUE``).
+    records : what it records about the run when given: ``network`` (the family's name), ``params`` (its
+        parameters), ``extra`` (further keys, such as the method and the upper bound).
+    encode : ``encode(graph, trees, **options, **records) -> bytes``.
     """
 
     name: str
@@ -406,20 +408,21 @@ class Format:
     trees: str
     options: tuple[str, ...]
     encode: Callable[..., bytes]
+    records: tuple[str, ...] = ()
 
 
 _META = ("network", "params", "extra")
 
 #: Every output format by name (the JSON formats first).
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    Format("json", "starlib JSON, version 2: labels once, integer indices (docs/formats.md §4)", "optional", _META,
-           lambda g, t, **o: encode(g, t, **o)),
+    Format("json", "starlib JSON, version 2: labels once, integer indices (docs/formats.md §4)", "optional", (),
+           lambda g, t, **o: encode(g, t, **o), _META),
     Format("json-v1", "starlib JSON, version 1: every edge as a pair of labels (for older readers)", "optional",
-           _META, lambda g, t, **o: encode_v1(g, t, **o)),
+           (), lambda g, t, **o: encode_v1(g, t, **o), _META),
     Format("edgelist", "topology: one 'u v' line per edge (vertex indices)", "no", (), lambda g, t: edge_list(g)),
     Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
     Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1)", "optional",
-           ("network", "params"), lambda g, t, **o: graphml(g, t, **o)),
+           (), lambda g, t, **o: graphml(g, t, **o), ("network", "params")),
     Format("anynet", "BookSim 2 anynet network file (routers = vertices)", "no",
            ("nodes_per_router", "latency", "node_latency"), lambda g, t, **o: anynet(g, **o)),
     Format("tree-edgelist", "trees: one 'u v tree' line per tree edge", "required", (),
@@ -429,7 +432,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
 )}
 
 
-def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, **options: Any) -> bytes:
+def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+           params: Mapping[str, Any] | None = None, extra: Mapping[str, Any] | None = None, **options: Any) -> bytes:
     """The content of ``graph`` (and ``trees``) in the format named ``fmt`` (a key of :data:`FORMATS`).
 
     Parameters
@@ -441,6 +445,9 @@ def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, **o
     trees : sequence of Tree, optional
         Its trees (required by ``tree-edgelist`` and ``parents``, not written by ``edgelist``, ``labels``,
         ``anynet``).
+    network, params, extra : optional
+        What the run was (the family, its parameters, further keys such as the method): each is written by the
+        formats that record it (:attr:`Format.records`) and left out by the others.
     **options
         The format's options (:attr:`Format.options`), e.g. ``nodes_per_router=4`` for ``anynet``.
 
@@ -468,12 +475,15 @@ def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, **o
                          f"{', '.join(f.options) or 'none'})")
     if f.trees == "required" and trees is None:
         raise ValueError(f"format={fmt!r} writes trees: give the trees")
-    return f.encode(graph, trees if f.trees != "no" else None, **options)
+    given = {"network": network, "params": params, "extra": extra}
+    recorded = {k: v for k, v in given.items() if k in f.records and v is not None}
+    return f.encode(graph, trees if f.trees != "no" else None, **options, **recorded)
 
 
 def export(path: str | os.PathLike, fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None,
            **options: Any) -> Path:
-    """Write :func:`render` ``(fmt, graph, trees, **options)`` to ``path`` atomically (target checked first).
+    """Write :func:`render` ``(fmt, graph, trees, **options)`` to ``path`` atomically (target checked first);
+    ``options`` may name what the run was (``network``, ``params``, ``extra``) as for :func:`render`.
 
     Example
     -------

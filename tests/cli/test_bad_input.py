@@ -328,26 +328,19 @@ def test_an_interrupt_swallowed_by_a_callback_still_stops_the_run(exc, status, m
     sys.unraisablehook; the command line keeps it and stops at the next stage, writing nothing."""
     import types
 
-    import starlib.cli.commands as commands
     from starlib.io import Terminated
 
-    real = commands.plan_edsts
     error = KeyboardInterrupt() if exc is KeyboardInterrupt else Terminated("signal 15 (SIGTERM)")
 
-    def plan(graph, method):
-        p = real(graph, method)
-        run = p.run
-
-        def swallowed():
+    def swallowing(run):
+        def swallowed(progress=None):
             sys.unraisablehook(types.SimpleNamespace(exc_type=type(error), exc_value=error, exc_traceback=None,
                                                      err_msg="Exception ignored on calling ctypes callback function",
                                                      object=None))
-            return run()
+            return run(progress)
+        return swallowed
 
-        p.run = swallowed
-        return p
-
-    monkeypatch.setattr(commands, "plan_edsts", plan)
+    _replace_runs(monkeypatch, swallowing)
     f = tmp_path / "t.json"
     assert main(["edsts", "slimfly", "q=5", "-o", str(f)]) == status
     out, err = capsys.readouterr()
@@ -361,26 +354,18 @@ def test_a_signal_whose_exception_vanished_still_stops_the_run(signame, status, 
     the handler recorded the signal, and the next stage raises it again, writing nothing."""
     import signal as signal_module
 
-    import starlib.cli.commands as commands
-
-    real = commands.plan_edsts
     signum = getattr(signal_module, signame)
 
-    def plan(graph, method):
-        p = real(graph, method)
-        run = p.run
-
-        def swallowed():
+    def swallowing(run):
+        def swallowed(progress=None):
             try:
                 signal_module.getsignal(signum)(signum, None)  # the command line's own handler
             except BaseException:  # noqa: BLE001 -- what a careless callback would do
                 pass
-            return run()
+            return run(progress)
+        return swallowed
 
-        p.run = swallowed
-        return p
-
-    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message)
+    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, swallowing, status, message)
 
 
 @pytest.mark.parametrize("signame, status, message", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
@@ -392,20 +377,16 @@ def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status
     received and raised again, so the run ends as interrupted, with one line and nothing written."""
     import signal as signal_module
 
-    import starlib.cli.commands as commands
     from starlib.io import Terminated
 
-    real = commands.plan_edsts
     signum = getattr(signal_module, signame)
 
     class HalfBuilt:  # llvmlite's PassBuilder when the signal lands in its constructor
         def __del__(self):
             del self._as_parameter_
 
-    def plan(graph, method):
-        p = real(graph, method)
-
-        def cut_short():
+    def cutting(run):
+        def cut_short(progress=None):
             try:
                 signal_module.getsignal(signum)(signum, None)  # the command line's own handler
             except BaseException:  # noqa: BLE001 -- numba's compiler swallows it
@@ -418,20 +399,27 @@ def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status
                 pass  # ... and a careless callback swallows it again
             HalfBuilt()  # its finalizer fails at once (reference counting)
             raise RuntimeError("no compiled object yet for <Library '_csr' at 0x7f>")
+        return cut_short
 
-        p.run = cut_short
-        return p
-
-    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message)
+    _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, cutting, status, message)
 
 
-def _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, plan, status, message):
-    """``edsts`` with ``plan_edsts`` replaced by ``plan``, SIGINT at its terminal default: one line, no file."""
+def _replace_runs(monkeypatch, wrap):
+    """Every method's plan runs ``wrap(run)`` instead of its ``run`` (what a careless callback inside does)."""
+    import dataclasses
+
+    from starlib.edst.methods import Method
+
+    real = Method.plan
+    monkeypatch.setattr(Method, "plan", lambda self, graph: dataclasses.replace(p := real(self, graph),
+                                                                                run=wrap(p.run)))
+
+
+def _interrupted_run_writes_nothing(monkeypatch, capsys, tmp_path, wrap, status, message):
+    """``edsts`` with each plan's run wrapped by ``wrap``, SIGINT at its terminal default: one line, no file."""
     import signal as signal_module
 
-    import starlib.cli.commands as commands
-
-    monkeypatch.setattr(commands, "plan_edsts", plan)
+    _replace_runs(monkeypatch, wrap)
     previous = signal_module.signal(signal_module.SIGINT, signal_module.default_int_handler)  # as in a terminal
     try:
         f = tmp_path / "t.json"

@@ -13,7 +13,7 @@ module                            contents
 :mod:`.property_vd1`              Section V-D: Property V-D.1, Constructions V-D.3 to V-D.5
 :mod:`.auto`                      the default factor trees (with the recursion into factors that are
                                   star products), Table I's choice :func:`auto_trees`
-:mod:`.methods`                   the constructions as functions of a graph; :data:`METHODS`
+:mod:`.constructions`             the constructions as functions of a graph
 ================================  ==================================================================
 
 A construction asks the factor floor (:mod:`starlib.edst.factor`) for factor trees, never the other way round.
@@ -27,21 +27,12 @@ Example
 """
 
 from .auto import auto_trees, construct, default_factor_trees, product_context, table_i_case
-from .context import ProductContext
+from .constructions import has_property_vd1, low_depth_trees, maximum_trees, property_vd1_trees, universal_trees
+from .context import ProductContext, describe_graph, require_star_product
 from .factor_data import FactorData, LemmaVC1, factor_data, lemma_vc1, nontree_edges
-from .methods import (
-    METHODS,
-    Method,
-    edsts,
-    has_property_vd1,
-    low_depth_trees,
-    maximum_trees,
-    property_vd1_trees,
-    universal_trees,
-)
 from .property_vd1 import PropertyVD1, bijection_orbits
 
-__all__ = ["METHODS", "FactorData", "LemmaVC1", "Method", "ProductContext", "PropertyVD1",
-           "auto_trees", "bijection_orbits", "construct", "default_factor_trees", "edsts", "factor_data",
-           "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees", "nontree_edges",
-           "product_context", "property_vd1_trees", "table_i_case", "universal_trees"]
+__all__ = ["FactorData", "LemmaVC1", "ProductContext", "PropertyVD1", "auto_trees", "bijection_orbits", "construct",
+           "default_factor_trees", "describe_graph", "factor_data", "has_property_vd1", "lemma_vc1",
+           "low_depth_trees", "maximum_trees", "nontree_edges", "product_context", "property_vd1_trees",
+           "require_star_product", "table_i_case", "universal_trees"]

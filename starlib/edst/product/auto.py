@@ -34,11 +34,11 @@ from typing import Any
 
 from ...bounds import table_i_count, upper_bound
 from ...graphs import as_graph
-from ...products import star_form
+from ...products import StarProduct, star_form
 from ..factor import factor_edsts, generic_trees, structured_edsts
 from ..trees import EDSTSet, is_connected, relabel_trees
 from .blocks import ProductFrame
-from .context import ProductContext
+from .context import ProductContext, require_star_product
 from .factor_data import factor_data
 from .maximum import maximum_construction
 from .property_vd1 import find_property_vd1, property_construction
@@ -47,34 +47,8 @@ from .universal import universal_construction
 __all__ = ["default_factor_trees", "product_context", "construct", "table_i_case", "auto_trees"]
 
 
-def _connected_factors(P: Any) -> bool:
+def _connected_factors(P: StarProduct) -> bool:
     return all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode))
-
-
-#: The names of :data:`~starlib.edst.product.methods.METHODS`, for messages ("method=maximum needs ...").
-_METHOD_NAMES = ("auto", "maximum", "property", "universal", "low-depth", "generic")
-
-
-def _describe(obj: Any) -> str:
-    """``"a networkx Graph"``, ``"an ArrayGraph 'complete'"``: what a graph argument is, for a message."""
-    cls = type(obj)
-    if cls.__module__.split(".")[0] == "networkx":
-        return f"a networkx {cls.__name__}"
-    label = getattr(obj, "name", "")
-    return f"{'an' if cls.__name__[:1] in 'AEIOU' else 'a'} {cls.__name__}" + (f" {label!r}" if label else "")
-
-
-def _star_form(P: Any, method: str, relabelled: bool, name: str = "P") -> tuple[Any, Any]:
-    """``star_form(P)``, or a ``ValueError`` naming the argument if ``P`` is a graph but no star product (a
-    ``TypeError`` from :func:`~starlib.graphs.as_graph` if it is no graph at all)."""
-    form = star_form(P)
-    if form is None or (form[1] is not None and not relabelled):
-        what = _describe(P)
-        as_graph(P, name)  # None, text, a multigraph or a digraph: refused as such
-        who = f"method={method}" if method in _METHOD_NAMES else method
-        raise ValueError(f"{name}: {who} needs a star product (StarProduct), got {what}; use auto_trees or "
-                         f"generic_trees for any other graph")
-    return form
 
 
 def default_factor_trees(graph: Any) -> EDSTSet:
@@ -110,15 +84,15 @@ def default_factor_trees(graph: Any) -> EDSTSet:
 
 
 def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                    method: str = "construction") -> ProductContext:
+                    what: str = "product_context") -> ProductContext:
     """A star product with EDST sets of both factors (:func:`default_factor_trees` unless given).
 
     Parameters
     ----------
     P : StarProduct
     g_trees, h_trees : optional EDST sets of the structure graph and the supernode.
-    method : str
-        Only for error messages (``"P: method=maximum needs a star product ..."``).
+    what : str
+        Who asks, for error messages (``"P: method=maximum needs a star product ..."``).
 
     Returns
     -------
@@ -131,7 +105,7 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     TypeError
         If ``P`` is not a graph at all.
     """
-    _star_form(P, method, relabelled=False)
+    require_star_product(P, what, relabelled=False)
     G, H = P.structure, P.supernode
     for role, X in (("structure graph", G), ("supernode", H)):
         if X.n < 2:
@@ -145,7 +119,7 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
 
 
 def construct(P: Any, build: Callable[[ProductContext], EDSTSet], g_trees: list[Any] | None = None,
-              h_trees: list[Any] | None = None, method: str = "construction") -> EDSTSet:
+              h_trees: list[Any] | None = None, what: str = "construct") -> EDSTSet:
     """Run a construction on a star product: factor packings first, then ``build(context)``.
 
     A :class:`~starlib.products.RelabelledProduct` is built as its star product and its trees are mapped back
@@ -165,8 +139,8 @@ def construct(P: Any, build: Callable[[ProductContext], EDSTSet], g_trees: list[
     >>> s.constructions(), s.factors[0].t
     (['V-B.2'], 2)
     """
-    product, index = _star_form(P, method, relabelled=True)
-    ctx = product_context(product, g_trees, h_trees, method)
+    product, index = require_star_product(P, what)
+    ctx = product_context(product, g_trees, h_trees, what)
     trees = build(ctx)
     trees.factors = (ctx.G, ctx.H)
     return trees if index is None else relabel_trees(trees, index)
@@ -253,7 +227,7 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
         if graph.n < 2:
             raise ValueError(f"P: n={graph.n} vertices; a spanning tree packing needs n >= 2")
         return factor_edsts(graph)
-    return construct(P, _table_i_construction, g_trees, h_trees, "auto")
+    return construct(P, _table_i_construction, g_trees, h_trees, "method=auto")
 
 
 def _table_i_construction(ctx: ProductContext) -> EDSTSet:

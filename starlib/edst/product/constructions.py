@@ -1,52 +1,42 @@
-"""The paper's constructions as functions of a graph, and the one dispatch from a method name to a construction.
+"""The paper's constructions as functions of a graph (Sections V-B to V-D).
 
-Every EDST method of starlib has one record in :data:`METHODS` (the command line's ``--method``, the tables'
-``method`` column and the depth study all read it):
+=========================  =================================================================  ====================
+function                   construction                                                       trees
+=========================  =================================================================  ====================
+:func:`maximum_trees`      Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10, V-C.11)  ``t_G + t_H`` or
+                                                                                              ``t_G + t_H - 1``
+:func:`property_vd1_trees` Constructions V-D.3 to V-D.5 (Theorem V-D.2)                       ``t_G + t_H - 1``
+:func:`universal_trees`    Constructions V-B.2 and V-B.3 (Theorem V-B.1)                      ``t_G + t_H - 2``
+:func:`low_depth_trees`    V-B.2 and the twisted copies of Theorem V-B.5(2)                   ``t_G + t_H - 2``
+=========================  =================================================================  ====================
 
-=============  =================================================================  ================================
-method         construction                                                       trees
-=============  =================================================================  ================================
-``auto``       Table I's choice for the product (:func:`auto_trees`)              Table I's count
-``maximum``    Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10, V-C.11)  ``t_G + t_H`` or ``t_G + t_H - 1``
-``property``   Constructions V-D.3 to V-D.5 (Theorem V-D.2)                       ``t_G + t_H - 1``
-``universal``  Constructions V-B.2 and V-B.3 (Theorem V-B.1)                      ``t_G + t_H - 2``
-``low-depth``  V-B.2 and the twisted copies of Theorem V-B.5(2)                   ``t_G + t_H - 2``
-``generic``    the exact matroid-partition packer on the whole graph              the maximum
-=============  =================================================================  ================================
-
-The construction functions (:func:`universal_trees`, :func:`maximum_trees`, ...) take a star product (or a
-relabelled one) and optional factor EDST sets; the factors get :func:`~starlib.edst.product.auto.default_factor_trees`
-otherwise. Given a graph that is no star product (an ``ArrayGraph``, a networkx graph) they raise a ``ValueError``
-naming the argument and pointing to ``auto_trees`` / ``generic_trees``, which take any graph (a networkx graph
-through :func:`~starlib.graphs.as_graph`; its trees are index arrays of its nodes in sorted order).
+Each takes a star product (or a relabelled one) and optional factor EDST sets; the factors get
+:func:`~starlib.edst.product.auto.default_factor_trees` otherwise. Given a graph that is no star product (an
+``ArrayGraph``, a networkx graph) they raise a ``ValueError`` naming the argument and pointing to ``auto_trees`` /
+``generic_trees``, which take any graph. Every method by name, with what it applies to and what it costs, is in
+:data:`starlib.edst.methods.METHODS`, on the floor above.
 
 Example
 -------
 >>> from starlib.networks import slimfly
 >>> P = slimfly(7)
->>> [(name, len(METHODS[name](P))) for name in ("universal", "maximum", "generic")]
-[('universal', 3), ('maximum', 5), ('generic', 5)]
->>> METHODS["maximum"].families
-('V-C.4', 'V-C.5', 'V-C.6', 'V-C.7')
+>>> len(universal_trees(P)), len(maximum_trees(P))
+(3, 5)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ...graphs import as_graph
-from ..factor import generic_trees
 from ..trees import EDSTSet
-from .auto import _star_form, auto_trees, construct, default_factor_trees
+from .auto import construct, default_factor_trees
+from .context import require_star_product
 from .factor_data import factor_data
 from .maximum import maximum_construction
 from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
 from .universal import universal_construction
 
-__all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees",
-           "Method", "METHODS", "edsts"]
+__all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees"]
 
 
 def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
@@ -94,7 +84,7 @@ generic_trees for any other graph
     Theorem V-B.1, Constructions V-B.2 and V-B.3, Theorems V-B.4 and V-B.5 of Isham et al. (2025).
     """
     return construct(P, lambda ctx: universal_construction(ctx, low_depth=low_depth), g_trees, h_trees,
-                     "low-depth" if low_depth else "universal")
+                     "method=low-depth" if low_depth else "method=universal")
 
 
 def low_depth_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
@@ -171,7 +161,7 @@ def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] |
     Theorem V-C.3, Constructions V-C.4 to V-C.7, Lemma V-C.9, Corollaries V-C.10 and V-C.11, Theorem V-C.12
     of Isham et al. (2025).
     """
-    return construct(P, lambda ctx: maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees, "maximum")
+    return construct(P, lambda ctx: maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees, "method=maximum")
 
 
 def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | None:
@@ -206,7 +196,7 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
     ----------
     Property V-D.1 of Isham et al. (2025) (docs/star-products.md §8.1).
     """
-    _star_form(P, "property", relabelled=False)
+    require_star_product(P, "method=property", relabelled=False)
     H = P.supernode
     return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees,
                                                 "h_trees"))
@@ -246,99 +236,4 @@ def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[A
     Property V-D.1, Theorem V-D.2, Constructions V-D.3 to V-D.5, Lemma V-D.6, Theorem V-D.7 of Isham et al.
     (2025); Ku, Wang, Hung (2003), second construction (the Cartesian case).
     """
-    return construct(P, property_construction, g_trees, h_trees, "property")
-
-
-def _shallow(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
-    from ..shallow import shallow_trees  # the floor above: loaded when the method runs
-
-    return shallow_trees(graph, g_trees, h_trees)
-
-
-@dataclass(frozen=True)
-class Method:
-    """One EDST method: its name, the function that builds it, and what it is.
-
-    Calling the record builds the trees: ``METHODS["maximum"](P)`` or ``METHODS["maximum"](P, g_trees, h_trees)``.
-
-    Attributes
-    ----------
-    name : the method's name (``--method`` on the command line).
-    construct : ``(graph, g_trees=None, h_trees=None) -> EDSTSet``.
-    summary : the constructions and theorems it applies.
-    families : tags of the tree families it builds, in order (the first is the one whose depth Table I's
-        "min depth" column bounds).
-    product_only : True if it needs a star product.
-    """
-
-    name: str
-    construct: Callable[..., EDSTSet]
-    summary: str
-    families: tuple[str, ...] = ()
-    product_only: bool = True
-
-    def __call__(self, graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
-        if self.product_only:
-            _star_form(graph, self.name, relabelled=True, name="graph")
-        else:
-            graph = as_graph(graph, "graph")
-        return self.construct(graph, g_trees, h_trees)
-
-
-#: Every EDST method, by name.
-METHODS: dict[str, Method] = {m.name: m for m in (
-    Method("universal", universal_trees, "Constructions V-B.2 and V-B.3 (Theorem V-B.1)", ("V-B.2", "V-B.3")),
-    Method("low-depth", low_depth_trees, "Construction V-B.2 and the twisted copies of Theorem V-B.5(2)",
-           ("V-B.2", "V-B.5(2)")),
-    Method("maximum", maximum_trees, "Constructions V-C.4 to V-C.7 (Theorem V-C.3, Corollaries V-C.10, V-C.11)",
-           ("V-C.4", "V-C.5", "V-C.6", "V-C.7")),
-    Method("property", property_vd1_trees, "Constructions V-D.3 to V-D.5 (Theorem V-D.2)",
-           ("V-D.3", "V-D.4", "V-D.5")),
-    Method("generic", lambda graph, g_trees, h_trees: generic_trees(graph),
-           "the exact matroid-partition packer on the whole graph", ("generic",), product_only=False),
-    Method("auto", auto_trees, "Table I's construction for a star product; the maximum packing of any other graph",
-           product_only=False),
-    Method("shallow", _shallow, "the most trees of auto and the exact packer, made shallow by the local search",
-           ("shallow",), product_only=False),
-)}
-
-
-def edsts(graph: Any, method: str = "auto", g_trees: list[Any] | None = None,
-          h_trees: list[Any] | None = None) -> EDSTSet:
-    """EDSTs of ``graph`` by the named method (a key of :data:`METHODS`).
-
-    Parameters
-    ----------
-    graph : StarProduct, RelabelledProduct, ArrayGraph or networkx.Graph
-        Any graph for ``"auto"`` and ``"generic"`` (a networkx graph's trees are index arrays of its nodes in
-        sorted order, :func:`~starlib.graphs.as_graph`); a star product for the others.
-    method : str
-        A key of :data:`METHODS`.
-    g_trees, h_trees : optional
-        EDST sets of the factors (product methods only).
-
-    Returns
-    -------
-    EDSTSet
-
-    Raises
-    ------
-    ValueError
-        If ``method`` is unknown, or the method does not apply to the graph (``graph: method=maximum needs a
-        star product ...``).
-    TypeError
-        If ``graph`` is not a graph (None, a string).
-
-    Examples
-    --------
-    >>> from starlib.networks import bundlefly
-    >>> s = edsts(bundlefly(3, 5), "maximum")
-    >>> len(s), s.theorem
-    (3, 'V-C.10')
-    >>> import networkx as nx
-    >>> len(edsts(nx.complete_graph(6), "generic"))
-    3
-    """
-    if method not in METHODS:
-        raise ValueError(f"method={method!r} is not one of {', '.join(METHODS)}")
-    return METHODS[method](graph, g_trees, h_trees)
+    return construct(P, property_construction, g_trees, h_trees, "method=property")

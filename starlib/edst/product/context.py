@@ -16,11 +16,63 @@ from typing import Any
 
 import numpy as np
 
+from ...graphs import as_graph
+from ...products import StarProduct, star_form
 from ..trees import Tree, bfs_tree
 from .blocks import Block, ProductFrame
 from .factor_data import FactorData
 
-__all__ = ["ProductContext", "greedy_distinct"]
+__all__ = ["ProductContext", "greedy_distinct", "describe_graph", "require_star_product"]
+
+
+def describe_graph(obj: Any) -> str:
+    """``"a networkx Graph"``, ``"an ArrayGraph 'complete'"``: what a graph argument is, for a message.
+
+    >>> from starlib.factors import complete
+    >>> describe_graph(complete(3))
+    "an ArrayGraph 'complete'"
+    """
+    cls = type(obj)
+    if cls.__module__.split(".")[0] == "networkx":
+        return f"a networkx {cls.__name__}"
+    label = getattr(obj, "name", "")
+    return f"{'an' if cls.__name__[:1] in 'AEIOU' else 'a'} {cls.__name__}" + (f" {label!r}" if label else "")
+
+
+def require_star_product(P: Any, what: str, *, relabelled: bool = True, name: str = "P"
+                         ) -> tuple[StarProduct, np.ndarray | None]:
+    """The star product behind ``P`` and the map to ``P``'s numbering (:func:`~starlib.products.star_form`): the
+    one check of the product floor's door.
+
+    Parameters
+    ----------
+    P : StarProduct or RelabelledProduct
+    what : who needs it, for the message (``"method=maximum"``).
+    relabelled : accept a :class:`~starlib.products.RelabelledProduct` (its map is returned; None otherwise).
+    name : the argument's name in the message.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is a graph but no star product (or a relabelled one where ``relabelled`` is false).
+    TypeError
+        If ``P`` is no graph at all (None, text).
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> require_star_product(complete(3), "method=maximum")
+    Traceback (most recent call last):
+    ...
+    ValueError: P: method=maximum needs a star product (StarProduct), got an ArrayGraph 'complete'; use auto_trees \
+or generic_trees for any other graph
+    """
+    form = star_form(P)
+    if form is None or (form[1] is not None and not relabelled):
+        as_graph(P, name)  # None, text, a multigraph or a digraph: refused as such
+        raise ValueError(f"{name}: {what} needs a star product (StarProduct), got {describe_graph(P)}; use auto_trees "
+                         f"or generic_trees for any other graph")
+    return form
 
 
 def greedy_distinct(scores: list[np.ndarray], exclude: set[int] | None = None,
