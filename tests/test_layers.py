@@ -17,31 +17,31 @@ from tests.paths import ROOT as REPO
 ROOT = REPO / "starlib"
 
 #: layer -> (module prefixes, layers it may import). The first matching prefix wins, longest prefixes first.
+#: ``edst`` has floors of its own: primitives (trees, the verifier, the exact packer), factor packings, product
+#: constructions, the depth floor, and the methods on top (``starlib.edst`` itself re-exports from all of them).
+_CORE = frozenset({"base", "graphs", "networks", "registry"})
+_EDST = ("edst.primitives", "edst.factor", "edst.product", "edst.depth", "edst.methods")
 LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
-    "base": (("starlib.validation", "starlib.primes", "starlib.memory", "starlib._kernels", "starlib.graphs",
-              "starlib.fields", "starlib.bounds"), frozenset({"base"})),
+    "base": (("starlib.validation", "starlib.primes", "starlib.memory", "starlib.interrupts", "starlib.family",
+              "starlib._kernels", "starlib.graphs", "starlib.fields", "starlib.bounds"), frozenset({"base"})),
     "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
     "networks": (("starlib.networks",), frozenset({"base", "graphs", "networks"})),
-    "edst.primitives": (("starlib.edst.trees", "starlib.edst.verify", "starlib.edst.packing",
-                         "starlib.edst.forest_union"), frozenset({"base", "edst.primitives"})),
-    "edst.factor": (("starlib.edst.factor",), frozenset({"base", "graphs", "edst.primitives", "edst.factor"})),
-    "edst.product": (("starlib.edst.product", "starlib.edst"),
-                     frozenset({"base", "graphs", "edst.primitives", "edst.factor", "edst.product"})),
     "registry": (("starlib.registry",), frozenset({"base", "graphs", "networks", "registry"})),
-    **{f"side.{d}": ((f"starlib.{d}",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
-                                                  "edst.factor", "edst.product", f"side.{d}"}))
-       for d in ("cayley", "netdesign", "allreduce")},
-    # files: starlib's JSON format and the exports; only the command line imports it
-    "io": (("starlib.io",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives", "edst.factor",
-                                       "edst.product", "io"})),
+    **{floor: (prefixes, frozenset({"base", "graphs", *_EDST[: k + 1]})) for k, (floor, prefixes) in enumerate(zip(
+        _EDST, [tuple(f"starlib.edst.{m}" for m in ("trees", "verify", "packing", "forest_union")),
+                ("starlib.edst.factor",), ("starlib.edst.product",), ("starlib.edst.depth",),
+                ("starlib.edst.methods",)], strict=True))},
+    **{f"side.{d}": ((f"starlib.{d}",), _CORE | set(_EDST) | {f"side.{d}"}) for d in ("cayley", "netdesign",
+                                                                                     "allreduce")},
+    # files: starlib's JSON format and the exports; only the command line and the sweeps import it
+    "io": (("starlib.io",), _CORE | set(_EDST) | {"io"}),
     # sweeps on Dask into resumable records (writes files atomically); only the command line imports it
-    "sweep": (("starlib.sweep",), frozenset({"base", "graphs", "edst.primitives", "edst.factor", "edst.product", "io",
-                                             "sweep"})),
-    "paper": (("starlib.paper",), frozenset({"base", "graphs", "networks", "registry", "edst.primitives",
-                                             "edst.factor", "edst.product", "side.cayley", "side.netdesign",
-                                             "side.allreduce", "paper"})),
+    "sweep": (("starlib.sweep",), frozenset({"base", "graphs", *_EDST, "io", "sweep"})),
+    "paper": (("starlib.paper",), _CORE | set(_EDST) | {"side.cayley", "side.netdesign", "side.allreduce", "paper"}),
     "app": (("starlib.cli", "starlib.__main__"), frozenset()),  # the command line may import anything
 }
+#: ``starlib.edst`` itself (its ``__init__``) re-exports every floor: it counts as the top one.
+_ALIASES = {"starlib.edst": "edst.methods"}
 _PREFIXES = sorted(((p, layer) for layer, (ps, _) in LAYERS.items() for p in ps), key=lambda x: -len(x[0]))
 
 
@@ -49,6 +49,8 @@ def layer_of(module: str) -> str:
     """The layer of a module (``starlib`` itself, the lazy package root, counts as base)."""
     if module == "starlib":
         return "base"
+    if module in _ALIASES:
+        return _ALIASES[module]
     for prefix, layer in _PREFIXES:
         if module == prefix or module.startswith(prefix + "."):
             return layer
@@ -174,6 +176,12 @@ def test_the_scanner_catches_planted_violations(tmp_path):
                       "    return write_table\n")
     trees = root / "edst" / "trees.py"
     trees.write_text(trees.read_text() + "\n\ndef _planted():\n    from .product import auto\n    return auto\n")
+    auto = root / "edst" / "product" / "auto.py"  # inside edst: the product floor reaching up to the depth floor
+    auto.write_text(auto.read_text() + "\n\ndef _planted():\n    from ..depth import improve_depth\n"
+                    "    return improve_depth\n")
+    factor = root / "edst" / "factor" / "choose.py"  # and the factor floor reaching up to the methods
+    factor.write_text(factor.read_text() + "\n\ndef _planted():\n    from ..methods import METHODS\n"
+                      "    return METHODS\n")
     timing = root / "allreduce" / "timing.py"
     timing.write_text(timing.read_text() + "\n\ndef _planted():\n    from ..io import write_json\n"
                       "    return write_json\n")
@@ -181,5 +189,7 @@ def test_the_scanner_catches_planted_violations(tmp_path):
     assert "starlib.allreduce.timing (side.allreduce) imports starlib.io (io)" in bad
     assert "starlib.graphs (base) imports starlib.paper.tables (paper)" in bad
     assert "starlib.edst.trees (edst.primitives) imports starlib.edst.product.auto (edst.product)" in bad
+    assert "starlib.edst.product.auto (edst.product) imports starlib.edst.depth (edst.depth)" in bad
+    assert "starlib.edst.factor.choose (edst.factor) imports starlib.edst.methods (edst.methods)" in bad
     cycle = find_cycle(imports(root))
     assert cycle is not None and cycle[0] == cycle[-1] and "starlib.edst.trees" in cycle

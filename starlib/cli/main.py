@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import textwrap
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -214,9 +212,9 @@ def _target(output: str) -> str | None:
 
 def _emit(data: bytes, target: str | None) -> int:
     """Write ``data`` to the target atomically (or to standard output); the bytes written."""
-    from .progress import raise_pending
+    from ..interrupts import INTERRUPTS
 
-    raise_pending()  # an interrupt swallowed during the work stops the run before anything is written
+    INTERRUPTS.raise_pending()  # an interrupt swallowed during the work stops the run before anything is written
     if target is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -433,83 +431,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["info", "slimfly", "q=6"])
     2
     """
-    from ..io import Terminated, sigterm_raises
+    from ..interrupts import INTERRUPTS, Terminated, sigterm_raises
 
-    previous_hook = sys.unraisablehook
+    with INTERRUPTS.handled():
+        try:
+            with sigterm_raises(INTERRUPTS.signals):
+                try:
+                    a = parser().parse_args(argv)
+                except UsageError as exc:
+                    return _fail(f"error: {exc}")
+                from ..memory import limit_memory
 
-    from .progress import PENDING, RAISED, SIGNALS, interrupted_by
-
-    def keep(u: Any) -> None:
-        # Ctrl-C or SIGTERM that lands inside a ctypes callback (numba compiling a kernel on first use) would be
-        # printed as "Exception ignored ..." with a traceback and lost; keep it, and the next stage or the write
-        # raises it (progress.raise_pending)
-        if isinstance(u.exc_value, KeyboardInterrupt | Terminated):
-            PENDING.append(u.exc_value)
-            return
-        if interrupted_by():
-            # after a signal the run is abandoned: a finalizer of an object the signal cut short in its
-            # constructor (llvmlite's PassBuilder while numba compiles) fails, and its traceback is noise
-            return
-        previous_hook(u)
-
-    def on_interrupt(signum: int, frame: Any) -> None:
-        SIGNALS.append(signum)  # kept in case the KeyboardInterrupt is swallowed (progress.raise_pending)
-        raise KeyboardInterrupt
-
-    sys.unraisablehook = keep
-    PENDING.clear()
-    SIGNALS.clear()
-    RAISED.clear()
-    previous_int = None
-    if (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):  # not where SIGINT is ignored
-        previous_int = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        with sigterm_raises(SIGNALS):
-            try:
-                a = parser().parse_args(argv)
-            except UsageError as exc:
-                return _fail(f"error: {exc}")
-            from ..memory import limit_memory
-
-            with limit_memory(_max_memory(a.max_memory)):  # None keeps the default limit
-                return _VERBS[a.verb](a)
-    except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
-        if os.environ.get("STARLIB_TRACEBACK"):
-            raise
-        return _fail(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}")
-    except MemoryError:
-        return _fail("error: out of memory: the machine could not hold this network; a smaller network or "
-                     "--max-memory (to refuse it up front) avoids this")
-    except KeyboardInterrupt:
-        return _fail("interrupted", 130)
-    except Terminated:
-        return _fail("terminated", 143)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
-    except Exception as exc:
-        # a signal that lands as compiled code returns surfaces as SystemError("... returned a result with an
-        # exception set") whose context is the KeyboardInterrupt or Terminated
-        cause = exc.__cause__ or exc.__context__
-        while cause is not None and not isinstance(cause, KeyboardInterrupt | Terminated):
-            cause = cause.__cause__ or cause.__context__
-        if isinstance(cause, KeyboardInterrupt):
+                with limit_memory(_max_memory(a.max_memory)):  # None keeps the default limit
+                    return _VERBS[a.verb](a)
+        except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
+            if os.environ.get("STARLIB_TRACEBACK"):
+                raise
+            return _fail(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}")
+        except MemoryError:
+            return _fail("error: out of memory: the machine could not hold this network; a smaller network or "
+                         "--max-memory (to refuse it up front) avoids this")
+        except KeyboardInterrupt:
             return _fail("interrupted", 130)
-        if isinstance(cause, Terminated):
+        except Terminated:
             return _fail("terminated", 143)
-        # a signal that cut numba's compiler short can surface later as an unrelated error ("no compiled object
-        # yet for <Library ...>"): the run was interrupted, not broken
-        signal_name = interrupted_by()
-        if signal_name is not None:
-            return _fail("interrupted", 130) if signal_name == "SIGINT" else _fail("terminated", 143)
-        if os.environ.get("STARLIB_TRACEBACK"):
-            raise
-        return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "
-                     f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)
-    finally:
-        RAISED.clear()  # only this run's signals count: main() is also called in-process (tests, notebooks)
-        sys.unraisablehook = previous_hook
-        if previous_int is not None:
-            signal.signal(signal.SIGINT, previous_int)
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141
+        except Exception as exc:
+            # a signal that lands as compiled code returns surfaces as SystemError("... returned a result with an
+            # exception set") whose context is the KeyboardInterrupt or Terminated
+            cause = exc.__cause__ or exc.__context__
+            while cause is not None and not isinstance(cause, KeyboardInterrupt | Terminated):
+                cause = cause.__cause__ or cause.__context__
+            if isinstance(cause, KeyboardInterrupt):
+                return _fail("interrupted", 130)
+            if isinstance(cause, Terminated):
+                return _fail("terminated", 143)
+            # a signal that cut numba's compiler short can surface later as an unrelated error ("no compiled object
+            # yet for <Library ...>"): the run was interrupted, not broken
+            signal_name = INTERRUPTS.interrupted_by()
+            if signal_name is not None:
+                return _fail("interrupted", 130) if signal_name == "SIGINT" else _fail("terminated", 143)
+            if os.environ.get("STARLIB_TRACEBACK"):
+                raise
+            return _fail(f"internal error: {type(exc).__name__}: {exc} (a bug in starlib: please report it with the "
+                         f"command; STARLIB_TRACEBACK=1 shows the traceback)", 70)

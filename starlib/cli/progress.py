@@ -25,71 +25,14 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-__all__ = ["Progress", "DELAY", "WARN_SECONDS", "PENDING", "SIGNALS", "raise_pending"]
+from ..interrupts import INTERRUPTS
+
+__all__ = ["Progress", "DELAY", "WARN_SECONDS"]
 
 #: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
 DELAY = 1.0
 #: A run estimated longer than this is announced with its estimate before it starts.
 WARN_SECONDS = 60.0
-
-
-#: Interrupts (KeyboardInterrupt, Terminated) that a callback swallowed while numba compiled a kernel: the command
-#: line's ``sys.unraisablehook`` keeps them here, and :func:`raise_pending` raises the first at the next stage.
-PENDING: list[BaseException] = []
-
-#: Signals (SIGINT, SIGTERM) the command line's handlers received. The handler raises at once; if something
-#: swallows that exception without a trace (not even through ``sys.unraisablehook``), :func:`raise_pending` still
-#: sees the signal here and raises it again, so an interrupt is never lost.
-SIGNALS: list[int] = []
-
-#: Every interrupt of this run that :func:`raise_pending` raised again ("SIGINT" or "SIGTERM"). Unlike
-#: :data:`SIGNALS` it is not cleared when raised, so the command line still knows, when an interrupted numba
-#: compilation later fails with an unrelated error, that the run was interrupted (:func:`interrupted_by`).
-RAISED: list[str] = []
-
-
-def raise_pending() -> None:
-    """Raise a kept interrupt, if any (the start of every stage and the write call it).
-
-    >>> raise_pending()  # nothing kept
-    """
-    if PENDING:
-        exc = PENDING[0]
-        RAISED.append("SIGINT" if isinstance(exc, KeyboardInterrupt) else "SIGTERM")
-        PENDING.clear()
-        SIGNALS.clear()
-        raise exc
-    if SIGNALS:
-        import signal
-
-        from ..io import Terminated
-
-        signum = SIGNALS[0]
-        SIGNALS.clear()
-        if signum == signal.SIGINT:
-            RAISED.append("SIGINT")
-            raise KeyboardInterrupt
-        RAISED.append("SIGTERM")
-        raise Terminated(f"signal {signum} (SIGTERM)")
-
-
-def interrupted_by() -> str | None:
-    """``"SIGINT"`` or ``"SIGTERM"`` if this run received that signal (the first one), else ``None``.
-
-    >>> RAISED[:] = ["SIGTERM"]
-    >>> interrupted_by()
-    'SIGTERM'
-    >>> RAISED.clear()
-    """
-    import signal
-
-    if RAISED:
-        return RAISED[0]
-    if PENDING:
-        return "SIGINT" if isinstance(PENDING[0], KeyboardInterrupt) else "SIGTERM"
-    if SIGNALS:
-        return "SIGINT" if SIGNALS[0] == signal.SIGINT else "SIGTERM"
-    return None
 
 
 class Progress:
@@ -149,7 +92,7 @@ class Progress:
 
     def stage(self, name: str) -> None:
         """Mark the start of stage ``name`` (the previous one is done); a kept interrupt is raised here."""
-        raise_pending()
+        INTERRUPTS.raise_pending()
         with self._lock:
             self._stage = name
             if self._bar is not None:
@@ -162,7 +105,7 @@ class Progress:
 
     def detail(self, text: str) -> None:
         """Show ``text`` after the current stage's name (how far a long stage is); a kept interrupt is raised here."""
-        raise_pending()
+        INTERRUPTS.raise_pending()
         with self._lock:
             if self._bar is not None:
                 self._bar.set_description_str(f"{self.desc}: {self._stage} ({text})", refresh=False)

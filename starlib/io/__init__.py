@@ -24,7 +24,7 @@ Example
 ['a', 'b']
 """
 
-from .atomic import Terminated, atomic_open, atomic_write, check_target, sigterm_raises
+from .atomic import atomic_open, atomic_write, check_target
 from .exports import (
     FORMATS,
     Format,
@@ -44,7 +44,7 @@ from .exports import (
 )
 from .json_format import FORMAT, MAX_LABEL_DEPTH, VERSION, NetworkFile, decode, encode, encode_v1, read_json, write_json
 
-__all__ = ["Terminated", "atomic_open", "atomic_write", "check_target", "sigterm_raises", "FORMATS", "Format",
+__all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "anynet", "edge_list", "export", "graphml", "label_lines", "parent_arrays", "render", "tree_edge_list",
            "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays", "write_tree_edge_list",
            "FORMAT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode", "encode_v1", "read_json",

@@ -5,7 +5,8 @@ target's folder (``.NAME.XXXXXXXX.tmp``, hidden, same file system), which is flu
 renamed over the target with :func:`os.replace` (atomic on POSIX and Windows). On any exception, including
 :class:`KeyboardInterrupt`, the temporary file is removed and the target is untouched. A process killed by a
 signal it cannot catch (``SIGKILL``) leaves the target untouched too, and at most one ``.NAME.*.tmp`` file
-behind; :func:`sigterm_raises` turns ``SIGTERM`` into an exception so that the temporary file is removed as well.
+behind; :func:`starlib.interrupts.sigterm_raises` turns ``SIGTERM`` into an exception so that the temporary file
+is removed as well.
 
 :func:`check_target` runs the same checks up front (the folder exists, the target is not a folder, a file can
 be created there), so a caller can refuse a bad ``-o PATH`` before a long computation.
@@ -24,14 +25,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["check_target", "atomic_write", "atomic_open", "sigterm_raises", "Terminated"]
+__all__ = ["check_target", "atomic_write", "atomic_open"]
 
 
 def _describe(path: Any, name: str) -> str:
@@ -185,40 +184,3 @@ def atomic_write(path: str | os.PathLike, data: bytes | bytearray | memoryview |
             for chunk in data:
                 f.write(chunk)
     return Path(path)
-
-
-class Terminated(BaseException):
-    """Raised in the main thread by :func:`sigterm_raises` when the process receives ``SIGTERM``.
-
-    A :class:`BaseException` (like :class:`KeyboardInterrupt`), so ``except Exception`` does not swallow it.
-    """
-
-
-@contextlib.contextmanager
-def sigterm_raises(received: list[int] | None = None) -> Iterator[None]:
-    """Inside the block, ``SIGTERM`` raises :class:`Terminated` instead of ending the process at once.
-
-    The exception unwinds the stack like Ctrl-C does, so :func:`atomic_open` removes its temporary file. The
-    previous handler is restored on exit. Outside the main thread (where Python cannot install signal
-    handlers) the block runs unchanged. ``received``, if given, gets the number of every SIGTERM handled.
-
-    Example
-    -------
-    >>> with sigterm_raises():
-    ...     signal.getsignal(signal.SIGTERM).__name__
-    '_raise'
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def _raise(signum: int, frame: Any) -> None:
-        if received is not None:
-            received.append(signum)
-        raise Terminated(f"signal {signum} (SIGTERM)")
-
-    previous = signal.signal(signal.SIGTERM, _raise)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -328,7 +328,7 @@ def test_an_interrupt_swallowed_by_a_callback_still_stops_the_run(exc, status, m
     sys.unraisablehook; the command line keeps it and stops at the next stage, writing nothing."""
     import types
 
-    from starlib.io import Terminated
+    from starlib.interrupts import Terminated
 
     error = KeyboardInterrupt() if exc is KeyboardInterrupt else Terminated("signal 15 (SIGTERM)")
 
@@ -377,7 +377,7 @@ def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status
     received and raised again, so the run ends as interrupted, with one line and nothing written."""
     import signal as signal_module
 
-    from starlib.io import Terminated
+    from starlib.interrupts import Terminated
 
     signum = getattr(signal_module, signame)
 
@@ -392,9 +392,9 @@ def test_a_compilation_cut_short_by_a_signal_ends_as_interrupted(signame, status
             except BaseException:  # noqa: BLE001 -- numba's compiler swallows it
                 pass
             try:
-                from starlib.cli.progress import raise_pending
+                from starlib.interrupts import INTERRUPTS
 
-                raise_pending()  # the next stage raises the kept signal ...
+                INTERRUPTS.raise_pending()  # the next stage raises the kept signal ...
             except (KeyboardInterrupt, Terminated):
                 pass  # ... and a careless callback swallows it again
             HalfBuilt()  # its finalizer fails at once (reference counting)

@@ -18,7 +18,8 @@ import starlib.io as sio
 import starlib.networks as nw
 from starlib.edst import auto_trees
 from starlib.edst.trees import Tree
-from starlib.io.atomic import Terminated, atomic_open, atomic_write, check_target, sigterm_raises
+from starlib.interrupts import Terminated, sigterm_raises
+from starlib.io.atomic import atomic_open, atomic_write, check_target
 from tests.paths import ROOT
 
 OLD = b"the previous file\n"
@@ -148,7 +149,9 @@ CHILD = textwrap.dedent("""
         g = nw.bundlefly(3, 5)
         write_json(target, g, auto_trees(g))
     elif mode == "handled":
-        with atomic.sigterm_raises():
+        from starlib.interrupts import sigterm_raises
+
+        with sigterm_raises():
             atomic.atomic_write(target, chunks())
     else:
         atomic.atomic_write(target, chunks())
