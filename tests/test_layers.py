@@ -193,3 +193,62 @@ def test_the_scanner_catches_planted_violations(tmp_path):
     assert "starlib.edst.factor.choose (edst.factor) imports starlib.edst.methods (edst.methods)" in bad
     cycle = find_cycle(imports(root))
     assert cycle is not None and cycle[0] == cycle[-1] and "starlib.edst.trees" in cycle
+
+
+def private_imports(root: Path) -> list[str]:
+    """Every import of a ``_private`` name (one underscore, not a dunder) from another module of the package.
+
+    ``from .x import _name`` and ``import`` of a private attribute chain such as ``x._name`` both count; a private
+    *module* (``starlib._kernels``) may be imported, a private name from it may not.
+    """
+    mods = modules(root)
+    bad = []
+    for name, path in sorted(mods.items()):
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    src = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    src = node.module or ""
+                if not (src == "starlib" or src.startswith("starlib.")):
+                    continue
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__") and f"{src}.{a.name}" not in mods:
+                        bad.append(f"{name} imports {a.name} from {src}")
+            elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                # module._name on an imported starlib module (e.g. ``_kernels._csr``)
+                target = node.value
+                if isinstance(target, ast.Name) and target.id in _imported_modules(path, mods):
+                    bad.append(f"{name} uses {target.id}.{node.attr}")
+    return bad
+
+
+def _imported_modules(path: Path, mods: dict[str, Path]) -> set[str]:
+    """Local names that are bound to starlib modules in this file (``from . import x``, ``import starlib.x as y``)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("starlib")):
+            out.update(a.asname or a.name for a in node.names if any(m.endswith("." + a.name) for m in mods))
+        elif isinstance(node, ast.Import):
+            out.update(a.asname or a.name for a in node.names if a.name.startswith("starlib"))
+    return out
+
+
+def test_no_module_imports_a_private_name_from_another():
+    assert private_imports(ROOT) == []
+
+
+def test_the_private_import_scanner_catches_planted_ones(tmp_path):
+    root = tmp_path / "starlib"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    assert private_imports(root) == []
+    target = root / "edst" / "factor" / "er" / "stream.py"
+    target.write_text(target.read_text() + "\n\nfrom .layout import _planted_helper  # noqa\n")
+    verify = root / "edst" / "verify.py"
+    verify.write_text(verify.read_text() + "\n\ndef _planted():\n    from .. import _kernels\n"
+                      "    return _kernels._planted_kernel\n")
+    bad = private_imports(root)
+    assert "starlib.edst.factor.er.stream imports _planted_helper from starlib.edst.factor.er.layout" in bad
+    assert "starlib.edst.verify uses _kernels._planted_kernel" in bad
