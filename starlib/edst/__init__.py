@@ -71,8 +71,8 @@ _EXPORTS: dict[str, str] = {
     "table_i_case": "product", "tree_center": "trees", "tree_eccentricities": "trees", "universal_trees": "product",
     "verify_edsts": "verify", "verify_singer_edsts": "factor",
     "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
-    "ShallowStart": "shallow", "shallow_starts": "shallow", "shallow_trees": "shallow",
-    "shallow_factor_trees": "shallow", "shallowest": "shallow", "er_shallow_trees": "er_shallow",
+    "ShallowStart": "depth", "shallow_starts": "depth", "shallow_trees": "depth",
+    "shallow_factor_trees": "depth", "shallowest": "depth", "er_shallow_trees": "depth",
 }
 
 

@@ -3,7 +3,7 @@ Pareto front of count against depth, and the allreduce model re-evaluated on the
 
 * :func:`shallow_row` builds, for one network, the paper's construction (Table I's :func:`~starlib.edst.auto_trees`
   on a star product; the Hamiltonian paths of Appendix B-B7 on ``ER_q``), the exact packer's family (when its
-  estimated time is within a budget), and :func:`~starlib.edst.shallow.shallow_trees`; it verifies each, measures
+  estimated time is within a budget), and :func:`~starlib.edst.depth.shallow_trees`; it verifies each, measures
   each tree's depth from its stated root (:func:`measured_depths`, a BFS in the tree independent of the
   construction), and adds the lower bound :func:`~starlib.edst.depth.depth_lower_bound` and the gap.
 * :func:`method_families` and :func:`pareto_front` give the points of the count-depth figure: every method's
@@ -30,9 +30,9 @@ import numpy as np
 from .. import allreduce as ar
 from ..bounds import upper_bound
 from ..edst import EDSTSet, Tree, auto_trees, check_edsts, generic_trees, verify_edsts
-from ..edst.depth import depth_lower_bound, improve_depth
+from ..edst.depth import depth_lower_bound, er_shallow_trees, improve_depth, shallow_starts, shallowest
+from ..edst.factor.er import er_edst_bound, er_edsts, er_order
 from ..edst.packing import generic_seconds
-from ..edst.shallow import er_order, shallow_starts, shallowest
 from ..edst.trees import bfs_tree
 from .catalog import format_params
 
@@ -68,8 +68,6 @@ def paper_family(family: str, params: Mapping[str, Any], graph: Any) -> tuple[st
     ('hamiltonian', 3, 15)
     """
     if family == "polarfly":
-        from ..edst.factor.er import er_edsts
-
         return "hamiltonian", er_edsts(int(params["q"]), "hamiltonian", graph=graph)
     return "auto", auto_trees(graph)
 
@@ -127,7 +125,7 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_m
 
 
 def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
-    """One row of the ER_q table of notebook 13: :func:`~starlib.edst.er_shallow.er_shallow_trees` on
+    """One row of the ER_q table of notebook 13: :func:`~starlib.edst.depth.er_shallow_trees` on
     ``polarfly(q)``, verified, depths measured from the stated roots, and the lower bound.
 
     Example
@@ -136,8 +134,6 @@ def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
     >>> r["trees"], r["bound"], r["verified"], r["max_depth"], r["lower_bound"]
     (4, 4, True, 4, 3)
     """
-    from ..edst.er_shallow import er_shallow_trees
-    from ..edst.factor.er import er_edst_bound
     from ..factors import polarfly
 
     g = polarfly(q)
@@ -177,9 +173,7 @@ def method_families(graph: Any, methods: Sequence[str], *, seed: int = 0) -> dic
             out[name] = bfs_family(graph)
             continue
         if name == "hamiltonian":
-            from ..edst.factor.er import er_edsts
-
-            fam = er_edsts(er_order(graph.n), "hamiltonian", graph=graph)
+            fam = er_edsts(er_order(graph), "hamiltonian", graph=graph)  # ER_q only (a marked graph)
         else:
             try:
                 fam = METHODS[name](graph)

@@ -52,6 +52,7 @@ from ..edst import (
     generic_trees,
     verify_edsts,
 )
+from ..edst.factor.er import er_order
 from ..graphs import ArrayGraph
 from ..primes import is_prime_power
 from ..products import star_form
@@ -207,14 +208,10 @@ def depth_instances(q_max: int, paley_orders: Sequence[int] = (5,), iq_degrees: 
     return out
 
 
-def _is_er(G: Any) -> bool:
-    return getattr(G, "name", "") == "polarfly" and not G.params.get("loops")
-
-
 def _path_trees(G: Any) -> EDSTSet:
     """Hamiltonian-path packings where they reach ``t`` (ER_q: Construction A), else star / exact packer."""
-    if _is_er(G):
-        return er_edsts(int(G.params["q"]), "hamiltonian", graph=G)
+    if (q := er_order(G)) is not None:
+        return er_edsts(q, "hamiltonian", graph=G)
     t = t_and_r(G)[0]
     for method in ("walecki", "bipartite", "circulant"):
         try:
@@ -258,8 +255,8 @@ def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDST
     if factor_trees == "paths":
         g, h = _path_trees(G), _path_trees(H)
     else:
-        if _is_er(G):
-            g = er_edsts(int(G.params["q"]), "low-depth", graph=G)
+        if (q := er_order(G)) is not None:
+            g = er_edsts(q, "low-depth", graph=G)
         else:
             g = factor_edsts(G, "generic")
         h = factor_edsts(H, "generic")

@@ -43,7 +43,7 @@ random numbers, no threads, no clock): the same ``q``, ``graph`` and ``seed`` gi
 
 Tiny ``q``: ER_2 has ``k = 1``; its BFS tree from any vertex has depth 2, optimal (ER_2 has diameter 2 and no
 vertex adjacent to all others). ER_3 has ``k = 2`` trees that use all 24 edges; the search here finds depth 4, and
-the exhaustive search of ``tests/edst/test_er_shallow.py`` over all ``C(24, 12) / 2`` splits shows that the optimum is 3
+the exhaustive search of ``tests/edst/depth/test_er.py`` over all ``C(24, 12) / 2`` splits shows that the optimum is 3
 (24 splits reach it, matching :func:`~starlib.edst.depth.depth_lower_bound`).
 
 Measured (``seed = 0``, one core): depth 4 for every prime power ``q <= 128`` (``q = 2``: 2), every tree at depth
@@ -65,16 +65,16 @@ from typing import Any
 import numba
 import numpy as np
 
-from .._kernels import bfs, csr
-from ..factors import polarfly
-from ..graphs import as_graph
-from ..primes import check_prime_power
-from ..validation import check_int
-from .depth import _below, _graph_index, improve_depth
-from .factor.er import er_edst_bound, er_edsts
-from .forest_union import reverse_path
-from .trees import EDSTSet, centred_trees, sort_edge_rows
-from .verify import check_edsts
+from ..._kernels import bfs, csr
+from ...factors import polarfly
+from ...graphs import as_graph
+from ...primes import check_prime_power
+from ...validation import check_int
+from ..factor.er import er_edst_bound, er_edsts
+from ..forest_union import reverse_path
+from ..trees import EDSTSet, centred_trees, sort_edge_rows
+from ..verify import check_edsts
+from .search import below, graph_index, improve_depth
 
 __all__ = ["er_shallow_trees"]
 
@@ -128,12 +128,12 @@ def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
     if o >= 0:
         b = o
         if par[b, x] == y:  # x below y in T_b: T_b - xy + xp is a tree iff p is not below x
-            if _below(b, p, x, par, depth):
+            if below(b, p, x, par, depth):
                 return -2
             par[b, x] = p
             pe[b, x] = ep
         elif par[b, y] == x:  # y below x in T_b: iff p is below y; re-hang from p (reverse the path p .. y)
-            if not _below(b, p, y, par, depth):
+            if not below(b, p, y, par, depth):
                 return -2
             reverse_path(b, p, x, x, ep, par, pe)
         else:
@@ -568,7 +568,7 @@ def er_shallow_trees(q: int, graph: Any = None, *, seed: int = 0) -> EDSTSet:
     g = polarfly(q) if graph is None else as_graph(graph, "graph")
     k = er_edst_bound(q)
     m = int(g.m)
-    index = _graph_index(g)
+    index = graph_index(g)
     # local-search runs per attempt, by size (one run of improve_depth at q = 127, ~1M links, is ~7 s)
     runs = 24 if m <= 20_000 else 8 if m <= 60_000 else 2 if m <= 200_000 else 1
     steps = 400 if m <= 200_000 else 100

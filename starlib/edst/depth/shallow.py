@@ -30,16 +30,17 @@ The starting families use the structure of the graph
   is dropped.
 * **Any graph.** The first start is ``auto``; the exact packer's family is a further start when it is cheap
   (at most ``cheap_seconds``) or needed for the count.
-* For ``ER_q`` ``auto`` is the Singer lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`,
-  ``"low-depth"``); :func:`~starlib.edst.er_shallow.er_shallow_trees` (that family, the local search, then
-  a repair of the vertices deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128``
+* For ``ER_q`` (a graph its builder marked so, :func:`~starlib.edst.factor.er.er_order`) ``auto`` is the Singer
+  lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`, ``"low-depth"``);
+  :func:`~starlib.edst.depth.er.er_shallow_trees` (that family, the local search, then a repair of the vertices
+  deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128``
   measured (depth 2 at ``q = 2``).
 
 Why the local search finishes the job: Construction V-C.6 and V-C.7's two trees are the deep ones (the
 quadratic terms above). A vertex ``x`` deep in such a tree ``T_a`` has a graph neighbour ``y`` much shallower in
 ``T_a`` (the diameter of Slim Fly is 2); the search moves ``x``'s subtree under ``y``, taking the edge ``xy``
 from the unused edges or from another tree ``T_b``, which gets ``x``'s old parent edge in exchange when that
-reconnects ``T_b``. Every move keeps ``k`` edge-disjoint spanning trees (:mod:`starlib.edst.depth`).
+reconnects ``T_b``. Every move keeps ``k`` edge-disjoint spanning trees (:mod:`starlib.edst.depth.search`).
 
 What this is not: a closed-form construction with a proved depth. The families are built by the paper's
 constructions and then improved instance by instance; their depth is measured (and the family verified), not
@@ -53,7 +54,7 @@ MMS(29) * QR(29) (1,390,173 links) that is the shallow factor trees' start.
 Lower bound
 -----------
 :func:`~starlib.edst.depth.depth_lower_bound` gives, for the count found, a depth no family of that many EDSTs
-can beat (radius and degree budgets; the proof is in :mod:`starlib.edst.depth`). ``shallow_trees`` stores it
+can beat (radius and degree budgets; the proof is in :mod:`starlib.edst.depth.bound`). ``shallow_trees`` stores it
 in ``meta["lower_bound"]`` of every tree, so a reader sees the gap.
 
 Example
@@ -72,19 +73,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+from ...bounds import upper_bound
+from ...graphs import as_graph
+from ...products import star_form
+from ...validation import check_int
+from ..factor import generic_trees
+from ..factor.er import er_order
+from ..packing import generic_seconds
+from ..product.auto import auto_trees, default_factor_trees
+from ..trees import EDSTSet, is_connected
+from .bound import depth_lower_bound
+from .er import er_shallow_trees
+from .search import improve_depth
 
-from ..bounds import upper_bound
-from ..graphs import as_graph
-from ..products import star_form
-from ..validation import check_int
-from .depth import depth_lower_bound, improve_depth
-from .factor import generic_trees
-from .packing import generic_seconds
-from .product.auto import auto_trees, default_factor_trees
-from .trees import EDSTSet, is_connected
-
-__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "er_order"]
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees"]
 
 
 @dataclass(frozen=True)
@@ -122,23 +124,6 @@ def shallow_factor_trees(graph: Any, *, seed: int = 0) -> EDSTSet:
     return improve_depth(g, default_factor_trees(g), seed=seed)
 
 
-def er_order(n: int) -> int | None:
-    """The ``q`` with ``q^2 + q + 1 = n`` (the order of ``ER_q`` on ``n`` vertices), or None if there is none.
-
-    >>> er_order(553), er_order(554)
-    (23, None)
-    """
-    q = int(round((np.sqrt(4 * int(n) - 3) - 1) / 2))
-    return q if q * q + q + 1 == n else None
-
-
-def _er_q(graph: Any, trees: EDSTSet) -> int | None:
-    """``q`` if ``trees`` is starlib's ER_q family (tags ``ER-...``) on ``graph``, else None."""
-    if not trees or not all(str(t.construction).startswith("ER-") for t in trees):
-        return None
-    return er_order(int(graph.n))
-
-
 def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
                    exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0) -> list[ShallowStart]:
     """The starting families of :func:`shallow_trees`, in order (module docstring); all of the largest count.
@@ -173,10 +158,8 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
         hs = improve_depth(P.supernode, h_trees if h_trees is not None else default_factor_trees(P.supernode),
                            seed=seed)
         starts.append(ShallowStart("shallow factor trees", auto_trees(graph, list(gs), list(hs))))
-    q = _er_q(g, starts[0].trees)
+    q = er_order(g)  # a graph marked as ER_q by its builder (polarfly without loops, singer_graph)
     if q is not None:
-        from .er_shallow import er_shallow_trees
-
         starts.append(ShallowStart("ER shallow", er_shallow_trees(q, graph=g, seed=seed)))
     count = max(len(s.trees) for s in starts)
     seconds = generic_seconds(int(g.m))

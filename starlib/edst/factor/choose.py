@@ -20,7 +20,7 @@ A structured packing is used by ``method="auto"`` only when its count equals the
 ``QR(p^k)`` and MMS supernodes ``C(X)``, ``k >= 2`` (additive group ``Z_p^k``, not cyclic) use the "abelian"
 packing (31 trees of the 125-vertex supernode of ``slimfly(125)`` in a few ms instead of 1.7 s generic).
 Factors that are themselves star products are the business of the floor above
-(:func:`starlib.edst.product.methods.default_factor_trees`).
+(:func:`starlib.edst.product.auto.default_factor_trees`).
 
 Every tree is rooted at a center (least eccentricity).
 
@@ -44,7 +44,7 @@ from ..packing import generic_packing
 from ..trees import EDSTSet, centred_trees
 from ..verify import verify_edsts
 from .abelian import abelian_graph_paths
-from .er import er_edsts
+from .er import er_edsts, er_order
 from .paths import bipartite_paths, circulant_connection_set, circulant_paths, complete_bipartite_sides, walecki_paths
 
 __all__ = ["factor_edsts", "structured_edsts", "generic_trees", "FACTOR_METHODS"]
@@ -71,11 +71,9 @@ def _abelian(graph: Any) -> EDSTSet | None:
 
 
 def _er(graph: Any) -> EDSTSet | None:
-    if getattr(graph, "name", "") != "polarfly" or "q" not in getattr(graph, "params", {}):
+    q = er_order(graph)  # marked as ER_q by its builder (polarfly without loops, singer_graph)
+    if q is None:
         return None
-    if graph.params.get("loops"):
-        return None
-    q = int(graph.params["q"])
     try:  # depth <= 5 trees when the lifted-cluster construction applies, else Hamiltonian paths
         res = er_edsts(q, "low-depth", graph=graph)
     except ValueError:

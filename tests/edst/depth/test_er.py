@@ -1,4 +1,4 @@
-"""Tests for starlib.edst.er_shallow: maximum EDST families of ER_q of depth at most 4.
+"""Tests for starlib.edst.depth.er: maximum EDST families of ER_q of depth at most 4.
 
 Depths are measured independently: networkx BFS (``nx.single_source_shortest_path_length``) on each tree as an
 ``nx.Graph`` from the root the tree states, and the centre checked against the tree's radius.
@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from starlib.edst import er_edst_bound, singer_graph, verify_edsts
-from starlib.edst.depth import depth_lower_bound
-from starlib.edst.er_shallow import er_shallow_trees
+from starlib.edst.depth import depth_lower_bound, er_shallow_trees
 from starlib.factors import polarfly
 from tests.nx_trees import nx_tree
 

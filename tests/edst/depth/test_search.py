@@ -1,4 +1,5 @@
-"""Tests for starlib.edst.depth: the lower bound on the depth of k EDSTs and the depth-reducing local search.
+"""Tests for starlib.edst.depth.bound and starlib.edst.depth.search: the lower bound on the depth of k EDSTs and the
+depth-reducing local search.
 
 Depths are measured independently here: networkx BFS (``nx.single_source_shortest_path_length``) on each tree as
 an ``nx.Graph`` from the root the tree states.

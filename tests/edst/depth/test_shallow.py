@@ -1,5 +1,5 @@
-"""Tests for starlib.edst.shallow (``shallow_trees``, ``--method shallow``), the ``improve`` verb and notebook 13's
-study module.
+"""Tests for starlib.edst.depth.shallow (``shallow_trees``, ``--method shallow``), the ``improve`` verb and
+notebook 13's study module.
 
 Independent sources: the upper bound of eq. (1) and the exact packer's certified maximum for the counts; networkx
 for every depth (BFS from the root each tree states), the diameter and the tree check; the verifier for the family.
@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from starlib.bounds import upper_bound
 from starlib.edst import METHODS, auto_trees, max_edsts, shallow_trees, verify_edsts
-from starlib.edst.depth import depth_lower_bound
-from starlib.edst.shallow import shallow_factor_trees, shallow_starts
+from starlib.edst.depth import depth_lower_bound, shallow_factor_trees, shallow_starts
 from starlib.factors import complete_bipartite, polarfly
 from starlib.graphs import as_graph
 from starlib.networks import bundlefly, polarstar, slimfly

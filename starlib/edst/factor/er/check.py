@@ -400,7 +400,7 @@ def check_singer_isomorphism(q: int, model: SingerModel | None = None) -> Isomor
     bijection = bool(np.unique(sing).size == S.n and sing.min() == 0 and sing.max() == S.n - 1)
     P = np.empty((S.n, 3), dtype=np.int16)
     P[sing] = pts
-    add, mul, _, _ = S._point_tables
+    add, mul, _, _ = S.point_tables
     T = S.field
     add, mul = add.astype(np.int16), mul.astype(np.int16)  # 2 MB each at q = 1024: they stay in cache
     edges, ortho = _orthogonal_edges(P, S.D, S.n, T.p, T.k, add, mul)

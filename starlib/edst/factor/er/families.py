@@ -56,7 +56,8 @@ from ....factors import polarfly_points
 from ....primes import check_prime_power
 from ...trees import EDSTSet, Tree, tree_center
 from ...verify import RULES, VerifyReport
-from .clusters import cluster_layout, lifted_cluster_trees, odd_cluster_trees
+from .clusters import lifted_cluster_trees, odd_cluster_trees
+from .layout import cluster_layout
 from .repair import complete_last_tree
 from .singer import SingerModel, singer_model
 
@@ -327,9 +328,10 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     Notes
     -----
     Time ``O(n q)`` = ``O(m)`` for ``"hamiltonian"`` (vectorised numpy) and about that for ``"low-depth"``
-    (compiled kernels of :mod:`starlib.edst.factor.er.clusters`: per-cluster matchings and one max-flow on
-    ``O(q^2)`` nodes; a few ms for ``q = 37``); ``"repair"`` runs Python loops of ``O(n q)`` steps and suits
-    ``q`` up to a few dozen. The graph check of ``graph`` is one compiled pass over its edges.
+    (compiled kernels of :mod:`starlib.edst.factor.er.clusters` and :mod:`~starlib.edst.factor.er.choices`:
+    per-cluster matchings and one max-flow on ``O(q^2)`` nodes; a few ms for ``q = 37``); ``"repair"`` runs
+    Python loops of ``O(n q)`` steps and suits ``q`` up to a few dozen. The graph check of ``graph`` is one
+    compiled pass over its edges.
 
     Example
     -------

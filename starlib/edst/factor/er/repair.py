@@ -18,8 +18,7 @@ compiled call each.
 
 Example
 -------
->>> from starlib.edst.factor.er.singer import singer_model
->>> from starlib.edst.factor.er.clusters import cluster_layout, lifted_cluster_trees
+>>> from starlib.edst.factor.er import cluster_layout, lifted_cluster_trees, singer_model
 >>> L = cluster_layout(singer_model(5))
 >>> trees, used = lifted_cluster_trees(L)
 >>> out, stats = complete_last_tree(L.n, L.edges, trees, used, root=L.w)

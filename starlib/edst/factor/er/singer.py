@@ -43,7 +43,11 @@ from ....fields import GFTables, tables
 from ....graphs import ArrayGraph
 from ....primes import check_prime_power
 
-__all__ = ["SingerModel", "singer_model", "singer_graph", "is_perfect_difference_set"]
+__all__ = ["SingerModel", "singer_model", "singer_graph", "is_perfect_difference_set", "ER_ORDER_KEY", "er_order"]
+
+#: The key of ``ArrayGraph.meta`` under which a graph that is ER_q records ``q``: written by the builders
+#: :func:`starlib.factors.polarfly` (without loops) and :func:`singer_graph`, read by :func:`er_order`.
+ER_ORDER_KEY = "er_q"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,7 +288,7 @@ class SingerModel:
         return mask
 
     @functools.cached_property
-    def _point_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def point_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """GF(q) addition and multiplication tables, inverses (``inv[0] = 0``), and ``index[slot]``: the
         Singer index of the normalised point in slot ``a q + b`` for ``(1, a, b)``, ``q^2 + b`` for
         ``(0, 1, b)``, ``q^2 + q`` for ``(0, 0, 1)``."""
@@ -327,7 +331,8 @@ class SingerModel:
     def graph(self) -> ArrayGraph:
         """ER_q as an :class:`~starlib.graphs.ArrayGraph` on Singer labels ``0..n-1``."""
         return ArrayGraph(list(range(self.n)), self.edges(), name="polarfly-singer", params={"q": self.q},
-                          meta={"absolute_points": self.absolute_points(), "difference_set": self.D.copy()})
+                          meta={"absolute_points": self.absolute_points(), "difference_set": self.D.copy(),
+                                ER_ORDER_KEY: self.q})
 
     def index_of_points(self, points: np.ndarray) -> np.ndarray:
         """Singer index of each dot-product point ``y`` (rows of integer codes), via ``x = sum_r y_r e_r``.
@@ -343,7 +348,7 @@ class SingerModel:
         y = np.asarray(points, dtype=np.int64).reshape(-1, 3)
         if y.size and (y.min() < 0 or y.max() >= self.q):
             raise ValueError(f"points: coordinates must be field codes in 0..{self.q - 1}")
-        add, mul, inv, index = self._point_tables
+        add, mul, inv, index = self.point_tables
         out, bad = _index_of_points(y, self.basis, add, mul, inv, index, self.q)
         if bad >= 0:
             raise ValueError("points: the zero vector is not a projective point")
@@ -487,7 +492,8 @@ def singer_graph(q: int) -> ArrayGraph:
     Returns
     -------
     ArrayGraph
-        Named ``"polarfly-singer"``; vertices ``0..n-1``; ``meta`` holds the absolute points and ``D``.
+        Named ``"polarfly-singer"``; vertices ``0..n-1``; ``meta`` holds the absolute points, ``D`` and the
+        ER_q marker (``meta[ER_ORDER_KEY] = q``, read by :func:`er_order`).
 
     Raises
     ------
@@ -505,3 +511,38 @@ def singer_graph(q: int) -> ArrayGraph:
     docs/er-edsts.md §2.3.
     """
     return singer_model(q).graph()
+
+
+def er_order(graph: ArrayGraph) -> int | None:
+    """The ``q`` of a graph marked as ER_q by its builder, else None: how starlib recognises ER_q.
+
+    :func:`starlib.factors.polarfly` (without loops; a looped ER_q is not given the ER_q constructions) and
+    :func:`singer_graph` record ``q`` in ``graph.meta[ER_ORDER_KEY]``. Neither the graph's name nor its trees
+    count: a graph read back from a file, or built by hand, carries no marker and is treated as any other graph.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        Any graph (a star product, a networkx graph or anything without ``meta`` gives None).
+
+    Returns
+    -------
+    int or None
+        ``q`` when the marker is present and ``graph.n == q^2 + q + 1``; None otherwise.
+
+    Example
+    -------
+    >>> from starlib.factors import complete, polarfly
+    >>> er_order(polarfly(7)), er_order(singer_graph(3)), er_order(polarfly(7, loops=True)), er_order(complete(57))
+    (7, 3, None, None)
+
+    References
+    ----------
+    docs/er-edsts.md §1 (ER_q: ``n = q^2 + q + 1``).
+    """
+    meta = getattr(graph, "meta", None)
+    q = meta.get(ER_ORDER_KEY) if isinstance(meta, dict) else None
+    if q is None:
+        return None
+    q = int(q)
+    return q if getattr(graph, "n", None) == q * q + q + 1 else None

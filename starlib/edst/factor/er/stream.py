@@ -2,24 +2,25 @@
 
 :func:`er_tree_stream` gives the trees of :func:`starlib.edst.factor.er.er_edsts` ``(q, family, labels="singer")``
 (the same edge sets, roots and construction tags) one by one, for ``q`` up to about a thousand, in ``O(n)`` memory
-(``n = q^2 + q + 1``) instead of the ``O(m)`` edge arrays of :func:`~starlib.edst.factor.er.clusters.cluster_layout`
+(``n = q^2 + q + 1``) instead of the ``O(m)`` edge arrays of :func:`~starlib.edst.factor.er.layout.cluster_layout`
 (``m = q (q+1)^2 / 2``: ``537,920,000`` edges, tens of GB, at ``q = 1024``).
 
 ``"hamiltonian"`` (tag ``ER-A``)
     Tree ``t`` is the Hamiltonian path of the ``t``-th pair of :func:`~starlib.edst.factor.er.singer_pairing`
     (:func:`~starlib.edst.factor.er.hamiltonian_path_orders`, one row at a time), rooted at its middle vertex.
 ``"low-depth"`` (tags ``ER-C``, ``ER-F``)
-    Everything :mod:`starlib.edst.factor.er.clusters` decides is ``O(q^2)``: the hub star edges, the hung
-    centres, and for odd ``q`` the reserve, plan, flow, ``X_z`` and ``v_z`` choices. Only the inter-cluster
+    Everything the lifted-cluster trees decide is ``O(q^2)``: the hub star edges, the hung centres, and for
+    odd ``q`` the reserve, plan, flow, ``X_z`` and ``v_z`` choices. Only the inter-cluster
     matchings ``M(i, j)`` are ``O(q^3)``, and the double star ``S_t`` fixes which tree owns ``M(i, j)``. So only
     the ``O(q^2)`` *special* edges (w-edges, star edges, internal edges, and for odd ``q`` the matchings
     ``M(i, z)``) get compact ids, and the matching edges of a tree are generated when the tree is asked for:
     the partner of ``x`` in ``X_j`` is the common neighbour of ``x`` and the centre ``v_j``, one lookup in
-    the difference table of ``D`` (:func:`~starlib.edst.factor.er.clusters._partner`). The per-tree depths the
-    choices prefer are computed from the same rule (:func:`~starlib.edst.factor.er.clusters._lifted_depth`),
-    and the choices run in the kernels of :mod:`starlib.edst.factor.er.clusters` itself, so the trees are the
-    same. Where the odd-``q`` design fails (``q = 3`` always), ``q <= 128`` falls back to the in-memory
-    :func:`~starlib.edst.factor.er.er_edsts`; larger ``q`` raise ``RuntimeError``.
+    the difference table of ``D`` (:func:`~starlib.edst.factor.er.layout.partner`). The per-tree depths the
+    choices prefer are computed from the same rule (:func:`~starlib.edst.factor.er.depths.lifted_depth`), and
+    the choices run in the kernels of :mod:`starlib.edst.factor.er.choices`, as for the in-memory trees of
+    :mod:`starlib.edst.factor.er.clusters`, so the trees are the same. Where the odd-``q`` design fails
+    (``q = 3`` always), ``q <= 128`` falls back to the in-memory :func:`~starlib.edst.factor.er.er_edsts`;
+    larger ``q`` raise ``RuntimeError``.
 
 Example
 -------
@@ -41,21 +42,19 @@ import numpy as np
 
 from ...._kernels import count_components
 from ....primes import check_prime_power
-from .clusters import (
-    _double_star_rows,
-    _flow_selection,
-    _hang_centres,
-    _hung,
-    _layout_base,
-    _lifted_anchors,
-    _lifted_depth,
-    _partner,
-    _plan_kernel,
-    _reserve_kernel,
-    _xz_kernel,
-    _zstar_kernel,
+from .choices import (
+    double_star_rows,
+    flow_selection,
+    hang_centres,
+    hung,
+    plan_free_stars,
+    reserve_stars,
+    xz_edges,
+    zstar_vertices,
 )
+from .depths import lifted_anchors, lifted_depth
 from .families import er_edsts, hamiltonian_path_orders, singer_pairing
+from .layout import layout_base, partner
 from .singer import SingerModel, singer_model
 
 __all__ = ["FAMILIES", "ErTreeStream", "er_tree_stream"]
@@ -65,13 +64,6 @@ FAMILIES = ("hamiltonian", "low-depth")
 
 #: largest ``q`` for which a failed odd-``q`` design falls back to the in-memory construction
 FALLBACK_MAX_Q = 128
-
-
-class _Special:
-    """The lookups :func:`~starlib.edst.factor.er.clusters._hang_centres` reads (``xs``, ``star_of``, ``mate``)."""
-
-    def __init__(self, xs: np.ndarray, star_of: np.ndarray, mate: np.ndarray) -> None:
-        self.xs, self.star_of, self.mate = xs, star_of, mate
 
 
 class ErTreeStream:
@@ -159,7 +151,7 @@ def er_tree_stream(q: int, family: str = "hamiltonian") -> ErTreeStream:
     ErTreeStream
         Its tree ``t`` has the edge set, root and tag of tree ``t`` of :func:`~starlib.edst.factor.er.er_edsts`
         (the order of the rows may differ). Set-up is ``O(q^3)`` time (the choices of
-        :mod:`~starlib.edst.factor.er.clusters` read per-tree depths) and ``O(n)`` memory; each tree is
+        :mod:`~starlib.edst.factor.er.choices` read per-tree depths) and ``O(n)`` memory; each tree is
         ``O(n)`` time and memory.
 
     Raises
@@ -252,7 +244,7 @@ class _LowDepth:
         q, n = S.q, S.n
         if q == 3:  # odd_cluster_trees needs q >= 5 (er_edsts repairs q = 3)
             return _Materialised(q)
-        w, centres, cluster, is_centre, d1 = _layout_base(S)
+        w, centres, cluster, is_centre, d1 = layout_base(S)
         x = np.flatnonzero((cluster >= 0) & ~is_centre)
         xs = x[np.argsort(cluster[x], kind="stable")].reshape(q, q)
         del x, is_centre
@@ -265,7 +257,7 @@ class _LowDepth:
         used = np.zeros(nid, dtype=bool)
         odd = q % 2 == 1
         qc = q - 1 if odd else q
-        stars = _double_star_rows(qc)
+        stars = double_star_rows(qc)
         s = stars.shape[0]
         h = (q + 1) // 2
         hub, ok = _hub_ids(xs, centres, d1, rank, star_of, used, s, h)
@@ -276,14 +268,13 @@ class _LowDepth:
         zdep = np.full((s, q), -1, dtype=np.int16)
         if odd:
             zpos[xs[z]] = np.arange(q)
-        anchored = _lifted_anchors(d1, xs, centres, qc)
+        anchored = lifted_anchors(d1, xs, centres, qc)
         rule = (d1.astype(np.int32), cluster.astype(np.int16), centres, anchored, zpos.astype(np.int32), zdep, qc, z)
-        ids = _Special(xs, star_of, mate)
         if not odd:
-            hang = _hang_centres(ids, s, rule, q, used)
-            extra = np.concatenate([hub, _hung(hang)], axis=1)
+            hang = hang_centres(xs, star_of, mate, s, rule, q, used)
+            extra = np.concatenate([hub, hung(hang)], axis=1)
             return _LowDepth(S, w, centres, d1, xs, stars, ends, extra, None, -1)
-        got = _odd_design(S, ids, ends, used, cluster, centres, d1, rule, hub)
+        got = _odd_design(S, xs, star_of, mate, ends, used, cluster, centres, d1, rule, hub)
         if got is None:
             if q <= FALLBACK_MAX_Q:
                 return _Materialised(q)
@@ -300,14 +291,14 @@ class _LowDepth:
         return out, self.w, "ER-C"
 
 
-def _odd_design(S: SingerModel, ids: _Special, ends: np.ndarray, used: np.ndarray, cluster: np.ndarray,
+def _odd_design(S: SingerModel, xs: np.ndarray, star_of: np.ndarray, mate: np.ndarray, ends: np.ndarray,
+                used: np.ndarray, cluster: np.ndarray,
                 centres: np.ndarray, d1: np.ndarray, rule: tuple,
                 hub: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The steps of :func:`~starlib.edst.factor.er.clusters.odd_cluster_trees` after the hub trees, on compact
     ids: ``(extra, last)`` (the special edge ids of every ``T_t``, the rows of ``F``) or None where it fails."""
     q, n = S.q, S.n
     s, z = (q - 1) // 2, q - 1
-    xs, star_of, mate = ids.xs, ids.star_of, ids.mate
     ar = np.arange(n)
     comp_rep = np.where((mate >= 0) & (mate < ar), mate, ar)
     del ar
@@ -318,25 +309,25 @@ def _odd_design(S: SingerModel, ids: _Special, ends: np.ndarray, used: np.ndarra
     mz, pz, medge = _partners_z(d1, xs, centres, z, ends)
     bs = np.arange(1, q - 1, 2)
     cand = xs[bs]
-    res, starred = _reserve_kernel(cand, used, star_of, comp_rep, pz, zslot, zreps.size)
+    res, starred = reserve_stars(cand, used, star_of, comp_rep, pz, zslot, zreps.size)
     reserve = np.full(q - 1, -1, dtype=np.int64)
     reserve[bs] = res
-    hang = _hang_centres(ids, s, rule, q - 1, used, avoid_pairs=True, reserve=reserve)
-    cov, unc, forced, ok = _plan_kernel(cand, bs, used, star_of, comp_rep, res, q)
+    hang = hang_centres(xs, star_of, mate, s, rule, q - 1, used, avoid_pairs=True, reserve=reserve)
+    cov, unc, forced, ok = plan_free_stars(cand, bs, used, star_of, comp_rep, res, q)
     if not ok:
         return None
-    chosen = _flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, forced)
+    chosen = flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, forced)
     if chosen is None:
         starred[:] = -1
-        chosen = _flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
+        chosen = flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
         if chosen is None:
             return None
     used[chosen] = True
-    zm, ok = _xz_kernel(rule, s, mz, used, ends, cluster, z, xz, s)
+    zm, ok = xz_edges(rule, s, mz, used, ends, cluster, z, xz, s)
     if not ok:  # pragma: no cover
         raise RuntimeError("flow: some x in X_z does not keep s matching edges")
-    _hang_z(rule, zm, ends, cluster, z)  # X_z hangs one below its partner: the depths _zstar_kernel reads
-    zs = star_of[_zstar_kernel(rule, s, zreps, mate, starred)]
+    _hang_z(rule, zm, ends, cluster, z)  # X_z hangs one below its partner: the depths zstar_vertices reads
+    zs = star_of[zstar_vertices(rule, s, zreps, mate, starred)]
     used[zs] = True
     used[chosen] = False
     fid = np.flatnonzero(~used & (ends[:, 0] >= 0))
@@ -345,7 +336,7 @@ def _odd_design(S: SingerModel, ids: _Special, ends: np.ndarray, used: np.ndarra
     last = ends[fid].astype(np.int32)
     if count_components(n, last) != 1:
         return None
-    extra = np.concatenate([hub, _hung(hang), zm, zs[:, None]], axis=1)
+    extra = np.concatenate([hub, hung(hang), zm, zs[:, None]], axis=1)
     return extra, last
 
 
@@ -368,7 +359,7 @@ def _special_kernel(d1, xs, centres, cluster, w, ends, star_of, mate, rank):  # 
             star_of[x] = e
             ends[e, 0] = min(x, v)
             ends[e, 1] = max(x, v)
-            y = _partner(d1, x, v)  # the common neighbour of x and v_i: its internal mate if there is one
+            y = partner(d1, x, v)  # the common neighbour of x and v_i: its internal mate if there is one
             if y != x and y != v and cluster[y] == i:
                 mate[x] = y
     for i in range(q):
@@ -383,9 +374,10 @@ def _special_kernel(d1, xs, centres, cluster, w, ends, star_of, mate, rank):  # 
 
 @numba.njit(cache=True)
 def _hub_ids(xs, centres, d1, rank, star_of, used, s, h):  # pragma: no cover - compiled
-    """Step 2-3 of Construction C for every tree (as ``_hub_kernel``): the star edges of ``v_a`` to the first
-    ``h`` vertices of ``X_a`` and of ``v_b`` to the vertices of ``X_b`` whose copy is not anchored at ``v_a``,
-    then ``w v_a`` and ``w v_b``; ``(hub, ok)`` with ``hub`` ``(s, q+2)`` edge ids, marked in ``used``."""
+    """Step 2-3 of Construction C for every tree (as the hub trees of
+    :func:`~starlib.edst.factor.er.clusters.lifted_cluster_trees`): the star edges of ``v_a`` to the first ``h``
+    vertices of ``X_a`` and of ``v_b`` to the vertices of ``X_b`` whose copy is not anchored at ``v_a``, then
+    ``w v_a`` and ``w v_b``; ``(hub, ok)`` with ``hub`` ``(s, q+2)`` edge ids, marked in ``used``."""
     q = xs.shape[0]
     hub = np.empty((s, q + 2), np.int64)
     ok = True
@@ -398,7 +390,7 @@ def _hub_ids(xs, centres, d1, rank, star_of, used, s, h):  # pragma: no cover - 
             k += 1
         for c in range(q):
             y = xs[b, c]
-            if rank[_partner(d1, y, centres[a])] >= h:
+            if rank[partner(d1, y, centres[a])] >= h:
                 if k >= q:
                     ok = False
                     break
@@ -419,7 +411,8 @@ def _hub_ids(xs, centres, d1, rank, star_of, used, s, h):  # pragma: no cover - 
 @numba.njit(cache=True)
 def _partners_z(d1, xs, centres, z, ends):  # pragma: no cover - compiled
     """``M(i, z)`` for ``i != z`` (``i`` increasing): the edge ids ``mz``, and per ``y`` outside ``C_z`` its
-    partner ``pz[y]`` in ``X_z`` and edge ``medge[y]`` (as ``_partners_kernel``); writes the rows of ``ends``."""
+    partner ``pz[y]`` in ``X_z`` and edge ``medge[y]`` (as
+    :func:`~starlib.edst.factor.er.clusters.odd_cluster_trees` finds them); writes the rows of ``ends``."""
     q = xs.shape[0]
     n = d1.shape[0]
     mz = np.empty((q - 1) * q, np.int64)
@@ -432,7 +425,7 @@ def _partners_z(d1, xs, centres, z, ends):  # pragma: no cover - compiled
             continue
         for c in range(q):
             y = xs[i, c]
-            x = _partner(d1, y, vz)
+            x = partner(d1, y, vz)
             e = q + 2 * q * q + i * q + c
             ends[e, 0] = min(x, y)
             ends[e, 1] = max(x, y)
@@ -446,7 +439,7 @@ def _partners_z(d1, xs, centres, z, ends):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def _hang_z(rule, zm, ends, cluster, z):  # pragma: no cover - compiled
     """Depth of every ``x`` in ``X_z`` in tree ``t``: one more than its partner through ``zm[t]`` (written into
-    the ``zdep`` of ``rule``; as ``_extend_depths`` on the new leaves)."""
+    the ``zdep`` of ``rule``; as :func:`~starlib.edst.factor.er.depths.extend_depths` on the new leaves)."""
     zpos = rule[4]
     zdep = rule[5]
     for t in range(zm.shape[0]):
@@ -455,7 +448,7 @@ def _hang_z(rule, zm, ends, cluster, z):  # pragma: no cover - compiled
             u = ends[e, 0]
             v = ends[e, 1]
             x, y = (u, v) if cluster[u] == z else (v, u)
-            zdep[t, zpos[x]] = _lifted_depth(rule, t, y) + 1
+            zdep[t, zpos[x]] = lifted_depth(rule, t, y) + 1
 
 
 @numba.njit(cache=True)
@@ -470,7 +463,7 @@ def _tree_kernel(t, stars, xs, centres, d1, ends, extra, out):  # pragma: no cov
         vj = centres[stars[t, j, 1]]
         for c in range(q):
             x = xs[i, c]
-            y = _partner(d1, x, vj)
+            y = partner(d1, x, vj)
             out[k, 0] = min(x, y)
             out[k, 1] = max(x, y)
             k += 1

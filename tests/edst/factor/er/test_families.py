@@ -27,7 +27,7 @@ from starlib.edst.factor.er import (
     singer_pairing,
     verify_singer_edsts,
 )
-from starlib.edst.factor.er.clusters import INTERNAL, MATCHING, STAR, W_EDGE
+from starlib.edst.factor.er.layout import INTERNAL, MATCHING, STAR, W_EDGE
 from starlib.edst.verify import verify_edsts
 from starlib.factors import polarfly, polarfly_points
 from starlib.primes import is_prime_power

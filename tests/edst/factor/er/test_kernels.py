@@ -1,12 +1,14 @@
 """The compiled kernels behind the ER_q constructions agree with the library routines they replace.
 
-:mod:`starlib.edst.factor.er.clusters` used to call ``scipy.sparse.csgraph`` (maximum bipartite matching, maximum
-flow, BFS, connected components) and :mod:`starlib.edst.factor.er.singer` built the edge list and the point lookup
-with numpy. The trees are the same arrays only if the kernels return exactly what those routines returned,
-including the choice among several maximum matchings or flows: ``tests/test_kernels.py`` compares the shared
-matching and flow kernels (:mod:`starlib._kernels`) with scipy and networkx. Independent sources here: scipy's
-matching (the completion of ``_match``), a plain-Python BFS, the sum-class definition of the Singer edges, a
-brute-force search over the Singer points, and the verifier on the resulting trees.
+The lifted-cluster trees of :mod:`starlib.edst.factor.er` (:mod:`~starlib.edst.factor.er.clusters`,
+:mod:`~starlib.edst.factor.er.choices`, :mod:`~starlib.edst.factor.er.depths`) used to call
+``scipy.sparse.csgraph`` (maximum bipartite matching, maximum flow, BFS, connected components) and
+:mod:`starlib.edst.factor.er.singer` built the edge list and the point lookup with numpy. The trees are the same
+arrays only if the kernels return exactly what those routines returned, including the choice among several maximum
+matchings or flows: ``tests/test_kernels.py`` compares the shared matching and flow kernels (:mod:`starlib._kernels`)
+with scipy and networkx. Independent sources here: scipy's matching (the completion of ``complete_matching``), a
+plain-Python BFS, the sum-class definition of the Singer edges, a brute-force search over the Singer points, and
+the verifier on the resulting trees.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
-from starlib.edst.factor.er import clusters as C
-from starlib.edst.factor.er import er_edsts, singer_model
+from starlib.edst.factor.er import clusters, er_edsts, singer_model
+from starlib.edst.factor.er.choices import complete_matching
+from starlib.edst.factor.er.depths import extend_depths, tree_depths
+from starlib.edst.factor.er.layout import INTERNAL, MATCHING, EdgeIds, cluster_layout
 from starlib.edst.factor.er.repair import _parents
 from starlib.edst.factor.er.singer import _normalise
 from starlib.edst.verify import verify_edsts
@@ -38,7 +42,7 @@ def test_match_fills_unmatched_rows_with_unused_columns_in_order():
         r = int(rng.integers(1, 15))
         good = rng.random((r, r + int(rng.integers(0, 4)))) < 0.2
         mt = _scipy_matching(good)
-        col = C._match(good)
+        col = complete_matching(good)
         assert np.array_equal(col[mt >= 0], mt[mt >= 0])
         rest = np.setdiff1d(np.arange(good.shape[1]), mt[mt >= 0])
         assert np.array_equal(col[mt < 0], rest[:int((mt < 0).sum())])
@@ -72,7 +76,7 @@ def test_tree_depths_and_leaf_extension_match_plain_bfs():
         forests.append(e)
     ends = np.stack(forests)
     root = int(ends[0, 0, 1])
-    depth, isolated = C._tree_depths(n, ends, root)
+    depth, isolated = tree_depths(n, ends, root)
     for t in range(k):
         assert depth[t].tolist() == _bfs(n, ends[t], root)
     assert isolated
@@ -86,24 +90,24 @@ def test_tree_depths_and_leaf_extension_match_plain_bfs():
             row = k * 39 + 2 * t + j
             edges[row] = (fresh[j], reached[j])
             extra[t, j] = row
-    ext, ok = C._extend_depths(depth.copy(), edges, extra)
+    ext, ok = extend_depths(depth.copy(), edges, extra)
     assert ok
     for t in range(k):
         assert ext[t].tolist() == _bfs(n, np.concatenate([ends[t], edges[extra[t]]]), root)
     # an edge between two reached vertices is refused
     extra[0, 0] = 0
-    assert not C._extend_depths(depth.copy(), edges, extra)[1]
+    assert not extend_depths(depth.copy(), edges, extra)[1]
 
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27])
 def test_hub_forest_depths_are_bfs_depths(q):
     """The depths the hub kernel derives from the copies of ``S_t`` are the BFS depths of its forest."""
-    L = C.cluster_layout(singer_model(q))
-    ids = C._Ids(L)
+    L = cluster_layout(singer_model(q))
+    ids = EdgeIds(L)
     key = L.edges[:, 0] * L.n + L.edges[:, 1]
     for qc in ([q, q - 1] if q % 2 else [q]):
         used = np.zeros(L.edges.shape[0], dtype=bool)
-        nb, ends, depth = C._hub_trees(L, ids, qc, used)
+        nb, ends, depth = clusters._hub_trees(L, ids, qc, used)
         rows = ends[:, :nb].reshape(-1, 2)
         got = np.sort(rows[:, 0] * L.n + rows[:, 1])
         assert np.array_equal(got, key[used])  # the edges marked used, each once
@@ -117,14 +121,14 @@ def test_layout_edges_and_index(q):
     e = np.concatenate([S.sum_class(int(d)) for d in S.D])
     key = np.sort(e[:, 0] * S.n + e[:, 1])
     assert np.array_equal(S.edges(), np.stack([key // S.n, key % S.n], axis=1))
-    L = C.cluster_layout(S)
+    L = cluster_layout(S)
     assert np.array_equal(L.edges, S.edges())
     star_of, w_of, mate, mid, start, mends = L._index
-    mids = np.flatnonzero(L.kind == C.MATCHING)
+    mids = np.flatnonzero(L.kind == MATCHING)
     assert np.array_equal(mid, mids[np.argsort(L.pair[mids], kind="stable")])
     assert np.array_equal(start, np.searchsorted(L.pair[mid], np.arange(q * q)))
     assert np.array_equal(mends, L.edges[mid])
-    ie = L.edges[L.kind == C.INTERNAL]
+    ie = L.edges[L.kind == INTERNAL]
     assert np.all(mate[ie[:, 0]] == ie[:, 1]) and np.all(mate[ie[:, 1]] == ie[:, 0])
     assert int((mate >= 0).sum()) == 2 * ie.shape[0]
     se = L.edges[star_of[star_of >= 0]]

@@ -19,7 +19,7 @@ from starlib.edst.factor.er import (
     verify_singer_edsts,
 )
 from starlib.edst.factor.er import stream as er_stream
-from starlib.edst.factor.er.clusters import INTERNAL, MATCHING, _layout_base, _partner
+from starlib.edst.factor.er.layout import INTERNAL, MATCHING, layout_base, partner
 
 PRIME_POWERS_64 = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59,
                    61, 64]
@@ -68,16 +68,16 @@ def test_deterministic(family):
 def test_partner_lookup_is_the_layout_matching():
     for q in (4, 5, 7, 8, 9, 16, 25):
         L = cluster_layout(singer_model(q))
-        _, centres, cluster, _, d1 = _layout_base(singer_model(q))
+        _, centres, cluster, _, d1 = layout_base(singer_model(q))
         assert np.array_equal(cluster, L.cluster) and np.array_equal(centres, L.centres)
         for u, v in L.edges[L.kind == MATCHING].tolist():
-            assert _partner(d1, u, int(centres[cluster[v]])) == v
-            assert _partner(d1, v, int(centres[cluster[u]])) == u
+            assert partner(d1, u, int(centres[cluster[v]])) == v
+            assert partner(d1, v, int(centres[cluster[u]])) == u
         mate = {}
         for u, v in L.edges[L.kind == INTERNAL].tolist():
             mate[u], mate[v] = v, u
         for x in np.flatnonzero((cluster >= 0) & ~L.is_centre).tolist():
-            y = _partner(d1, x, int(centres[cluster[x]]))
+            y = partner(d1, x, int(centres[cluster[x]]))
             has = y != x and y != centres[cluster[x]] and cluster[y] == cluster[x]
             assert (mate.get(x) == y) if has else (x not in mate)
 
