@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy
 
-from starlib.cli import families
+from starlib.api import families
 from starlib.factors import chimera as chimera_plain
 from starlib.factors import paley, polarfly
 from starlib.fields import tables

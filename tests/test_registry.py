@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from starlib import cayley, netdesign
-from starlib.cli import families
+from starlib.api import families
 from starlib.edst import auto_trees, default_factor_trees, maximum_trees, relabel_trees, verify_edsts
 from starlib.family import Family, Param, declared_in, family, family_table, integer
 from starlib.memory import Size

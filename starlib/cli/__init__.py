@@ -4,9 +4,9 @@
 module                 what
 =====================  ===============================================================================
 :mod:`.main`           the parser, the verbs, exit statuses and the one-line error rule
-:mod:`.commands`       the work behind each verb (build with a size check, info, the EDST plan, verify)
+:mod:`.commands`       the work behind each verb (resolve and build with a size check, info, verify)
 :mod:`.text`           what people read: the families table, the info summary, the ``wrote`` line
-:mod:`.progress`       the progress bar on standard error and the time estimate of the generic packing
+:mod:`.progress`       the progress bar on standard error
 =====================  ===============================================================================
 
 Every error prints one line to standard error (``error: q=6 is not a prime power ...``), writes nothing and exits
@@ -19,8 +19,6 @@ Example
 2
 """
 
-from ..registry import parse_params
-from .commands import build_network, families
 from .main import main, parser
 
-__all__ = ["main", "parser", "families", "build_network", "parse_params"]
+__all__ = ["main", "parser"]

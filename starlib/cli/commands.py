@@ -18,27 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..api import families
+from ..family import Family
 from ..graphs import jsonable
-from ..registry import NETWORK_FAMILIES, Family, get_family, parse_params
+from ..registry import NETWORK_FAMILIES, get_family, parse_params
 
-__all__ = ["families", "words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
+__all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
            "read_trees", "verify_file"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
 #: on one core); ``--diameter`` computes it anyway.
 DIAMETER_WORK = 3 * 10**8
-
-
-def families() -> dict[str, Family]:
-    """Every family the command line builds: the core library's, then the super Cayley and network-design ones.
-
-    >>> fams = families()
-    >>> "polarstar-iq" in fams and "star" in fams and "netdesign-tree" in fams
-    True
-    """
-    from .. import cayley, netdesign
-
-    return {**NETWORK_FAMILIES, **cayley.NETWORK_FAMILIES, **netdesign.NETWORK_FAMILIES}
 
 
 def words(pairs: Sequence[str]) -> list[str]:

@@ -69,7 +69,7 @@ def families_text(families: Sequence[Any]) -> str:
     Parameters
     ----------
     families : sequence of Family
-        The records (:func:`starlib.cli.commands.families`).
+        The records (:func:`starlib.api.families`).
 
     Returns
     -------

@@ -15,6 +15,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from starlib.api import families
 from starlib.cayley import (
     FIGURE1_PRINTED,
     PermutationSpace,
@@ -49,7 +50,6 @@ from starlib.cayley import (
     transposition,
 )
 from starlib.cayley.emulation import tn_word_case
-from starlib.cli import families
 
 LEVEL = ["MS", "RS", "complete-RS", "MR", "RR", "complete-RR", "MIS", "RIS", "complete-RIS"]
 SMALL_LN = [(2, 1), (3, 1), (2, 2), (5, 1), (2, 3), (3, 2)]

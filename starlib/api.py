@@ -1,0 +1,191 @@
+"""The small API of starlib: one obvious way to build a network, pack its trees, check them and write them out.
+
+================================  ===================================================================================
+function                          what
+================================  ===================================================================================
+:func:`network`                   a network by family name and parameters (``starlib networks`` lists them)
+:func:`families`                  every family: the core library's, the super Cayley and the network-design ones
+:func:`edsts`                     its edge-disjoint spanning trees by a method of :data:`~starlib.edst.METHODS`,
+                                  verified before they are returned
+:func:`verify`                    check any trees against any graph (:func:`~starlib.edst.verify_edsts`)
+:func:`export`                    write a graph and its trees, in a format named or read off the file's suffix
+:func:`read`                      read a starlib JSON file back (graph, trees, what made them)
+================================  ===================================================================================
+
+Everything here is re-exported by :mod:`starlib` itself; :mod:`starlib.edst` keeps the full set of constructions
+for power users. The heavy parts are imported when a function first needs them, so ``import starlib`` stays cheap.
+
+Example
+-------
+>>> import starlib
+>>> G = starlib.network("slimfly", q=5)              # Slim Fly MMS(5), the Hoffman-Singleton graph
+>>> trees = starlib.edsts(G, method="maximum")      # Constructions V-C.4 to V-C.7: 3 trees
+>>> len(trees), starlib.verify(G, trees).valid
+(3, True)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the heavy modules load when a function first runs
+    from .edst import EDSTSet, VerifyReport
+    from .family import Family
+    from .graphs import ArrayGraph
+    from .io import NetworkFile
+
+__all__ = ["network", "families", "edsts", "verify", "export", "read", "SUFFIXES"]
+
+#: The format a file's suffix names, for :func:`export` (any other suffix needs ``format=``).
+SUFFIXES = {".json": "json", ".graphml": "graphml", ".anynet": "anynet", ".edges": "edgelist",
+            ".parents": "parents"}
+
+
+def families() -> dict[str, Family]:
+    """Every network family by name: the core library's, then the super Cayley and network-design ones.
+
+    >>> fams = families()
+    >>> "polarstar-iq" in fams and "star" in fams and "netdesign-tree" in fams
+    True
+    """
+    from . import cayley, netdesign
+    from .registry import NETWORK_FAMILIES
+
+    return {**NETWORK_FAMILIES, **cayley.NETWORK_FAMILIES, **netdesign.NETWORK_FAMILIES}
+
+
+def network(name: str, **params: Any) -> ArrayGraph:
+    """The member of the family ``name`` with these parameters.
+
+    Parameters
+    ----------
+    name : str
+        A family name (:func:`families`; ``starlib networks`` on the command line lists them with their rules).
+    **params
+        The family's parameters (``q=7``).
+
+    Returns
+    -------
+    ArrayGraph
+        A :class:`~starlib.products.StarProduct` for the star-product networks, so that the constructions can read
+        its factors; ``.to_networkx()`` converts it.
+
+    Raises
+    ------
+    ValueError
+        For an unknown family or parameter, a value against its rule, or a network estimated over the memory
+        limit (:func:`~starlib.memory.limit_memory`), refused before anything is built.
+
+    Examples
+    --------
+    >>> network("polarstar", q=3, d=3).n
+    104
+    >>> network("slimfly", q=6)
+    Traceback (most recent call last):
+    ...
+    ValueError: q=6 is not a prime power
+    """
+    from .registry import get_family
+
+    return get_family(name, families()).build(**params)
+
+
+def edsts(graph: Any, method: str = "auto", **options: Any) -> EDSTSet:
+    """Edge-disjoint spanning trees of ``graph`` by ``method``, verified before they are returned.
+
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        Any graph for ``"auto"``, ``"generic"`` and ``"shallow"`` (a networkx graph's trees are index arrays of its
+        nodes in sorted order); a star product for the paper's constructions.
+    method : str
+        A key of :data:`starlib.edst.METHODS`: ``"auto"`` (Table I's construction; the maximum on any other graph),
+        ``"shallow"`` (the most trees, then the least depth), ``"maximum"``, ``"property"``, ``"universal"``,
+        ``"low-depth"``, ``"generic"`` (the exact packer).
+    **options
+        ``g_trees``, ``h_trees``: EDST sets of the factors, for the constructions.
+
+    Returns
+    -------
+    EDSTSet
+        Each tree tagged with its construction, root and depth.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, or one that does not apply to the graph.
+
+    Example
+    -------
+    >>> import networkx as nx
+    >>> len(edsts(nx.complete_graph(6)))                   # K_6: three Hamiltonian paths
+    3
+    """
+    from .edst import check_edsts, get_method
+
+    trees = get_method(method)(graph, options.get("g_trees"), options.get("h_trees"))
+    check_edsts(graph, trees)
+    return trees
+
+
+def verify(graph: Any, trees: Any) -> VerifyReport:
+    """Whether ``trees`` are edge-disjoint spanning trees of ``graph`` (:func:`~starlib.edst.verify_edsts`).
+
+    >>> import networkx as nx
+    >>> verify(nx.cycle_graph(4), [[(0, 1), (1, 2), (2, 3)]]).valid
+    True
+    """
+    from .edst import verify_edsts
+
+    return verify_edsts(graph, trees)
+
+
+def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, format: str | None = None,
+           **options: Any) -> Path:
+    """Write ``graph`` (and ``trees``) to ``path`` atomically, in ``format`` or the one its suffix names.
+
+    Parameters
+    ----------
+    path : str or path
+    graph : ArrayGraph
+    trees : EDSTSet, optional
+    format : str, optional
+        A key of :data:`starlib.io.FORMATS`; by default read off the suffix (:data:`SUFFIXES`).
+    **options
+        The format's options (``nodes_per_router=4`` for ``anynet``) and what the run was (``network``,
+        ``params``, ``extra``), which the formats that record it write.
+
+    Raises
+    ------
+    ValueError
+        For a suffix that names no format (give ``format=``), an unknown format or option, or a target that
+        cannot be written (checked before anything is encoded).
+
+    Example
+    -------
+    >>> import tempfile
+    >>> G = network("torus", sizes="3,3")
+    >>> p = export(Path(tempfile.mkdtemp()) / "torus.json", G, edsts(G))
+    >>> read(p).trees is not None
+    True
+    """
+    from .io import check_target
+    from .io import export as write
+
+    if format is None:
+        suffix = Path(path).suffix.lower()
+        if suffix not in SUFFIXES:
+            raise ValueError(f"path={str(path)!r}: the suffix {suffix or '(none)'!r} names no format; give format= "
+                             f"(suffixes: {', '.join(SUFFIXES)})")
+        format = SUFFIXES[suffix]
+    check_target(path, "path")
+    return write(path, format, graph, trees, **options)
+
+
+def read(path: str | os.PathLike) -> NetworkFile:
+    """A starlib JSON file (version 1 or 2): its graph, trees and what made them (:func:`starlib.io.read_json`)."""
+    from .io import read_json
+
+    return read_json(path)
