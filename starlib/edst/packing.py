@@ -23,7 +23,7 @@ Example
 -------
 >>> import networkx as nx
 >>> from starlib.graphs import ArrayGraph
->>> p = max_edsts(ArrayGraph.from_networkx(nx.petersen_graph()))
+>>> p = generic_packing(ArrayGraph.from_networkx(nx.petersen_graph()))
 >>> p.count, p.bound_kind, len(p.certificate_parts())
 (1, 'edges', 10)
 """
@@ -42,7 +42,7 @@ from ..graphs import as_graph
 from .forest_union import ForestUnion
 from .trees import EDSTSet, Tree
 
-__all__ = ["ForestPartition", "Packing", "max_edsts", "generic_packing", "partition_bound", "pack_forests",
+__all__ = ["ForestPartition", "Packing", "generic_packing", "partition_bound", "pack_forests",
            "generic_seconds"]
 
 
@@ -444,16 +444,3 @@ def generic_packing(graph: Any, k: int | None = None,
             raise ValueError(f"k={k} exceeds the maximum number of EDSTs: a vertex partition into "
                              f"{int(parts.max()) + 1} parts bounds it by {bound}")
         target, kind, cert = bound, "partition", parts
-
-
-def max_edsts(graph: Any) -> Packing:
-    """The maximum number of EDSTs of a simple graph, the trees, and a certificate (see :func:`generic_packing`).
-
-    Example
-    -------
-    >>> import networkx as nx
-    >>> from starlib.graphs import ArrayGraph
-    >>> max_edsts(ArrayGraph.from_networkx(nx.complete_graph(6))).count
-    3
-    """
-    return generic_packing(graph)

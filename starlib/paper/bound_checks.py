@@ -5,7 +5,7 @@ IV-.3, Theorem IV-.4). This module checks them independently:
 
 * :func:`nash_williams_tutte` computes the maximum number of EDSTs of a small graph by brute force over all
   vertex partitions (Nash-Williams and Tutte, 1961: ``tau = min_P floor(e(P)/(|P|-1))``), an oracle that shares
-  no code with the matroid packing :func:`starlib.edst.max_edsts`; :func:`atlas_check` runs both on every graph
+  no code with the matroid packing :func:`starlib.edst.generic_packing`; :func:`atlas_check` runs both on every graph
   of the networkx atlas (all graphs with at most 7 vertices) against eq. (1).
 * :func:`factor_params` enumerates every simple connected factor ``(n, m)`` up to a size, i.e. every feasible
   ``(n, t, r)``; :func:`pair_statistics` runs over all ordered pairs of them (tens of millions) with whole-array
@@ -36,7 +36,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import bounds
-from ..edst import max_edsts, verify_edsts
+from ..edst import generic_packing, verify_edsts
 from ..factors import complete_bipartite
 from ..graphs import ArrayGraph
 from ..products import cartesian_product, star_product
@@ -130,7 +130,7 @@ def atlas_check(n_max: int = 7) -> pd.DataFrame:
     """Eq. (1) and the exact packing on every graph of the networkx atlas with ``2 <= n <= n_max``.
 
     For each graph: ``eq1 = floor(m/(n-1))``, the brute-force ``tau`` of :func:`nash_williams_tutte`, and the
-    count of :func:`starlib.edst.max_edsts` with its trees verified by :func:`starlib.edst.verify_edsts`.
+    count of :func:`starlib.edst.generic_packing` with its trees verified by :func:`starlib.edst.verify_edsts`.
 
     Parameters
     ----------
@@ -161,7 +161,7 @@ def atlas_check(n_max: int = 7) -> pd.DataFrame:
             continue
         A = ArrayGraph.from_edges(list(range(nv)), np.array(list(g.edges()), dtype=np.int64).reshape(-1, 2))
         deg = A.degrees()
-        p = max_edsts(A)
+        p = generic_packing(A)
         ok = verify_edsts(A, [t.edges for t in p.trees], allow_empty=True).valid
         rows.append({"atlas": idx, "n": nv, "m": A.m, "connected": bool(A.is_connected()),
                      "min_degree": int(deg.min()), "eq1": A.m // (nv - 1),
@@ -706,7 +706,7 @@ def universal_gap_example(seeds: tuple[int, ...] = (0, 1, 2)) -> pd.DataFrame:
         products.append((f"G * H, f = {f.tolist()} (seed {s})", star_product(G, H, f)))
     rows = []
     for name, P in products:
-        p = max_edsts(P)
+        p = generic_packing(P)
         ok = verify_edsts(P, [t.edges for t in p.trees], allow_empty=True).valid
         built = max(tG + tH - 2, 0)
         theorem, extended = bounds.table_i_count(tG, rG, tH, rH)

@@ -30,7 +30,7 @@ from matplotlib.collections import LineCollection
 from scipy.sparse import csgraph
 
 from .. import bounds
-from ..edst import max_edsts, verify_edsts
+from ..edst import generic_packing, verify_edsts
 from ..factors import chimera as chimera_graph
 from ..graphs import ArrayGraph
 from ..networks import chimera as chimera_product
@@ -239,7 +239,7 @@ def chimera_row(rows: int, cols: int, toric: bool = False, pack: bool = True) ->
     ----------
     rows, cols : grid size.
     toric : wrap-around couplers.
-    pack : compute the maximum number of EDSTs with :func:`starlib.edst.max_edsts` (trees verified).
+    pack : compute the maximum number of EDSTs with :func:`starlib.edst.generic_packing` (trees verified).
 
     Returns
     -------
@@ -268,7 +268,7 @@ def chimera_row(rows: int, cols: int, toric: bool = False, pack: bool = True) ->
     a, b, bound = bounds.prop_iv1(C.n, C.m)
     best = None
     if pack:
-        p = max_edsts(C)
+        p = generic_packing(C)
         if not verify_edsts(C, [t.edges for t in p.trees], allow_empty=True).valid:  # pragma: no cover - packing bug
             raise ValueError(f"rows={rows}, cols={cols}: packed trees fail verification")
         best = int(p.count)

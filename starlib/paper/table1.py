@@ -33,7 +33,7 @@ import sympy
 
 from .. import factors, networks
 from ..bounds import upper_bound
-from ..edst import METHODS, has_property_vd1, max_edsts, verify_edsts
+from ..edst import METHODS, generic_packing, has_property_vd1, verify_edsts
 from ..products import StarProduct, cartesian_product
 from .catalog import format_params
 from .formulas import evaluate_formula, parse_formula
@@ -344,7 +344,7 @@ def check_instance(inst: Instance, exact_max_edges: int = 1500) -> list[dict[str
     ----------
     inst : Instance
     exact_max_edges : int
-        Compute the exact maximum number of EDSTs (:func:`~starlib.edst.packing.max_edsts`) when the product
+        Compute the exact maximum number of EDSTs (:func:`~starlib.edst.packing.generic_packing`) when the product
         has at most this many edges.
 
     Returns
@@ -363,7 +363,7 @@ def check_instance(inst: Instance, exact_max_edges: int = 1500) -> list[dict[str
     bound = upper_bound(P)
     exact = None
     if P.m <= exact_max_edges:
-        pk = max_edsts(P)
+        pk = generic_packing(P)
         if not verify_edsts(P, pk.trees, allow_empty=True).valid:  # pragma: no cover - the packer's own guarantee
             raise RuntimeError(f"{inst.name}: the exact packing failed verification")
         exact = int(pk.count)

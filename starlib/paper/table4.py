@@ -32,7 +32,7 @@ import sympy
 
 from .. import networks
 from ..bounds import eq1_bound, prop_iv1
-from ..edst import auto_trees, max_edsts, maximum_trees, universal_trees, verify_edsts
+from ..edst import auto_trees, generic_packing, maximum_trees, universal_trees, verify_edsts
 from ..factors import mms_delta
 from ..primes import is_prime_power
 from . import formulas
@@ -401,7 +401,7 @@ def maybe_row(q: int, d: int) -> dict[str, Any]:
     dict
         ``network, parameters, vertices, edges, upper_bound, theorem, constructed, exact_maximum,
         certificate, verified, construction_is_maximum``. ``exact_maximum`` comes from the matroid packing
-        :func:`~starlib.edst.packing.max_edsts` (its trees are verified; ``certificate`` says which bound
+        :func:`~starlib.edst.packing.generic_packing` (its trees are verified; ``certificate`` says which bound
         certifies it: ``edges`` for eq. (1)).
 
     Raises
@@ -424,7 +424,7 @@ def maybe_row(q: int, d: int) -> dict[str, Any]:
         raise ValueError(f"q={q}, d={d}: the 'Maybe' row of Table IV needs q odd and d' = 3 mod 4")
     P = _build("polarstar-iq", params)
     trees = auto_trees(P)
-    pk = max_edsts(P)
+    pk = generic_packing(P)
     verified = bool(verify_edsts(P, trees, allow_empty=True).valid
                     and verify_edsts(P, pk.trees, allow_empty=True).valid)
     return {"network": "polarstar-iq", "parameters": format_params(params), "vertices": int(P.n),

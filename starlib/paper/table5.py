@@ -14,7 +14,7 @@ Two independent checks back every row:
   ``t = floor(m/(n-1))``. The handshake identity ``sum(degree * count) = 2m`` checks the degree column.
 * :func:`measure_factor` builds the graph with :mod:`starlib.factors` / :mod:`starlib.networks`, counts
   ``n``, ``m`` and the degrees, and computes the true maximum number of EDSTs with the exact packing
-  :func:`starlib.edst.max_edsts` (trees checked by :func:`starlib.edst.verify_edsts`), so ``t`` is shown to be
+  :func:`starlib.edst.generic_packing` (trees checked by :func:`starlib.edst.verify_edsts`), so ``t`` is shown to be
   attained, not only an upper bound.
 
 Example
@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ..edst import max_edsts, verify_edsts
+from ..edst import generic_packing, verify_edsts
 from ..graphs import ArrayGraph
 from ..registry import get_family
 from ..validation import check_int
@@ -488,7 +488,7 @@ def measure_factor(family: str, value: int, pack: bool = True) -> dict[str, Any]
     ----------
     family : a key of :data:`FAMILIES`.
     value : the family parameter.
-    pack : compute the true maximum number of EDSTs with :func:`starlib.edst.max_edsts` (the trees are
+    pack : compute the true maximum number of EDSTs with :func:`starlib.edst.generic_packing` (the trees are
         checked with :func:`starlib.edst.verify_edsts`); if False, ``t_packed`` is ``None``.
 
     Returns
@@ -521,7 +521,7 @@ def measure_factor(family: str, value: int, pack: bool = True) -> dict[str, Any]
     t_eq1 = g.m // (g.n - 1)
     t_packed = None
     if pack:
-        p = max_edsts(g)
+        p = generic_packing(g)
         rep = verify_edsts(g, [tr.edges for tr in p.trees], allow_empty=True)
         if not rep.valid:  # pragma: no cover - would be a packing bug
             raise ValueError(f"{family} {value}: the packing's trees fail verification: {rep.problems[:3]}")

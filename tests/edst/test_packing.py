@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from starlib.edst import generic_packing, max_edsts, verify_edsts
+from starlib.edst import generic_packing, verify_edsts
 from starlib.edst.packing import pack_forests, partition_bound
 from starlib.graphs import ArrayGraph
 
@@ -40,7 +40,7 @@ def nash_williams_tutte(n: int, edges: list[tuple[int, int]]) -> int:
 
 def check(g: nx.Graph) -> int:
     a = ArrayGraph.from_networkx(g)
-    p = max_edsts(a)
+    p = generic_packing(a)
     edges = [tuple(e) for e in a.edges.tolist()]
     nwt = nash_williams_tutte(a.n, edges)
     assert p.count == nwt, (edges, p.count)
@@ -114,7 +114,7 @@ def test_requested_k_and_errors():
 
 def test_disconnected_graph_has_no_tree():
     a = ArrayGraph.from_networkx(nx.disjoint_union(nx.complete_graph(4), nx.complete_graph(4)))
-    p = max_edsts(a)
+    p = generic_packing(a)
     assert p.count == 0 and p.upper_bound == 0
 
 
@@ -131,6 +131,6 @@ def test_forest_union_is_maximum_on_a_dense_graph():
 
 def test_petersen_and_hypercube():
     pet = ArrayGraph.from_networkx(nx.petersen_graph())
-    p = max_edsts(pet)
+    p = generic_packing(pet)
     assert p.count == 1 and verify_edsts(pet, p.trees).valid
-    assert max_edsts(ArrayGraph.from_networkx(nx.hypercube_graph(4))).count == 2
+    assert generic_packing(ArrayGraph.from_networkx(nx.hypercube_graph(4))).count == 2

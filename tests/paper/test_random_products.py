@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from starlib.bounds import t_and_r
-from starlib.edst import has_property_vd1, max_edsts, property_vd1_trees, verify_edsts
+from starlib.edst import generic_packing, has_property_vd1, property_vd1_trees, verify_edsts
 from starlib.factors import complete
 from starlib.paper.random_products import random_factor, random_star_product, vd1_classes
 
@@ -18,7 +18,7 @@ def test_random_factor_has_t_trees_and_r_extra_edges(n, t, r, seed):
     assert len(np.unique(g.edges, axis=0)) == g.m and (g.edges[:, 0] < g.edges[:, 1]).all()  # simple
     assert t_and_r(g) == (t, r)
     # an independent maximum: the exact matroid packing with its certificate
-    p = max_edsts(g)
+    p = generic_packing(g)
     assert p.count == t == p.upper_bound
 
 

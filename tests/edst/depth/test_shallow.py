@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from starlib.bounds import upper_bound
-from starlib.edst import METHODS, auto_trees, max_edsts, shallow_trees, verify_edsts
+from starlib.edst import METHODS, auto_trees, generic_packing, shallow_trees, verify_edsts
 from starlib.edst.depth import depth_lower_bound, shallow_factor_trees, shallow_starts
 from starlib.factors import complete_bipartite, polarfly
 from starlib.graphs import as_graph
@@ -65,7 +65,7 @@ def test_named_instances_reach_the_count_within_the_depth_target(name, make, cou
 
 def test_polarstar_maybe_row_gets_the_exact_maximum():
     P = polarstar(3, d=7)
-    packing = max_edsts(P)  # the exact packer, with its certificate
+    packing = generic_packing(P)  # the exact packer, with its certificate
     assert packing.count == 5 and upper_bound(P) == 5 and len(auto_trees(P)) == 4
     S = shallow_trees(P)
     assert len(S) == packing.count and S[0].meta["start"] == "generic"

@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from starlib.edst import default_factor_trees, factor_data, factor_edsts, lemma_vc1, max_edsts, verify_edsts
+from starlib.edst import default_factor_trees, factor_data, factor_edsts, generic_packing, lemma_vc1, verify_edsts
 from starlib.edst.factor import (
     bipartite_paths,
     circulant_connection_set,
@@ -35,7 +35,7 @@ def test_walecki(n):
     g = complete(n)
     assert_packing(g, factor_edsts(g), n // 2, "walecki")
     assert factor_edsts(g, method="walecki").constructions() == ["walecki"] * (n // 2)
-    assert len(walecki_paths(n)) == max_edsts(g).count
+    assert len(walecki_paths(n)) == generic_packing(g).count
 
 
 @pytest.mark.parametrize("q", range(2, 10))
@@ -44,7 +44,7 @@ def test_complete_bipartite(q):
     expected = (q * q) // (2 * q - 1)  # Li, Li, Li: floor(ab/(a+b-1))
     assert expected == q // 2
     assert_packing(g, factor_edsts(g), expected, "bipartite")
-    assert len(bipartite_paths(*complete_bipartite_sides(g))) == max_edsts(g).count
+    assert len(bipartite_paths(*complete_bipartite_sides(g))) == generic_packing(g).count
 
 
 def test_bipartite_detection_ignores_labelling():
@@ -60,7 +60,7 @@ def test_paley_prime_is_a_hamilton_decomposition(q):
     g = paley(q)
     trees = factor_edsts(g)
     assert_packing(g, trees, (q - 1) // 4, "circulant")
-    assert max_edsts(g).count == (q - 1) // 4
+    assert generic_packing(g).count == (q - 1) // 4
     # the leftover edges {-s, 0} form a star at 0: one per cycle, r = t
     nt = nontree_edges(g.edges, q, [t.edges for t in trees])
     assert nt.shape[0] == (q - 1) // 4 and (nt == 0).any(axis=1).all()
@@ -116,7 +116,7 @@ def test_slimfly_hafner_uses_the_star_product(q):
     g = slimfly_hafner(q)
     trees = default_factor_trees(g)
     delta = {1: 1, 3: -1, 0: 0}[q % 4]
-    assert len(trees) == (3 * q - delta) // 4 == max_edsts(g).count
+    assert len(trees) == (3 * q - delta) // 4 == generic_packing(g).count
     assert verify_edsts(g, trees).valid
     assert all(c.startswith("V-C.") for c in trees.constructions())
 
@@ -131,7 +131,7 @@ def test_methods_and_errors():
     assert factor_edsts(complete(6), method="generic").constructions() == ["generic"] * 3
     # auto falls back to the exact packer when the structure gives fewer trees than the bound
     g = ArrayGraph.from_networkx(nx.circulant_graph(12, [1, 2, 3, 4, 5]))  # only {1,11}, {5,7} are coprime
-    assert len(factor_edsts(g)) == max_edsts(g).count == 5
+    assert len(factor_edsts(g)) == generic_packing(g).count == 5
 
 
 def lemma_check(data, lem, size):
@@ -166,7 +166,7 @@ def test_lemma_vc1_augments_when_the_nontree_edges_close_cycles():
     """K_7 with a packing whose non-tree edges are a triangle (forest rank 2 < t = 3): swaps are needed."""
     k7 = complete(7)
     minus = ArrayGraph.from_edges(range(7), np.array([e for e in k7.edges.tolist() if not (e[1] <= 2)]))
-    pk = max_edsts(minus)
+    pk = generic_packing(minus)
     assert pk.count == 3
     d = factor_data(k7, list(pk.trees))
     assert sorted(map(tuple, d.nontree.tolist())) == [(0, 1), (0, 2), (1, 2)]
