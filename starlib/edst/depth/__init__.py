@@ -18,43 +18,20 @@ one another's public names: ``search`` offers :func:`~.search.improve_depth` and
 :func:`~.search.graph_index` (adjacency with edge ids) and :func:`~.search.below` (compiled: the subtree test);
 ``shallow`` uses ``bound``, ``search`` and ``er``.
 
-Every public name is imported from its module on first use (PEP 562): ``from starlib.edst.depth import
-improve_depth`` (the command line's ``improve``) loads the local search only, not the constructions.
-
 Example
 -------
 >>> from starlib.networks import slimfly
 >>> from starlib.edst import auto_trees
->>> from starlib.edst.depth import depth_lower_bound, improve_depth
 >>> P = slimfly(5)
 >>> S = improve_depth(P, auto_trees(P))
 >>> depth_lower_bound(P, len(S)).value <= max(S.depths())
 True
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import Any
-
-_EXPORTS: dict[str, str] = {
-    "DepthBound": "bound", "depth_lower_bound": "bound", "improve_depth": "search", "ShallowStart": "shallow",
-    "shallow_starts": "shallow", "shallow_trees": "shallow", "shallowest": "shallow",
-    "shallow_factor_trees": "shallow", "er_shallow_trees": "er",
-}
+from .bound import DepthBound, depth_lower_bound
+from .er import er_shallow_trees
+from .search import improve_depth
+from .shallow import ShallowStart, shallow_factor_trees, shallow_starts, shallow_trees, shallowest
 
 __all__ = ["DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
            "shallowest", "shallow_factor_trees", "er_shallow_trees"]
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use (``starlib.edst.depth.improve_depth``)."""
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))

@@ -374,9 +374,9 @@ def check_singer_isomorphism(q: int, model: SingerModel | None = None) -> Isomor
     Parameters
     ----------
     q : int
-        The field order (a prime power).
+        The field order of ER_q (a prime power).
     model : SingerModel, optional
-        :func:`~starlib.edst.factor.er.singer.singer_model` ``(q)`` if already built.
+        The model of that ``q`` if the caller holds it already (the sweep's point checks both with one model).
 
     Returns
     -------

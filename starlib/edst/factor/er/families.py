@@ -79,6 +79,7 @@ def er_edst_bound(q: int) -> int:
     Returns
     -------
     int
+        ``floor((q+1)/2)``, attained by :func:`er_edsts` for every prime power tried.
 
     Raises
     ------

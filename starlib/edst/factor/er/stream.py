@@ -42,16 +42,7 @@ import numpy as np
 
 from ...._kernels import count_components
 from ....primes import check_prime_power
-from .choices import (
-    double_star_rows,
-    flow_selection,
-    hang_centres,
-    hung,
-    plan_free_stars,
-    reserve_stars,
-    xz_edges,
-    zstar_vertices,
-)
+from . import choices  # the choices of the in-memory trees (clusters), made here on compact ids
 from .depths import lifted_anchors, lifted_depth
 from .families import er_edsts, hamiltonian_path_orders, singer_pairing
 from .layout import layout_base, partner
@@ -257,7 +248,7 @@ class _LowDepth:
         used = np.zeros(nid, dtype=bool)
         odd = q % 2 == 1
         qc = q - 1 if odd else q
-        stars = double_star_rows(qc)
+        stars = choices.double_star_rows(qc)
         s = stars.shape[0]
         h = (q + 1) // 2
         hub, ok = _hub_ids(xs, centres, d1, rank, star_of, used, s, h)
@@ -271,8 +262,8 @@ class _LowDepth:
         anchored = lifted_anchors(d1, xs, centres, qc)
         rule = (d1.astype(np.int32), cluster.astype(np.int16), centres, anchored, zpos.astype(np.int32), zdep, qc, z)
         if not odd:
-            hang = hang_centres(xs, star_of, mate, s, rule, q, used)
-            extra = np.concatenate([hub, hung(hang)], axis=1)
+            hang = choices.hang_centres(xs, star_of, mate, s, rule, q, used)
+            extra = np.concatenate([hub, choices.hung(hang)], axis=1)
             return _LowDepth(S, w, centres, d1, xs, stars, ends, extra, None, -1)
         got = _odd_design(S, xs, star_of, mate, ends, used, cluster, centres, d1, rule, hub)
         if got is None:
@@ -309,25 +300,25 @@ def _odd_design(S: SingerModel, xs: np.ndarray, star_of: np.ndarray, mate: np.nd
     mz, pz, medge = _partners_z(d1, xs, centres, z, ends)
     bs = np.arange(1, q - 1, 2)
     cand = xs[bs]
-    res, starred = reserve_stars(cand, used, star_of, comp_rep, pz, zslot, zreps.size)
+    res, starred = choices.reserve_stars(cand, used, star_of, comp_rep, pz, zslot, zreps.size)
     reserve = np.full(q - 1, -1, dtype=np.int64)
     reserve[bs] = res
-    hang = hang_centres(xs, star_of, mate, s, rule, q - 1, used, avoid_pairs=True, reserve=reserve)
-    cov, unc, forced, ok = plan_free_stars(cand, bs, used, star_of, comp_rep, res, q)
+    hang = choices.hang_centres(xs, star_of, mate, s, rule, q - 1, used, avoid_pairs=True, reserve=reserve)
+    cov, unc, forced, ok = choices.plan_free_stars(cand, bs, used, star_of, comp_rep, res, q)
     if not ok:
         return None
-    chosen = flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, forced)
+    chosen = choices.flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, forced)
     if chosen is None:
         starred[:] = -1
-        chosen = flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
+        chosen = choices.flow_selection(xs, cluster, z, comp_rep, pz, medge, cov, unc, np.zeros(q, dtype=bool))
         if chosen is None:
             return None
     used[chosen] = True
-    zm, ok = xz_edges(rule, s, mz, used, ends, cluster, z, xz, s)
+    zm, ok = choices.xz_edges(rule, s, mz, used, ends, cluster, z, xz, s)
     if not ok:  # pragma: no cover
         raise RuntimeError("flow: some x in X_z does not keep s matching edges")
     _hang_z(rule, zm, ends, cluster, z)  # X_z hangs one below its partner: the depths zstar_vertices reads
-    zs = star_of[zstar_vertices(rule, s, zreps, mate, starred)]
+    zs = star_of[choices.zstar_vertices(rule, s, zreps, mate, starred)]
     used[zs] = True
     used[chosen] = False
     fid = np.flatnonzero(~used & (ends[:, 0] >= 0))
@@ -336,7 +327,7 @@ def _odd_design(S: SingerModel, xs: np.ndarray, star_of: np.ndarray, mate: np.nd
     last = ends[fid].astype(np.int32)
     if count_components(n, last) != 1:
         return None
-    extra = np.concatenate([hub, hung(hang), zm, zs[:, None]], axis=1)
+    extra = np.concatenate([hub, choices.hung(hang), zm, zs[:, None]], axis=1)
     return extra, last
 
 
