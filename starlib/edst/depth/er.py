@@ -67,14 +67,14 @@ import numpy as np
 
 from ..._kernels import bfs, csr
 from ...factors import polarfly
-from ...graphs import as_graph
+from ...graphs import ArrayGraph, as_graph
 from ...primes import check_prime_power
 from ...validation import check_int
 from ..factor.er import er_edst_bound, er_edsts
 from ..forest_union import reverse_path
 from ..trees import EDSTSet, centred_trees, sort_edge_rows
 from ..verify import check_edsts
-from .search import below, graph_index, improve_depth
+from .search import EdgeLookup, below, graph_index, improve_depth
 
 __all__ = ["er_shallow_trees"]
 
@@ -465,8 +465,9 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _repair_family(g: Any, index: tuple, trees: EDSTSet, seed: int, max_steps: int, rounds: int = 4,
-                   chain_cap: int = 3, chain_vertices: int = 32) -> tuple[EDSTSet, dict[str, int]]:
+def _repair_family(g: ArrayGraph, index: tuple[np.ndarray, np.ndarray, np.ndarray, EdgeLookup], trees: EDSTSet,
+                   seed: int, max_steps: int, rounds: int = 4, chain_cap: int = 3,
+                   chain_vertices: int = 32) -> tuple[EDSTSet, dict[str, int]]:
     """Rounds of the compiled repair (roots fixed within a round, re-centred between rounds), stopped once the
     centred family has depth <= 4; returns the best centred family and the move counts."""
     indptr, indices, eid, ids = index
@@ -501,7 +502,7 @@ def _repair_family(g: Any, index: tuple, trees: EDSTSet, seed: int, max_steps: i
     return out, counts
 
 
-def _arrays(n: int, ids: Any, trees: EDSTSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _arrays(n: int, ids: EdgeLookup, trees: EDSTSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Parent, parent-edge and owner arrays of a family, each tree hung from its root."""
     k = len(trees)
     m = int(ids.m)

@@ -149,15 +149,15 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
     if g.n < 2:
         raise ValueError(f"graph: n={g.n} vertices; a spanning tree packing needs n >= 2")
     seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
-    starts = [ShallowStart("auto", auto_trees(graph, g_trees, h_trees))]
-    form = star_form(graph)
+    starts = [ShallowStart("auto", auto_trees(g, g_trees, h_trees))]
+    form = star_form(g)
     if form is not None and all(is_connected(X.n, X.edges) for X in (form[0].structure, form[0].supernode)):
         P = form[0]
         gs = improve_depth(P.structure, g_trees if g_trees is not None else default_factor_trees(P.structure),
                            seed=seed)
         hs = improve_depth(P.supernode, h_trees if h_trees is not None else default_factor_trees(P.supernode),
                            seed=seed)
-        starts.append(ShallowStart("shallow factor trees", auto_trees(graph, list(gs), list(hs))))
+        starts.append(ShallowStart("shallow factor trees", auto_trees(g, list(gs), list(hs))))
     q = er_order(g)  # a graph marked as ER_q by its builder (polarfly without loops, singer_graph)
     if q is not None:
         starts.append(ShallowStart("ER shallow", er_shallow_trees(q, graph=g, seed=seed)))
@@ -224,9 +224,9 @@ def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[An
     Theorems V-B.4, V-B.5, V-C.12 and V-D.7 of Isham et al. (2025) (product depth from factor depth); the
     local search and the lower bound of :mod:`starlib.edst.depth`.
     """
-    starts = shallow_starts(graph, g_trees, h_trees, exact_seconds=exact_seconds, cheap_seconds=cheap_seconds,
-                            seed=seed)
-    return shallowest(graph, starts, seed=seed, restarts=restarts, single_start_links=single_start_links)
+    g = as_graph(graph, "graph")  # once: the two halves take it as it is
+    starts = shallow_starts(g, g_trees, h_trees, exact_seconds=exact_seconds, cheap_seconds=cheap_seconds, seed=seed)
+    return shallowest(g, starts, seed=seed, restarts=restarts, single_start_links=single_start_links)
 
 
 def shallowest(graph: Any, starts: Sequence[ShallowStart], *, seed: int = 0, restarts: int | None = None,

@@ -53,6 +53,7 @@ import numpy as np
 
 from ...._kernels import count_components
 from ....factors import polarfly_points
+from ....graphs import ArrayGraph, as_graph
 from ....primes import check_prime_power
 from ...trees import EDSTSet, Tree, tree_center
 from ...verify import RULES, VerifyReport
@@ -225,9 +226,10 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
 
     Parameters
     ----------
-    graph : ArrayGraph
+    graph : ArrayGraph or networkx.Graph
         :func:`starlib.factors.polarfly` (labels: point triples) or
-        :func:`starlib.edst.factor.er.singer.singer_graph` (labels ``0..n-1``), for this ``q``.
+        :func:`starlib.edst.factor.er.singer.singer_graph` (labels ``0..n-1``), for this ``q``
+        (:func:`~starlib.graphs.as_graph`).
     q : int
         The field order of ``graph`` = ER_q (a prime power).
 
@@ -241,6 +243,8 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
     ------
     ValueError
         If ``graph`` is not ER_q for this ``q`` in either labelling.
+    TypeError
+        If ``graph`` is not a graph.
 
     Example
     -------
@@ -252,11 +256,14 @@ def singer_labels_of(graph: Any, q: int) -> np.ndarray:
     ----------
     docs/er-edsts.md §3.
     """
-    S = singer_model(q)
-    n = S.n
-    if not (hasattr(graph, "labels") and hasattr(graph, "edges")) or len(graph.labels) != n:
-        got = len(graph.labels) if hasattr(graph, "labels") else type(graph).__name__
-        raise ValueError(f"graph: expected ER_q with n={n} vertices for q={q}, got {got}")
+    return _singer_labels(as_graph(graph, "graph"), singer_model(q))
+
+
+def _singer_labels(graph: ArrayGraph, S: SingerModel) -> np.ndarray:
+    """:func:`singer_labels_of` on a graph already through :func:`~starlib.graphs.as_graph`."""
+    q, n = S.q, S.n
+    if len(graph.labels) != n:
+        raise ValueError(f"graph: expected ER_q with n={n} vertices for q={q}, got {len(graph.labels)}")
     lab0 = graph.labels[0]
     if isinstance(lab0, Sequence) and not isinstance(lab0, str) and len(lab0) == 3:
         try:
@@ -309,9 +316,10 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     method : str
         ``"hamiltonian"`` (Construction A, depth ``(n-1)/2``), ``"low-depth"`` (lifted clusters: depth
         at most 5) or ``"repair"`` (Construction C plus matroid repair); see the module docstring.
-    graph : ArrayGraph, optional
+    graph : ArrayGraph or networkx.Graph, optional
         The host graph: :func:`starlib.factors.polarfly` ``(q)`` or
-        :func:`starlib.edst.factor.er.singer.singer_graph` ``(q)``. Trees are returned in its vertex indices.
+        :func:`starlib.edst.factor.er.singer.singer_graph` ``(q)`` (:func:`~starlib.graphs.as_graph`). Trees are
+        returned in its vertex indices.
     labels : str
         Without ``graph``: ``"standard"`` (vertex indices of ``polarfly(q)``, the default) or ``"singer"``
         (Singer labels; no relabelling, for the largest ``q``).
@@ -325,6 +333,8 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
     ------
     ValueError
         If ``q`` is not a prime power, ``method`` or ``labels`` is unknown, or ``graph`` is not ER_q.
+    TypeError
+        If ``graph`` is not a graph.
 
     Notes
     -----
@@ -354,7 +364,7 @@ def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: 
         raise ValueError(f"labels={labels!r} is not one of 'standard', 'singer'")
     S = singer_model(q)
     if graph is not None:
-        sing = singer_labels_of(graph, q)
+        sing = _singer_labels(as_graph(graph, "graph"), S)
     elif labels == "standard":
         sing = S.index_of_points(polarfly_points(q))
     else:
