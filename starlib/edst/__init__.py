@@ -1,23 +1,26 @@
-"""Edge-disjoint spanning trees: factor packings, the paper's star-product constructions, and the verifier.
+"""Edge-disjoint spanning trees: factor packings, the paper's star-product constructions, depth, and every method.
 
-Three floors; each uses only the floors below it:
+Five floors; each uses only the floors below it (``tests/test_layers.py`` keeps it so):
 
 =====================  ===========================================================================================
 floor                  modules
 =====================  ===========================================================================================
 primitives             :mod:`.trees` (:class:`Tree`, :class:`EDSTSet`, BFS helpers), :mod:`.verify`
-                       (:func:`verify_edsts`), :mod:`.packing` (:func:`max_edsts`: exact packing + certificate)
-factor packings        :mod:`.factor`: Walecki, ``K_{q,q}``, circulant/Paley, abelian Cayley graphs, ER_q by
-                       Singer difference sets; :func:`factor_edsts` picks the one that reaches the bound
+                       (:func:`verify_edsts`), :mod:`.packing` (:func:`generic_packing`: the exact packing and its
+                       certificate, on the compiled greedy forests and augmenting paths of :mod:`.forest_union`)
+factor packings        :mod:`.factor`: Walecki, ``K_{q,q}``, circulant/Paley, abelian Cayley graphs, and ER_q by
+                       Singer difference sets (the package :mod:`.factor.er`); :func:`factor_edsts` picks the one
+                       that reaches the bound
 product constructions  :mod:`.product`: Sections V-B (:func:`universal_trees`, :func:`low_depth_trees`), V-C
-                       (:func:`maximum_trees`), V-D (:func:`property_vd1_trees`), Table I (:func:`auto_trees`),
-                       the default factor trees, and :data:`METHODS`, the one dispatch from a method name
-depth                  :mod:`.depth` (:func:`depth_lower_bound`, :func:`improve_depth`: the local search that keeps
-                       the count), :mod:`.shallow` (:func:`shallow_trees`: the most trees, then the least depth;
-                       ``METHODS["shallow"]`` loads it when it runs)
+                       (:func:`maximum_trees`), V-D (:func:`property_vd1_trees`), Table I (:func:`auto_trees`) and
+                       the default factor trees
+depth                  :mod:`.depth`: :func:`depth_lower_bound`, :func:`improve_depth` (the local search that keeps
+                       the count), :func:`shallow_trees` (the most trees, then the least depth)
+methods                :mod:`.methods`: :data:`METHODS`, every method declared once, and :func:`edsts`
 =====================  ===========================================================================================
 
-Everything public is re-exported here: ``from starlib.edst import auto_trees, verify_edsts``.
+Every public name below is re-exported here, listed once in :data:`_PUBLIC` by the module that defines it:
+``from starlib.edst import auto_trees, verify_edsts``. (Most users need only :func:`starlib.edsts`.)
 
 Documented choices where the paper is silent or its formulas are lost (docs/star-products.md §13)
 -------------------------------------------------------------------------------------------------
@@ -55,37 +58,26 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# Every public name is imported from its module on first use (PEP 562), so that ``import starlib.edst.trees``
-# (reading and verifying a file) does not load the constructions, sympy and the compiled kernels they need.
-_EXPORTS: dict[str, str] = {
-    "EDSTSet": "trees", "FACTOR_METHODS": "factor", "FactorData": "product", "LemmaVC1": "product",
-    "METHODS": "product", "Method": "product", "OrientedTree": "trees", "Packing": "packing",
-    "ProductContext": "product", "PropertyVD1": "product", "SingerModel": "factor", "Tree": "trees",
-    "VerifyReport": "verify", "auto_trees": "product", "bfs_distances": "trees", "bfs_tree": "trees",
-    "centred_trees": "trees", "check_edsts": "verify", "default_factor_trees": "product", "edsts": "product",
-    "er_edst_bound": "factor", "er_edsts": "factor", "factor_data": "product", "factor_edsts": "factor",
-    "generic_packing": "packing", "generic_trees": "factor", "has_property_vd1": "product", "is_connected": "trees",
-    "lemma_vc1": "product", "low_depth_trees": "product", "max_edsts": "packing", "maximum_trees": "product",
-    "orient": "trees", "product_context": "product", "property_vd1_trees": "product", "relabel_trees": "trees",
-    "singer_graph": "factor", "singer_model": "factor", "sort_edge_rows": "trees", "structured_edsts": "factor",
-    "table_i_case": "product", "tree_center": "trees", "tree_eccentricities": "trees", "universal_trees": "product",
-    "verify_edsts": "verify", "verify_singer_edsts": "factor",
-    "DepthBound": "depth", "depth_lower_bound": "depth", "improve_depth": "depth",
-    "ShallowStart": "depth", "shallow_starts": "depth", "shallow_trees": "depth",
-    "shallow_factor_trees": "depth", "shallowest": "depth", "er_shallow_trees": "depth",
+# Every public name, by the module that defines it. Each is imported on first use (PEP 562), so that
+# ``import starlib.edst.trees`` (reading and verifying a file) does not load the constructions, sympy and the
+# compiled kernels they need.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "trees": ("Tree", "EDSTSet", "OrientedTree", "bfs_distances", "bfs_tree", "centred_trees", "is_connected",
+              "orient", "relabel_trees", "sort_edge_rows", "tree_center", "tree_eccentricities"),
+    "verify": ("VerifyReport", "verify_edsts", "check_edsts"),
+    "packing": ("Packing", "generic_packing"),
+    "factor": ("FACTOR_METHODS", "factor_edsts", "generic_trees", "structured_edsts", "SingerModel", "singer_graph",
+               "singer_model", "er_edst_bound", "er_edsts", "verify_singer_edsts"),
+    "product": ("FactorData", "LemmaVC1", "ProductContext", "PropertyVD1", "auto_trees", "default_factor_trees",
+                "factor_data", "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees",
+                "product_context", "property_vd1_trees", "table_i_case", "universal_trees"),
+    "depth": ("DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
+              "shallowest", "shallow_factor_trees", "er_shallow_trees"),
+    "methods": ("Method", "Plan", "METHODS", "edsts", "get_method"),
 }
+_EXPORTS: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
 
-
-__all__ = ["auto_trees", "bfs_distances", "bfs_tree", "centred_trees", "check_edsts", "default_factor_trees",
-           "edsts", "EDSTSet", "er_edst_bound", "er_edsts", "factor_data", "factor_edsts", "FACTOR_METHODS",
-           "FactorData", "generic_packing", "generic_trees", "has_property_vd1", "is_connected",
-           "lemma_vc1", "LemmaVC1", "low_depth_trees", "max_edsts", "maximum_trees", "Method", "METHODS", "orient",
-           "OrientedTree", "Packing", "product_context", "ProductContext", "property_vd1_trees", "PropertyVD1",
-           "relabel_trees", "singer_graph", "singer_model", "SingerModel", "sort_edge_rows", "structured_edsts",
-           "table_i_case", "Tree", "tree_center", "tree_eccentricities", "universal_trees", "verify_edsts",
-           "verify_singer_edsts", "VerifyReport", "DepthBound", "depth_lower_bound", "improve_depth",
-           "ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees",
-           "er_shallow_trees"]
+__all__ = list(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
