@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the heavy modules load when a function first runs
     from .edst import EDSTSet, VerifyReport
     from .family import Family
-    from .graphs import ArrayGraph
+    from .graphs import ArrayGraph, GraphLike
     from .io import NetworkFile
 
 __all__ = ["network", "families", "edsts", "verify", "export", "read", "SUFFIXES"]
@@ -92,7 +92,7 @@ def network(name: str, **params: Any) -> ArrayGraph:
     return get_family(name, families()).build(**params)
 
 
-def edsts(graph: Any, method: str = "auto", **options: Any) -> EDSTSet:
+def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
     """Edge-disjoint spanning trees of ``graph`` by ``method``, verified before they are returned.
 
     Parameters
@@ -125,12 +125,14 @@ def edsts(graph: Any, method: str = "auto", **options: Any) -> EDSTSet:
     """
     from .edst import check_edsts, get_method
 
-    trees = get_method(method)(graph, options.get("g_trees"), options.get("h_trees"))
+    run = get_method(method)
+    graph = run.checked(graph)  # the door: a networkx graph converted once, for the method and the verifier
+    trees = run.build(graph, options.get("g_trees"), options.get("h_trees"))
     check_edsts(graph, trees)
     return trees
 
 
-def verify(graph: Any, trees: Any) -> VerifyReport:
+def verify(graph: GraphLike, trees: Any) -> VerifyReport:
     """Whether ``trees`` are edge-disjoint spanning trees of ``graph`` (:func:`~starlib.edst.verify_edsts`).
 
     >>> import networkx as nx

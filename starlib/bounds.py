@@ -18,11 +18,11 @@ Example
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .graphs import as_graph
+from .graphs import GraphLike, as_graph
 from .validation import check_int
 
 if TYPE_CHECKING:  # sympy (a quarter second to import) only for the symbolic forms, imported there
@@ -312,7 +312,7 @@ def theorem_iv4(t_g: int, r_g: int, t_h: int, r_h: int, n_g: int, n_h: int,
     return ConstructionCase(case, theorem, built, bound, bound - built)
 
 
-def t_and_r(graph: Any) -> tuple[int, int]:
+def t_and_r(graph: GraphLike) -> tuple[int, int]:
     """``(t, r)`` of a graph: ``t = floor(m/(n-1))``, ``r = m - t(n-1)``.
 
     Parameters
@@ -339,7 +339,7 @@ def t_and_r(graph: Any) -> tuple[int, int]:
     return t, m - t * (n - 1)
 
 
-def upper_bound(graph: Any) -> int:
+def upper_bound(graph: GraphLike) -> int:
     """Upper bound on the EDSTs of a graph: ``min(floor(m/(n-1)), minimum degree)``.
 
     Eq. (1), tightened by the minimum degree (each tree uses an edge at every vertex).

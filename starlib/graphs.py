@@ -5,6 +5,11 @@ arrays; networkx appears only at the edges of the library (:meth:`ArrayGraph.to_
 :func:`as_graph`, which every public function that takes a graph calls first, so a networkx graph is accepted
 wherever a graph is).
 
+Check at the door: a public function takes a :data:`GraphLike` (an :class:`ArrayGraph`, which includes
+``StarProduct`` and ``RelabelledProduct``, or a networkx graph), converts and checks it once with
+:func:`as_graph`, and passes the resulting :class:`ArrayGraph` inward; the functions inside are typed
+``ArrayGraph`` (or ``StarProduct``) and do not check it again.
+
 Example
 -------
 >>> import numpy as np
@@ -20,7 +25,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -28,7 +33,12 @@ if TYPE_CHECKING:  # networkx and scipy are imported where used: ``starlib verif
     import networkx as nx
     import scipy.sparse as sp
 
-__all__ = ["ArrayGraph", "canonical_edges", "jsonable", "as_graph", "edge_array"]
+__all__ = ["ArrayGraph", "GraphLike", "canonical_edges", "jsonable", "as_graph", "edge_array"]
+
+#: What a public function accepts as a graph: an :class:`ArrayGraph` (a ``StarProduct`` or ``RelabelledProduct``
+#: is one) or a networkx graph, which :func:`as_graph` converts at the door. A string, so that networkx is not
+#: imported at run time; functions past the door take an ``ArrayGraph``.
+GraphLike: TypeAlias = "ArrayGraph | nx.Graph"
 
 
 def canonical_edges(edges: np.ndarray, n: int | None = None, *, directed: bool = False,
@@ -130,11 +140,12 @@ def edge_array(edges: Any, name: str = "edges", n: int | None = None) -> np.ndar
     return arr
 
 
-def as_graph(obj: Any, name: str = "graph", *, directed: bool = False) -> ArrayGraph:
+def as_graph(obj: GraphLike, name: str = "graph", *, directed: bool = False) -> ArrayGraph:
     """The graph an argument stands for: an :class:`ArrayGraph` (or ``StarProduct``, ...) as it is, a networkx
     graph converted by :meth:`ArrayGraph.from_networkx`.
 
-    Every public function of starlib that takes a graph calls this first. For a networkx graph the result
+    Every public function of starlib that takes a graph (a :data:`GraphLike`) calls this first, once, and passes
+    the result inward. For a networkx graph the result
     numbers the nodes in sorted order (insertion order if the labels do not compare), keeps them as
     ``labels``, and drops self-loops (no spanning tree uses one); trees built on it are index arrays of that
     numbering, so ``labels[i]`` is node ``i`` (``EDSTSet.to_json(G.labels)`` writes them with the labels).

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .graphs import ArrayGraph, as_graph, canonical_edges
+from .graphs import ArrayGraph, GraphLike, as_graph, canonical_edges
 from .validation import check_permutation
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "StarProduct",
@@ -74,17 +77,17 @@ class StarProduct(ArrayGraph):
                 f"supernode={self.supernode.name or 'H'}(n={self.supernode.n}, m={self.supernode.m}))")
 
     # -- indexing ---------------------------------------------------------------------------
-    def vertex(self, g: Any, h: Any) -> Any:
+    def vertex(self, g: ArrayLike, h: ArrayLike) -> Any:
         """Index of vertex ``(g, h)`` (``g * H.n + h``; works on arrays)."""
         if np.ndim(g) or np.ndim(h):
             return np.asarray(g, dtype=np.int64) * self.supernode.n + np.asarray(h, dtype=np.int64)
         return int(g) * self.supernode.n + int(h)
 
-    def split(self, v: Any) -> tuple[Any, Any]:
+    def split(self, v: ArrayLike) -> tuple[Any, Any]:
         """``(g, h)`` of vertex index ``v`` (works on arrays)."""
         return np.divmod(v, self.supernode.n) if np.ndim(v) else divmod(int(v), self.supernode.n)
 
-    def arc_index(self, g: Any, g2: Any) -> np.ndarray:
+    def arc_index(self, g: ArrayLike, g2: ArrayLike) -> np.ndarray:
         """Row ``k`` of ``structure.edges`` holding ``{g, g2}`` (vectorised); ValueError if absent."""
         G = self.structure
         if self._keys is None:
@@ -120,7 +123,7 @@ class StarProduct(ArrayGraph):
         """``phi_{g -> g2}``: same as :func:`transfer_map` ``(self, g, g2)``."""
         return transfer_map(self, g, g2)
 
-    def transfer(self, g: Any, g2: Any, h: Any) -> np.ndarray:
+    def transfer(self, g: ArrayLike, g2: ArrayLike, h: ArrayLike) -> np.ndarray:
         """Vectorised ``phi_{g -> g2}(h)`` for arrays of structure edges and supernode vertices."""
         g = np.asarray(g, dtype=np.int64)
         g2 = np.asarray(g2, dtype=np.int64)
@@ -164,8 +167,11 @@ class RelabelledProduct(ArrayGraph):
         return self._product
 
 
-def star_form(graph: Any) -> tuple[StarProduct, np.ndarray | None] | None:
+def star_form(graph: GraphLike) -> tuple[StarProduct, np.ndarray | None] | None:
     """The star product a graph is, and the vertex map to the graph (None: the identity); None if not known.
+
+    A question, not a check: any graph (or anything else) is asked, and only a :class:`StarProduct` or a
+    :class:`RelabelledProduct` answers.
 
     Examples
     --------
@@ -216,7 +222,7 @@ def _bijection_array(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec) ->
     return arr
 
 
-def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, name: str = "star-product",
+def star_product(G: GraphLike, H: GraphLike, bijections: BijectionSpec, *, name: str = "star-product",
                  params: dict | None = None, meta: dict | None = None,
                  allow_disconnected_supernode: bool = False,
                  extra_edges: np.ndarray | None = None) -> StarProduct:
@@ -276,7 +282,14 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
     Definition II-B.2 (after Bermond, Delorme, Farhi 1982) and Property II-B.3 (counts) of Isham et al. (2025);
     docs/star-products.md §1.3-§1.5.
     """
-    G, H = as_graph(G, "G", directed=True), as_graph(H, "H", directed=True)
+    return _star_product(as_graph(G, "G", directed=True), as_graph(H, "H", directed=True), bijections, name=name,
+                         params=params, meta=meta, allow_disconnected_supernode=allow_disconnected_supernode,
+                         extra_edges=extra_edges)
+
+
+def _star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, name: str, params: dict | None,
+                  meta: dict | None, allow_disconnected_supernode: bool, extra_edges: np.ndarray | None) -> StarProduct:
+    """:func:`star_product` past its door: the factors converted, checked here (undirected, non-empty, connected)."""
     for role, X in (("structure graph", G), ("supernode", H)):
         if X.directed:
             raise ValueError(f"{role} {X.name or ''} is directed: star products need undirected factors")
@@ -308,7 +321,7 @@ def star_product(G: ArrayGraph, H: ArrayGraph, bijections: BijectionSpec, *, nam
                        structure=G, supernode=H, bijections=B)
 
 
-def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", params: dict | None = None,
+def cartesian_product(G: GraphLike, H: GraphLike, *, name: str = "cartesian", params: dict | None = None,
                       allow_disconnected_supernode: bool = False) -> StarProduct:
     """The Cartesian product ``G □ H``: the star product with identity bijections.
 
@@ -349,9 +362,9 @@ def cartesian_product(G: ArrayGraph, H: ArrayGraph, *, name: str = "cartesian", 
     Definition II-B.1 of Isham et al. (2025); the Cartesian product is the star product with f = id on every arc
     (Section II-B).
     """
-    H = as_graph(H, "H", directed=True)
-    return star_product(G, H, np.arange(H.n, dtype=np.int64), name=name, params=params,
-                        allow_disconnected_supernode=allow_disconnected_supernode)
+    H = as_graph(H, "H", directed=True)  # H first, for the identity's length: each factor is converted once
+    return _star_product(as_graph(G, "G", directed=True), H, np.arange(H.n, dtype=np.int64), name=name, params=params,
+                         meta=None, allow_disconnected_supernode=allow_disconnected_supernode, extra_edges=None)
 
 
 def transfer_map(P: StarProduct, g: int, g2: int) -> np.ndarray:

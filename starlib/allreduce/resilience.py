@@ -20,12 +20,15 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.special import gammaln
 
 from ..validation import check_choice, check_int, check_real
+
+if TYPE_CHECKING:
+    from ..graphs import ArrayGraph
 
 __all__ = ["intact_expected", "intact_expected_fixed", "intact_std", "intact_std_fixed", "any_intact_probability",
            "tree_owner", "failure_patterns", "intact_counts", "simulate_failures"]
@@ -149,7 +152,7 @@ def any_intact_probability(k: int, n: int, f: Any) -> Any:
     return float(r) if np.ndim(r) == 0 else r
 
 
-def tree_owner(graph: Any, trees: Sequence[Any]) -> np.ndarray:
+def tree_owner(graph: ArrayGraph, trees: Sequence[Any]) -> np.ndarray:
     """For every link of ``graph`` (row of ``graph.edges``), the index of the tree using it, or ``-1``.
 
     Raises

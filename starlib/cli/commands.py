@@ -16,12 +16,15 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api import families
 from ..family import Family
-from ..graphs import jsonable
+from ..graphs import ArrayGraph, jsonable
 from ..registry import NETWORK_FAMILIES, get_family, parse_params
+
+if TYPE_CHECKING:
+    from ..io import NetworkFile
 
 __all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
            "read_trees", "verify_file"]
@@ -54,7 +57,8 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> t
     return fam, params
 
 
-def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Any, dict[str, Any], Family]:
+def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None
+                  ) -> tuple[ArrayGraph, dict[str, Any], Family]:
     """Build the named network from ``KEY=VALUE`` words; refuse it first if its estimated size exceeds the limit.
 
     Parameters
@@ -83,7 +87,8 @@ def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None
     return graph, params, fam
 
 
-def graph_info(graph: Any, family: Family, params: dict[str, Any], diameter: bool | None = None) -> dict[str, Any]:
+def graph_info(graph: ArrayGraph, family: Family, params: dict[str, Any], diameter: bool | None = None
+               ) -> dict[str, Any]:
     """What ``info`` reports: size, degrees, connectivity, diameter (or why it was skipped), the EDST bound.
 
     Parameters
@@ -148,7 +153,7 @@ def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
                          for f in sorted(fams.values(), key=lambda f: f.name)]}
 
 
-def read_trees(path: str) -> Any:
+def read_trees(path: str) -> NetworkFile:
     """Read a starlib JSON file (version 1 or 2) that must hold a non-empty family of trees of an undirected graph.
 
     Returns

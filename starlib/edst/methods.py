@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..graphs import ArrayGraph, as_graph
+from ..graphs import ArrayGraph, GraphLike, as_graph
 from ..products import star_form
 from .depth import shallow_trees
 from .factor import generic_trees, structured_edsts
@@ -161,15 +161,17 @@ class Method:
     exact: bool = False
     reports: bool = False
 
-    def checked(self, graph: Any, name: str = "graph") -> ArrayGraph:
-        """The graph as this method takes it: a star product for a product method, else any graph
-        (:func:`~starlib.graphs.as_graph`); a ``ValueError`` naming ``name`` when it does not apply."""
+    def checked(self, graph: GraphLike, name: str = "graph") -> ArrayGraph:
+        """The door: the graph as this method takes it, checked once (a star product for a product method, else any
+        graph, :func:`~starlib.graphs.as_graph`); a ``ValueError`` naming ``name`` when it does not apply.
+        :attr:`build` takes the result."""
         if self.product_only:
             require_star_product(graph, f"method={self.name}", name=name)
             return graph
         return as_graph(graph, name)
 
-    def __call__(self, graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+    def __call__(self, graph: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None
+                 ) -> EDSTSet:
         return self.build(self.checked(graph), g_trees, h_trees)
 
     def check_links(self, m: int) -> None:
@@ -200,18 +202,20 @@ class Method:
         if self.exact:
             return _exact_plan(self.name, graph, lambda progress=None: generic_trees(graph, progress=progress),
                                reports=True)
+        # the graph is checked here, once: a star product for every method, else one structured_edsts accepted
         if star_form(graph) is not None:
-            return Plan(self.name, lambda progress=None: self(graph))
+            return Plan(self.name, lambda progress=None: self.build(graph, None, None))
         if self.product_only:
             raise ValueError(f"method={self.name!r} needs a star product and {graph.name or 'this graph'} is not "
                              f"one; use --method auto or generic")
         if structured_edsts(graph) is not None:
-            return Plan(self.name, lambda progress=None: self(graph))
+            return Plan(self.name, lambda progress=None: self.build(graph, None, None))
         why = f"no structured packing for {int(graph.m):,} links"
         if self.reports:
             return _exact_plan(self.name, graph, lambda progress=None: generic_trees(graph, progress=progress),
                                reports=True, why=why)
-        return _exact_plan(self.name, graph, lambda progress=None: self(graph), reports=False, why=why)
+        return _exact_plan(self.name, graph, lambda progress=None: self.build(graph, None, None), reports=False,
+                           why=why)
 
 
 #: Every EDST method, by name.
@@ -236,7 +240,7 @@ METHODS: dict[str, Method] = {m.name: m for m in (
 )}
 
 
-def edsts(graph: Any, method: str = "auto", g_trees: list[Any] | None = None,
+def edsts(graph: GraphLike, method: str = "auto", g_trees: list[Any] | None = None,
           h_trees: list[Any] | None = None) -> EDSTSet:
     """EDSTs of ``graph`` by the named method (a key of :data:`METHODS`).
 

@@ -33,12 +33,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from .._kernels import bfs_edges, component_roots
-from ..graphs import as_graph
+from ..graphs import GraphLike, as_graph
 from .forest_union import ForestUnion
 from .trees import EDSTSet, Tree
 
@@ -357,7 +356,8 @@ class Packing:
         return sorted(parts.values())
 
 
-def _graph(graph: Any) -> tuple[int, np.ndarray]:
+def _graph(graph: GraphLike) -> tuple[int, np.ndarray]:
+    """The door of :func:`generic_packing`: ``(n, edges)`` of the graph, converted and checked once."""
     graph = as_graph(graph, "graph")  # a networkx graph converted; None, text, digraphs, multigraphs refused
     n = int(graph.n)
     e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
@@ -368,7 +368,7 @@ def _graph(graph: Any) -> tuple[int, np.ndarray]:
     return n, e
 
 
-def generic_packing(graph: Any, k: int | None = None,
+def generic_packing(graph: GraphLike, k: int | None = None,
                     progress: Callable[[int, int], None] | None = None) -> Packing:
     """Maximum EDST packing of a simple graph by matroid partition, with an optimality certificate.
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._kernels import bfs, count_components, csr, sorted_rows, trees_eccentricities
 from .._kernels import tree_eccentricities as _tree_eccentricities
-from ..graphs import jsonable
+from ..graphs import ArrayGraph, jsonable
 
 if TYPE_CHECKING:  # imported where used, so that reading and verifying a file does not load networkx
     import networkx as nx
@@ -435,7 +435,7 @@ class EDSTSet(list):
             return np.zeros((0, 0), dtype=np.int64)
         return np.stack([t.parent_array() for t in self])
 
-    def edge_trees(self, graph: Any) -> np.ndarray:
+    def edge_trees(self, graph: ArrayGraph) -> np.ndarray:
         """For every edge of ``graph`` (in the order of ``graph.edges``), the index of the tree that uses it, or -1.
 
         Parameters
@@ -461,7 +461,7 @@ class EDSTSet(list):
         >>> EDSTSet([Tree(np.array([[2, 1], [0, 2]]), 0)]).edge_trees(k3).tolist()
         [-1, 0, 0]
         """
-        if getattr(graph, "directed", False):
+        if graph.directed:
             raise ValueError("graph: a directed graph has no edge-disjoint spanning trees to mark")
         n = int(graph.n)
         g = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
@@ -489,7 +489,7 @@ class EDSTSet(list):
         out[hit] = tree_of
         return out
 
-    def to_networkx(self, graph: Any = None, labels: Sequence[Hashable] | None = None) -> nx.Graph:
+    def to_networkx(self, graph: ArrayGraph | None = None, labels: Sequence[Hashable] | None = None) -> nx.Graph:
         """The trees as one ``nx.Graph`` whose edges carry the attribute ``tree`` (a tree index, or -1).
 
         With ``graph``, it is the whole host graph (``graph.to_networkx()``'s nodes, labels and graph attributes)

@@ -39,14 +39,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 from .._kernels import edst_certificate
-from ..graphs import ArrayGraph, as_graph, edge_array
+from ..graphs import ArrayGraph, GraphLike, as_graph, edge_array
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 from ..validation import check_flag, check_int, shorten
 from .trees import Tree
 
@@ -101,7 +104,7 @@ class VerifyReport:
         return f"invalid: {head}\n" + "\n".join(self.problems)
 
 
-def _graph_arrays(graph_or_edges: Any, n: int | None) -> tuple[int, np.ndarray]:
+def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple[int, np.ndarray]:
     """``(n, edges)`` of the graph argument: a graph through :func:`~starlib.graphs.as_graph` (networkx too), or a
     bare edge array through :func:`~starlib.graphs.edge_array` (integers only, in ``0..n-1``)."""
     name = "graph_or_edges"
@@ -146,7 +149,7 @@ def _tree_arrays(trees: Any, n: int) -> list[np.ndarray]:
     return out
 
 
-def verify_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None, *,
+def verify_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n: int | None = None, *,
                  allow_empty: bool = False) -> VerifyReport:
     """Check that ``trees`` are edge-disjoint spanning trees of a graph.
 
@@ -299,7 +302,7 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     fail.sort(key=lambda f: (RULES.index(f[1]), f[0]))
 
 
-def check_edsts(graph_or_edges: Any, trees: Sequence[Any], n: int | None = None, *,
+def check_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n: int | None = None, *,
                 allow_empty: bool = False) -> VerifyReport:
     """Like :func:`verify_edsts` but raise if any rule fails (an empty family too, unless ``allow_empty``).
 

@@ -12,13 +12,13 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 
 from ..graphs import ArrayGraph
+from ..products import StarProduct
 from .figures import PALETTE
 
 __all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout", "SUPERNODE_COLOURS"]
@@ -41,7 +41,7 @@ def rounded_layout(pos: dict) -> dict:
     return {v: tuple(float(round(float(c), LAYOUT_DIGITS)) + 0.0 for c in xy) for v, xy in pos.items()}
 
 
-def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
+def supernode_layout(P: StarProduct, radius: float = 1.0, inner: float | None = None,
                      structure_pos: dict | None = None) -> dict:
     """Positions: supernode g on a circle (or ``structure_pos``), its vertices on a small circle around it
     (rounded by :func:`rounded_layout`)."""
@@ -62,7 +62,7 @@ def supernode_layout(P: Any, radius: float = 1.0, inner: float | None = None,
     return rounded_layout(pos)
 
 
-def draw_star_product(P: Any, ax: plt.Axes | None = None, title: str | None = None,
+def draw_star_product(P: StarProduct, ax: plt.Axes | None = None, title: str | None = None,
                       structure_pos: dict | None = None, node_size: int = 40,
                       colours: Sequence[str] | None = None, inner: float | None = None) -> plt.Axes:
     """Draw a star product: supernode edges dark, the bijection (inter-supernode) edges light.

@@ -34,6 +34,7 @@ from ..edst.depth import depth_lower_bound, er_shallow_trees, improve_depth, sha
 from ..edst.factor.er import er_edst_bound, er_edsts, er_order
 from ..edst.packing import generic_seconds
 from ..edst.trees import bfs_tree
+from ..graphs import ArrayGraph
 from .catalog import format_params
 
 __all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
@@ -45,7 +46,7 @@ ROW_COLUMNS = ("network", "parameters", "n", "links", "diameter", "upper_bound",
                "shallow_start", "maximum_known", "lower_bound", "gap", "target", "within_target")
 
 
-def measured_depths(graph: Any, trees: Sequence[Tree]) -> list[int]:
+def measured_depths(graph: ArrayGraph | None, trees: Sequence[Tree]) -> list[int]:
     """Each tree's depth from its stated root, by a BFS in the tree (independent of the construction's record).
 
     Example
@@ -57,7 +58,7 @@ def measured_depths(graph: Any, trees: Sequence[Tree]) -> list[int]:
     return [int(ar.tree_height(t.n, t.edges, t.root)) for t in trees]
 
 
-def paper_family(family: str, params: Mapping[str, Any], graph: Any) -> tuple[str, EDSTSet]:
+def paper_family(family: str, params: Mapping[str, Any], graph: ArrayGraph) -> tuple[str, EDSTSet]:
     """The paper's construction for a network: ``("hamiltonian", paths)`` for ``ER_q``, else ``("auto", Table I)``.
 
     Example
@@ -72,7 +73,7 @@ def paper_family(family: str, params: Mapping[str, Any], graph: Any) -> tuple[st
     return "auto", auto_trees(graph)
 
 
-def shallow_row(family: str, params: Mapping[str, Any], graph: Any, *, generic_max_seconds: float = 30.0,
+def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, generic_max_seconds: float = 30.0,
                 exact_max_seconds: float | None = None, seed: int = 0) -> dict[str, Any]:
     """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
 
@@ -145,7 +146,7 @@ def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
             "start": str(trees[0].meta.get("start", ""))}
 
 
-def bfs_family(graph: Any) -> EDSTSet:
+def bfs_family(graph: ArrayGraph) -> EDSTSet:
     """One BFS tree rooted at a centre of the graph (depth = radius): the latency-optimal single tree.
 
     Example
@@ -158,7 +159,7 @@ def bfs_family(graph: Any) -> EDSTSet:
     return EDSTSet([Tree(bfs_tree(graph.n, graph.edges, root), root, "bfs", n=graph.n)])
 
 
-def method_families(graph: Any, methods: Sequence[str], *, seed: int = 0) -> dict[str, EDSTSet]:
+def method_families(graph: ArrayGraph, methods: Sequence[str], *, seed: int = 0) -> dict[str, EDSTSet]:
     """Every named method's family on ``graph`` (keys of :data:`starlib.edst.METHODS`, plus ``"bfs"`` and
     ``"hamiltonian"`` for ``ER_q``), and each non-empty one after the local search under ``"<method>+ls"``.
 
@@ -220,7 +221,7 @@ def pareto_front(points: Mapping[str, Sequence[int]]) -> list[tuple[int, int, st
     return sorted(front)
 
 
-def front_rows(family: str, params: Mapping[str, Any], graph: Any, families: Mapping[str, EDSTSet]
+def front_rows(family: str, params: Mapping[str, Any], graph: ArrayGraph, families: Mapping[str, EDSTSet]
                ) -> tuple[list[dict[str, Any]], tuple[dict[str, list[int]], list[tuple[int, int, str]], int]]:
     """The front of one network as table rows, and the panel of :func:`~starlib.paper.shallow_figures.pareto_figure`.
 
@@ -244,7 +245,7 @@ def front_rows(family: str, params: Mapping[str, Any], graph: Any, families: Map
     return rows, (depths, front, rows[-1]["lower_bound"])
 
 
-def allreduce_rows(graph: Any, families: Mapping[str, Sequence[int]], sizes: Mapping[str, float], alpha: float,
+def allreduce_rows(graph: ArrayGraph, families: Mapping[str, Sequence[int]], sizes: Mapping[str, float], alpha: float,
                    beta: float) -> list[dict[str, Any]]:
     """Notebook 08's allreduce model on several families of one network: time per message size, bandwidth, and the
     size from which each family beats one BFS tree.

@@ -34,6 +34,7 @@ from .. import networks
 from ..bounds import eq1_bound, prop_iv1
 from ..edst import auto_trees, generic_packing, maximum_trees, universal_trees, verify_edsts
 from ..factors import mms_delta
+from ..graphs import ArrayGraph
 from ..primes import is_prime_power
 from . import formulas
 from .catalog import format_params, parse_params_text
@@ -324,7 +325,7 @@ def _build(family: str, params: dict[str, int]) -> Any:
     raise ValueError(f"family={family!r} is not in Table IV (slimfly, bundlefly, polarstar-paley, polarstar-iq)")
 
 
-def degree_string(graph: Any) -> str:
+def degree_string(graph: ArrayGraph) -> str:
     """The degree of a regular graph (``"7"``), else the range of degrees (``"6-7"``).
 
     Example

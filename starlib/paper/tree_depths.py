@@ -55,7 +55,7 @@ from ..edst import (
 from ..edst.factor.er import er_order
 from ..graphs import ArrayGraph
 from ..primes import is_prime_power
-from ..products import star_form
+from ..products import StarProduct, star_form
 from ..validation import check_int
 from .catalog import build, format_params
 
@@ -145,7 +145,7 @@ def measured_depth(n: int, edges: np.ndarray, root: int) -> int:
     return -1 if not np.isfinite(dist).all() else int(dist.max())
 
 
-def graph_radius(graph: Any) -> int:
+def graph_radius(graph: ArrayGraph) -> int:
     """Radius of a connected graph: no spanning tree, rooted anywhere, is shallower.
 
     Example
@@ -208,7 +208,7 @@ def depth_instances(q_max: int, paley_orders: Sequence[int] = (5,), iq_degrees: 
     return out
 
 
-def _path_trees(G: Any) -> EDSTSet:
+def _path_trees(G: ArrayGraph) -> EDSTSet:
     """Hamiltonian-path packings where they reach ``t`` (ER_q: Construction A), else star / exact packer."""
     if (q := er_order(G)) is not None:
         return er_edsts(q, "hamiltonian", graph=G)
@@ -225,7 +225,7 @@ def _path_trees(G: Any) -> EDSTSet:
     return factor_edsts(G, "generic")
 
 
-def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDSTSet]:
+def factor_tree_sets(P: StarProduct, factor_trees: str = "paths") -> tuple[EDSTSet, EDSTSet]:
     """Maximum EDST sets of the two factors of a star product, for the given choice (module docstring).
 
     Parameters
@@ -267,7 +267,7 @@ def factor_tree_sets(P: Any, factor_trees: str = "paths") -> tuple[EDSTSet, EDST
     return g, h
 
 
-def shuffled_generic_trees(graph: Any, seed: int) -> EDSTSet:
+def shuffled_generic_trees(graph: ArrayGraph, seed: int) -> EDSTSet:
     """The exact packer's trees with the edges inserted in a random order (``seed``), rooted at centers.
 
     The packer (Edmonds' matroid partition) maximises the count and ignores depth; different insertion
@@ -286,7 +286,7 @@ def shuffled_generic_trees(graph: Any, seed: int) -> EDSTSet:
     return generic_trees(shuffled)
 
 
-def build_trees(P: Any, method: str, factor_trees: str = "paths") -> EDSTSet:
+def build_trees(P: StarProduct, method: str, factor_trees: str = "paths") -> EDSTSet:
     """The EDSTs one method builds on a star product (see :data:`DEPTH_METHODS`).
 
     Parameters
@@ -317,7 +317,7 @@ def build_trees(P: Any, method: str, factor_trees: str = "paths") -> EDSTSet:
     return METHODS[method](P, *factor_tree_sets(P, factor_trees))
 
 
-def expected_count(P: Any, method: str) -> int:
+def expected_count(P: StarProduct, method: str) -> int:
     """Number of trees a method should build, from the factors' ``t, r`` (Table I) or the product's bound.
 
     ``universal`` / ``low-depth``: ``t_G + t_H - 2``; ``maximum``: Table I's count; ``generic``: the upper

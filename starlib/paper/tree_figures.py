@@ -26,6 +26,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.lines import Line2D
 
+from ..products import StarProduct
 from .figures import PALETTE, paper_style
 
 __all__ = ["TREE_COLOURS", "product_positions", "draw_tree", "draw_tree_panels"]
@@ -34,7 +35,7 @@ __all__ = ["TREE_COLOURS", "product_positions", "draw_tree", "draw_tree_panels"]
 TREE_COLOURS = (PALETTE[1], PALETTE[0], PALETTE[2], PALETTE[3], PALETTE[4], PALETTE[5], PALETTE[6], PALETTE[7])
 
 
-def product_positions(P: Any, structure_pos: dict | None = None, turn: float = 20.0) -> np.ndarray:
+def product_positions(P: StarProduct, structure_pos: dict | None = None, turn: float = 20.0) -> np.ndarray:
     """``(N, 2)`` positions of the vertices of a star product, by vertex index.
 
     Supernode ``g`` sits at ``structure_pos[label of g]`` (default: a circle); its vertex ``h`` at angle
@@ -65,7 +66,7 @@ def _segments(pos: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.stack([pos[edges[:, 0]], pos[edges[:, 1]]], axis=1)
 
 
-def draw_tree(P: Any, tree: Any, ax: plt.Axes, colour: str = TREE_COLOURS[0], title: str | None = None,
+def draw_tree(P: StarProduct, tree: Any, ax: plt.Axes, colour: str = TREE_COLOURS[0], title: str | None = None,
               structure_pos: dict | None = None, node_size: float = 30) -> plt.Axes:
     """Draw one spanning tree of the star product ``P`` over the product's edges.
 
@@ -117,7 +118,7 @@ def draw_tree(P: Any, tree: Any, ax: plt.Axes, colour: str = TREE_COLOURS[0], ti
     return ax
 
 
-def draw_tree_panels(P: Any, trees: Sequence[Any], titles: Sequence[str] | None = None,
+def draw_tree_panels(P: StarProduct, trees: Sequence[Any], titles: Sequence[str] | None = None,
                      structure_pos: dict | None = None, panel_size: float = 3.6,
                      node_size: float = 30, legend: bool = True) -> matplotlib.figure.Figure:
     """A figure with one :func:`draw_tree` panel per tree (in a row) and a legend of the line styles.

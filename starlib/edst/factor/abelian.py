@@ -81,13 +81,16 @@ GF(q)* lies in no proper subfield) and Thm 2.14 (subfields ``GF(p^d)``, ``d | k`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
 
 from ...fields import tables
 from ...primes import check_prime_power, prime_power_parts
+
+if TYPE_CHECKING:
+    from ...graphs import ArrayGraph
 
 __all__ = ["additive_connection_set", "abelian_order", "abelian_paths", "abelian_graph_paths"]
 
@@ -400,13 +403,13 @@ def abelian_paths(q: int, connection: Any) -> list[np.ndarray] | None:
     return list(out)
 
 
-def additive_connection_set(graph: Any, q: int) -> np.ndarray | None:
+def additive_connection_set(graph: ArrayGraph, q: int) -> np.ndarray | None:
     """``S`` if the graph, vertex ``x`` read as the GF(q) element of code ``x``, is ``Cay(GF(q)+, S)``; else None.
 
     Parameters
     ----------
     graph : ArrayGraph
-        Any undirected simple graph (``n``, ``edges``).
+        An undirected simple graph, already checked (its ``n`` and ``edges`` are read), Cayley or not.
     q : int
         Odd prime power ``p^k``, ``k >= 2``.
 
@@ -456,14 +459,14 @@ def additive_connection_set(graph: Any, q: int) -> np.ndarray | None:
     return S if 2 * e.shape[0] == q * S.size else None
 
 
-def abelian_graph_paths(graph: Any) -> list[np.ndarray] | None:
+def abelian_graph_paths(graph: ArrayGraph) -> list[np.ndarray] | None:
     """:func:`abelian_paths` for a graph on ``n = p^k`` vertices (odd ``p``, ``k >= 2``) that is a Cayley graph
     on ``(GF(n), +)``, else None (the hook of :func:`~starlib.edst.factor.factor_edsts`).
 
     Parameters
     ----------
     graph : ArrayGraph
-        Any simple graph.
+        A simple graph, already checked (the hook's caller converts it), Cayley or not.
 
     Returns
     -------

@@ -18,9 +18,12 @@ Example
 from __future__ import annotations
 
 from math import gcd
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ...graphs import ArrayGraph
 
 __all__ = ["walecki_paths", "bipartite_paths", "circulant_paths", "circulant_connection_set",
            "complete_bipartite_sides", "path_edges"]
@@ -115,7 +118,7 @@ def circulant_paths(n: int, connection: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def circulant_connection_set(graph: Any) -> np.ndarray | None:
+def circulant_connection_set(graph: ArrayGraph) -> np.ndarray | None:
     """``S`` if the graph, with its vertex indices as ``Z_n``, is the circulant ``Cay(Z_n, S)``; else None.
 
     Example
@@ -132,7 +135,7 @@ def circulant_connection_set(graph: Any) -> np.ndarray | None:
     return d if expected == e.shape[0] else None
 
 
-def complete_bipartite_sides(graph: Any) -> tuple[np.ndarray, np.ndarray] | None:
+def complete_bipartite_sides(graph: ArrayGraph) -> tuple[np.ndarray, np.ndarray] | None:
     """The two sides if the graph is ``K_{q,q}`` (any labelling), else None.
 
     Example

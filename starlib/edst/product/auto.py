@@ -32,14 +32,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ...bounds import table_i_count, upper_bound
-from ...graphs import as_graph
-from ...products import StarProduct, star_form
+from ...graphs import ArrayGraph, GraphLike, as_graph
+from ...products import RelabelledProduct, StarProduct, star_form
 from ..factor import factor_edsts, generic_trees, structured_edsts
 from ..trees import EDSTSet, is_connected, relabel_trees
 from .blocks import ProductFrame
 from .context import ProductContext, require_star_product
-from .factor_data import factor_data
+from .factor_data import FactorData
 from .maximum import maximum_construction
 from .property_vd1 import find_property_vd1, property_construction
 from .universal import universal_construction
@@ -51,7 +53,18 @@ def _connected_factors(P: StarProduct) -> bool:
     return all(is_connected(X.n, X.edges) for X in (P.structure, P.supernode))
 
 
-def default_factor_trees(graph: Any) -> EDSTSet:
+def _check_factors(P: StarProduct, connected: bool = False) -> None:
+    """The product door's check of the factors: ``n >= 2`` each, and connected (not tested again when the caller
+    has found them ``connected``)."""
+    for role, X in (("structure graph", P.structure), ("supernode", P.supernode)):
+        if X.n < 2:
+            raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
+        if not connected and not is_connected(X.n, X.edges):
+            raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
+                             f"(use method=generic)")
+
+
+def default_factor_trees(graph: GraphLike) -> EDSTSet:
     """The maximum EDST set a construction uses for a factor when it is given none.
 
     In order: the first structured factor packing that reaches the factor's upper bound
@@ -71,19 +84,23 @@ def default_factor_trees(graph: Any) -> EDSTSet:
     >>> len(s), s.theorem
     (3, 'V-C.3')
     """
-    graph = as_graph(graph, "graph")
+    return _factor_trees(as_graph(graph, "graph"))
+
+
+def _factor_trees(graph: ArrayGraph) -> EDSTSet:
+    """:func:`default_factor_trees` past its door (a factor of a checked product, or a converted graph)."""
     trees = structured_edsts(graph)
     if trees is not None:
         return trees
-    form = star_form(graph)
+    form = star_form(graph)  # a factor that is itself a star product (Hafner's MMS(q)) gets Table I's trees
     if form is not None and _connected_factors(form[0]):
-        trees = auto_trees(graph)
+        trees = _auto(*form, None, None)
         if len(trees) >= upper_bound(graph):
             return trees
     return generic_trees(graph)
 
 
-def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
+def product_context(P: StarProduct, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
                     what: str = "product_context") -> ProductContext:
     """A star product with EDST sets of both factors (:func:`default_factor_trees` unless given).
 
@@ -106,20 +123,20 @@ def product_context(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
         If ``P`` is not a graph at all.
     """
     require_star_product(P, what, relabelled=False)
+    _check_factors(P)
+    return _context(P, g_trees, h_trees)
+
+
+def _context(P: StarProduct, g_trees: list[Any] | None, h_trees: list[Any] | None) -> ProductContext:
+    """:func:`product_context` past its door: ``P`` is a star product whose factors passed :func:`_check_factors`."""
     G, H = P.structure, P.supernode
-    for role, X in (("structure graph", G), ("supernode", H)):
-        if X.n < 2:
-            raise ValueError(f"{role} {X.name or ''}: n={X.n}; the constructions need factors with n >= 2")
-        if not is_connected(X.n, X.edges):
-            raise ValueError(f"{role} {X.name or ''} is not connected: the constructions need connected factors "
-                             f"(use method=generic)")
-    dg = factor_data(G, default_factor_trees(G) if g_trees is None else g_trees, "g_trees")
-    dh = factor_data(H, default_factor_trees(H) if h_trees is None else h_trees, "h_trees")
+    dg = FactorData.of(G, _factor_trees(G) if g_trees is None else g_trees, "g_trees")
+    dh = FactorData.of(H, _factor_trees(H) if h_trees is None else h_trees, "h_trees")
     return ProductContext(P, ProductFrame(P), dg, dh)
 
 
-def construct(P: Any, build: Callable[[ProductContext], EDSTSet], g_trees: list[Any] | None = None,
-              h_trees: list[Any] | None = None, what: str = "construct") -> EDSTSet:
+def construct(P: StarProduct | RelabelledProduct, build: Callable[[ProductContext], EDSTSet],
+              g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, what: str = "construct") -> EDSTSet:
     """Run a construction on a star product: factor packings first, then ``build(context)``.
 
     A :class:`~starlib.products.RelabelledProduct` is built as its star product and its trees are mapped back
@@ -140,13 +157,21 @@ def construct(P: Any, build: Callable[[ProductContext], EDSTSet], g_trees: list[
     (['V-B.2'], 2)
     """
     product, index = require_star_product(P, what)
-    ctx = product_context(product, g_trees, h_trees, what)
+    _check_factors(product)
+    return _construct(product, index, build, g_trees, h_trees)
+
+
+def _construct(product: StarProduct, index: np.ndarray | None, build: Callable[[ProductContext], EDSTSet],
+               g_trees: list[Any] | None, h_trees: list[Any] | None) -> EDSTSet:
+    """:func:`construct` past its door: the factors of ``product`` checked, ``index`` its map to the caller's
+    numbering (None: the identity)."""
+    ctx = _context(product, g_trees, h_trees)
     trees = build(ctx)
     trees.factors = (ctx.G, ctx.H)
     return trees if index is None else relabel_trees(trees, index)
 
 
-def table_i_case(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> dict[str, Any]:
+def table_i_case(P: StarProduct, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> dict[str, Any]:
     """Table I's row for a star product: ``t``, ``r`` of both factors, Property V-D.1, theorem and count.
 
     Example
@@ -166,7 +191,7 @@ def table_i_case(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | 
             "count": count, "witness": prop}
 
 
-def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+def auto_trees(P: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
     """The construction Table I prescribes for this star product (the most trees the paper builds).
 
     Parameters
@@ -221,13 +246,20 @@ def auto_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | No
     ----------
     Table I and Theorem IV-.4 of Isham et al. (2025).
     """
-    form = star_form(P)
+    form = star_form(P)  # the door: a star product with connected factors, else any graph
     if form is None or not _connected_factors(form[0]):
         graph = as_graph(P, "P")
         if graph.n < 2:
             raise ValueError(f"P: n={graph.n} vertices; a spanning tree packing needs n >= 2")
         return factor_edsts(graph)
-    return construct(P, _table_i_construction, g_trees, h_trees, "method=auto")
+    return _auto(*form, g_trees, h_trees)
+
+
+def _auto(product: StarProduct, index: np.ndarray | None, g_trees: list[Any] | None,
+          h_trees: list[Any] | None) -> EDSTSet:
+    """:func:`auto_trees` past its door: a star product whose factors are connected."""
+    _check_factors(product, connected=True)
+    return _construct(product, index, _table_i_construction, g_trees, h_trees)
 
 
 def _table_i_construction(ctx: ProductContext) -> EDSTSet:

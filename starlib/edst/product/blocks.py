@@ -24,12 +24,17 @@ Example
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
 
 from ..trees import OrientedTree
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ...products import StarProduct
 
 __all__ = ["ProductFrame", "Block"]
 
@@ -166,7 +171,7 @@ class ProductFrame:
         ``G.edges[k,0] -> G.edges[k,1]``) and ``inverse_bijections()``.
     """
 
-    def __init__(self, P: Any) -> None:
+    def __init__(self, P: StarProduct) -> None:
         self.P = P
         self.G = P.structure
         self.H = P.supernode
@@ -183,7 +188,7 @@ class ProductFrame:
         return self.P.inverse_bijections()
 
     # -- structure-graph arcs ------------------------------------------------------------------
-    def arc_rows(self, g: Any, g2: Any) -> np.ndarray:
+    def arc_rows(self, g: ArrayLike, g2: ArrayLike) -> np.ndarray:
         """Row of ``G.edges`` holding ``{g, g2}`` (element-wise over arrays of structure edges)."""
         g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
         if g.shape != g2.shape:
@@ -197,7 +202,7 @@ class ProductFrame:
             raise ValueError("structure edges: some pair is not an edge of the structure graph")
         return k
 
-    def phi(self, g: Any, g2: Any, h: Any) -> np.ndarray:
+    def phi(self, g: ArrayLike, g2: ArrayLike, h: ArrayLike) -> np.ndarray:
         """``phi_{g -> g2}(h)`` element-wise (``g``, ``g2``, ``h`` broadcast together)."""
         g, g2 = np.asarray(g, dtype=np.int64), np.asarray(g2, dtype=np.int64)
         k = self.arc_rows(g, g2)
@@ -205,15 +210,15 @@ class ProductFrame:
         return np.where(g < g2, self.B[k, h], self.Binv[k, h])
 
     # -- blocks --------------------------------------------------------------------------------
-    def vertex(self, g: Any, h: Any) -> np.ndarray:
+    def vertex(self, g: ArrayLike, h: ArrayLike) -> np.ndarray:
         """Index ``g n_H + h`` (broadcasting)."""
         return np.asarray(g, dtype=np.int64) * self.nH + np.asarray(h, dtype=np.int64)
 
-    def intra(self, gs: Any, hedges: np.ndarray) -> np.ndarray:
+    def intra(self, gs: ArrayLike, hedges: np.ndarray) -> np.ndarray:
         """``Intra(g, F)`` for every ``g`` in ``gs``: the ``H``-edges ``F`` inside supernode ``g``."""
         return self.intra_block(gs, hedges).array()
 
-    def intra_block(self, gs: Any, hedges: np.ndarray) -> Block:
+    def intra_block(self, gs: ArrayLike, hedges: np.ndarray) -> Block:
         """:meth:`intra` as a :class:`Block` (written in place by :meth:`ProductContext.tree`)."""
         gs = np.ascontiguousarray(gs, dtype=np.int64).reshape(-1)
         f = np.ascontiguousarray(hedges, dtype=np.int64).reshape(-1, 2)

@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...products import RelabelledProduct, StarProduct
 from ..trees import EDSTSet
 from .auto import construct, default_factor_trees
 from .context import require_star_product
-from .factor_data import factor_data
+from .factor_data import FactorData
 from .maximum import maximum_construction
 from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
 from .universal import universal_construction
@@ -39,14 +40,14 @@ from .universal import universal_construction
 __all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees"]
 
 
-def universal_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                    low_depth: bool = False) -> EDSTSet:
+def universal_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
+                    h_trees: list[Any] | None = None, low_depth: bool = False) -> EDSTSet:
     """The Universal construction: ``t_G + t_H - 2`` EDSTs of any star product.
 
     Parameters
     ----------
-    P : StarProduct
-        ``G * H`` with connected factors.
+    P : StarProduct or RelabelledProduct
+        ``G * H`` with connected factors (a relabelled one gets its trees in its own numbering).
     g_trees, h_trees : optional
         EDST sets of ``G`` and ``H`` (default: :func:`~starlib.edst.product.auto.default_factor_trees`); the last tree
         of each plays ``T^t``.
@@ -87,7 +88,8 @@ generic_trees for any other graph
                      "method=low-depth" if low_depth else "method=universal")
 
 
-def low_depth_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+def low_depth_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
+                    h_trees: list[Any] | None = None) -> EDSTSet:
     """The Universal construction with the low-depth ``S'_j`` of Theorem V-B.5(2) (``t_G + t_H - 2`` trees).
 
     Every tree has depth at most ``max(d_H + 2 d_G, D_G + 2 d_H)`` (Table I, Universal row).
@@ -107,8 +109,8 @@ def low_depth_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any]
     return universal_trees(P, g_trees, h_trees, low_depth=True)
 
 
-def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None,
-                  relaxed: bool = False) -> EDSTSet:
+def maximum_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
+                  h_trees: list[Any] | None = None, relaxed: bool = False) -> EDSTSet:
     """The Maximum constructions: ``t_G + t_H`` EDSTs if ``r_G >= t_G`` and ``r_H >= t_H``, else
     ``t_G + t_H - 1`` if one of them holds.
 
@@ -121,8 +123,8 @@ def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] |
 
     Parameters
     ----------
-    P : StarProduct
-        ``G * H`` with connected factors.
+    P : StarProduct or RelabelledProduct
+        ``G * H`` with connected factors (a relabelled one gets its trees in its own numbering).
     g_trees, h_trees : optional
         Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.product.auto.default_factor_trees`).
     relaxed : bool
@@ -164,12 +166,13 @@ def maximum_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] |
     return construct(P, lambda ctx: maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees, "method=maximum")
 
 
-def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | None:
+def has_property_vd1(P: StarProduct, h_trees: list[Any] | None = None) -> PropertyVD1 | None:
     """A witness of Property V-D.1 for the star product ``P``, or None if the search finds none.
 
     Parameters
     ----------
     P : StarProduct
+        Not a relabelled one: the search runs in the product's own numbering.
     h_trees : optional
         A maximum EDST set of the supernode (default: :func:`~starlib.edst.product.auto.default_factor_trees`).
 
@@ -198,16 +201,16 @@ def has_property_vd1(P: Any, h_trees: list[Any] | None = None) -> PropertyVD1 | 
     """
     require_star_product(P, "method=property", relabelled=False)
     H = P.supernode
-    return find_property_vd1(P, factor_data(H, default_factor_trees(H) if h_trees is None else h_trees,
-                                                "h_trees"))
+    return find_property_vd1(P, FactorData.of(H, default_factor_trees(H) if h_trees is None else h_trees, "h_trees"))
 
 
-def property_vd1_trees(P: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None) -> EDSTSet:
+def property_vd1_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
+                       h_trees: list[Any] | None = None) -> EDSTSet:
     """Theorem V-D.2: ``t_G + t_H - 1`` EDSTs of a star product with Property V-D.1.
 
     Parameters
     ----------
-    P : StarProduct
+    P : StarProduct or RelabelledProduct
         ``G * H`` with connected factors and Property V-D.1.
     g_trees, h_trees : optional
         Maximum EDST sets of ``G`` and ``H``.

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...graphs import as_graph
+from ...graphs import GraphLike, as_graph
 from ...products import StarProduct, star_form
 from ..trees import Tree, bfs_tree
 from .blocks import Block, ProductFrame
@@ -39,14 +39,17 @@ def describe_graph(obj: Any) -> str:
     return f"{'an' if cls.__name__[:1] in 'AEIOU' else 'a'} {cls.__name__}" + (f" {label!r}" if label else "")
 
 
-def require_star_product(P: Any, what: str, *, relabelled: bool = True, name: str = "P"
+def require_star_product(P: GraphLike, what: str, *, relabelled: bool = True, name: str = "P"
                          ) -> tuple[StarProduct, np.ndarray | None]:
     """The star product behind ``P`` and the map to ``P``'s numbering (:func:`~starlib.products.star_form`): the
     one check of the product floor's door.
 
+    A public function that needs a star product takes ``StarProduct | RelabelledProduct``, calls this once and
+    passes the :class:`~starlib.products.StarProduct` it returns inward.
+
     Parameters
     ----------
-    P : StarProduct or RelabelledProduct
+    P : StarProduct or RelabelledProduct (any other graph, or anything else, is refused)
     what : who needs it, for the message (``"method=maximum"``).
     relabelled : accept a :class:`~starlib.products.RelabelledProduct` (its map is returned; None otherwise).
     name : the argument's name in the message.
@@ -106,12 +109,13 @@ class ProductContext:
 
     Attributes
     ----------
-    P : the star product.
+    P : the star product (checked at the door: a :class:`~starlib.products.StarProduct` with connected factors of
+        at least 2 vertices).
     frame : its :class:`~starlib.edst.product.blocks.ProductFrame`.
     G, H : :class:`~starlib.edst.product.factor_data.FactorData` of the structure graph and the supernode.
     """
 
-    P: Any
+    P: StarProduct
     frame: ProductFrame
     G: FactorData
     H: FactorData

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..._kernels import bfs_forest, component_roots, csr, forest_edges, trees_eccentricities
-from ...graphs import as_graph, edge_array
+from ...graphs import ArrayGraph, GraphLike, as_graph, edge_array
 from ..packing import ForestPartition
 from ..trees import Tree, sort_edge_rows
 
@@ -129,8 +129,26 @@ class FactorData:
         return FactorData(self.n, self.edges, [self.trees[j] for j in order], [self.tags[j] for j in order],
                           self.nontree, {k: self._ecc[o] for k, o in enumerate(order) if o in self._ecc})
 
+    @classmethod
+    def of(cls, graph: ArrayGraph, trees: list[Any], name: str = "trees") -> FactorData:
+        """:func:`factor_data` past its door: ``graph`` is an :class:`~starlib.graphs.ArrayGraph` already checked
+        (a factor of a checked star product); the trees are checked here as there."""
+        n = int(graph.n)
+        if n < 2:
+            raise ValueError(f"graph: n={n} vertices; a factor needs n >= 2")
+        arrays = [t.edges if isinstance(t, Tree) else
+                  sort_edge_rows(edge_array(getattr(t, "edges", t), f"{name}[{i}]", n)) for i, t in enumerate(trees)]
+        tags = [str(getattr(t, "construction", "given")) for t in trees]
+        for i, a in enumerate(arrays):
+            if a.shape[0] != n - 1:
+                raise ValueError(f"{name}: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
+        nt = nontree_edges(np.asarray(graph.edges), n, arrays)
+        ecc = {i: t.meta["ecc"] for i, t in enumerate(trees)
+               if isinstance(getattr(t, "meta", None), dict) and "ecc" in t.meta}
+        return cls(n, sort_edge_rows(graph.edges), arrays, tags, nt, ecc)
 
-def factor_data(graph: Any, trees: list[Any], name: str = "trees") -> FactorData:
+
+def factor_data(graph: GraphLike, trees: list[Any], name: str = "trees") -> FactorData:
     """Bundle a factor graph with an EDST set (a maximum one for the paper's counts).
 
     Parameters
@@ -163,20 +181,7 @@ def factor_data(graph: Any, trees: list[Any], name: str = "trees") -> FactorData
     >>> d.t, d.r, d.tags
     (2, 2, ['walecki', 'walecki'])
     """
-    graph = as_graph(graph, "graph")
-    n = int(graph.n)
-    if n < 2:
-        raise ValueError(f"graph: n={n} vertices; a factor needs n >= 2")
-    arrays = [t.edges if isinstance(t, Tree) else sort_edge_rows(edge_array(getattr(t, "edges", t), f"{name}[{i}]", n))
-              for i, t in enumerate(trees)]
-    tags = [str(getattr(t, "construction", "given")) for t in trees]
-    for i, a in enumerate(arrays):
-        if a.shape[0] != n - 1:
-            raise ValueError(f"{name}: tree {i} has {a.shape[0]} edges, a spanning tree of n={n} has {n - 1}")
-    nt = nontree_edges(np.asarray(graph.edges), n, arrays)
-    ecc = {i: t.meta["ecc"] for i, t in enumerate(trees)
-           if isinstance(getattr(t, "meta", None), dict) and "ecc" in t.meta}
-    return FactorData(n, sort_edge_rows(graph.edges), arrays, tags, nt, ecc)
+    return FactorData.of(as_graph(graph, "graph"), trees, name)
 
 
 @dataclass
