@@ -12,6 +12,9 @@ on small graphs, and ``floor(lambda/2) <= count <= lambda`` with networkx's edge
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -185,3 +188,29 @@ def test_a_networkx_product_goes_generic_and_is_maximum():
     assert len(auto_trees(G)) == len(auto_trees(P)) == nash_williams_tutte(G) == 1     # 15 edges, 9 per tree
     assert verify_edsts(G, auto_trees(G)).valid
     assert cartesian_product(nx.complete_graph(2), nx.cycle_graph(5)).m == P.m == 15
+
+
+def test_graph_like_is_a_string_alias_that_imports_no_networkx():
+    """``GraphLike`` (what a public function accepts) names networkx without importing it at run time."""
+    code = ("import sys, typing, starlib.graphs as g, starlib.products, starlib.bounds; "
+            "print(g.GraphLike, 'networkx' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["ArrayGraph", "|", "nx.Graph", "False"]
+
+
+def test_the_api_converts_a_networkx_graph_once(monkeypatch):
+    """``starlib.edsts`` converts at its door and gives the same ArrayGraph to the method and to the verifier."""
+    import starlib
+
+    real = ArrayGraph.from_networkx.__func__
+    calls = []
+
+    def counted(cls, g, *args, **kwargs):
+        calls.append(g)
+        return real(cls, g, *args, **kwargs)
+
+    monkeypatch.setattr(ArrayGraph, "from_networkx", classmethod(counted))
+    G = nx.petersen_graph()
+    trees = starlib.edsts(G)
+    assert len(trees) == 1 and calls == [G]
+    assert verify_edsts(G, trees).valid

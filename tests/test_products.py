@@ -168,3 +168,22 @@ def test_sort_based_canonical_edges_match_a_set_reference(seed, n, m):
     e = np.random.default_rng(seed).integers(0, n, size=(m, 2))
     reference = sorted({(min(u, v), max(u, v)) for u, v in e.tolist() if u != v})
     assert canonical_edges(e, n).tolist() == [list(p) for p in reference]
+
+
+def test_each_factor_is_converted_once(monkeypatch):
+    """``star_product`` and ``cartesian_product`` are doors: each converts and checks a factor once (H first in
+    ``cartesian_product``, which needs its size for the identity), then builds past the door."""
+    import starlib.products as products
+
+    real, names = products.as_graph, []
+
+    def counted(obj, name="graph", **kwargs):
+        names.append(name)
+        return real(obj, name, **kwargs)
+
+    monkeypatch.setattr(products, "as_graph", counted)
+    assert cartesian_product(nx.path_graph(3), nx.complete_graph(2)).m == 7
+    assert names == ["H", "G"]
+    names.clear()
+    assert star_product(complete(3), nx.complete_graph(2), [1, 0]).m == 9
+    assert names == ["G", "H"]

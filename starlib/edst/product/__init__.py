@@ -18,6 +18,12 @@ module                            contents
 
 A construction asks the factor floor (:mod:`starlib.edst.factor`) for factor trees, never the other way round.
 
+Doors: the functions of a graph (:func:`auto_trees`, the constructions, :func:`construct`, :func:`product_context`,
+:func:`table_i_case`, :func:`has_property_vd1`) check their argument once, with :func:`require_star_product` (or
+``star_form`` in :func:`auto_trees`), and test each factor's connectivity once; past the door the functions take a
+:class:`~starlib.products.StarProduct` whose factors are checked ``ArrayGraph`` objects, and the factor trees and
+:meth:`FactorData.of` use them as they are.
+
 Example
 -------
 >>> from starlib.networks import slimfly

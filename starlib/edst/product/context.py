@@ -49,7 +49,9 @@ def require_star_product(P: GraphLike, what: str, *, relabelled: bool = True, na
 
     Parameters
     ----------
-    P : StarProduct or RelabelledProduct (any other graph, or anything else, is refused)
+    P : GraphLike
+        The argument as the door received it: a StarProduct (or a RelabelledProduct, if ``relabelled``) passes; any
+        other graph, or anything else, is refused.
     what : who needs it, for the message (``"method=maximum"``).
     relabelled : accept a :class:`~starlib.products.RelabelledProduct` (its map is returned; None otherwise).
     name : the argument's name in the message.

@@ -164,6 +164,8 @@ def factor_data(graph: GraphLike, trees: list[Any], name: str = "trees") -> Fact
     Returns
     -------
     FactorData
+        :meth:`FactorData.of` on the converted graph (the constructions call that one directly: their factors are
+        checked at their door).
 
     Raises
     ------
