@@ -202,7 +202,8 @@ class Method:
         if self.exact:
             return _exact_plan(self.name, graph, lambda progress=None: generic_trees(graph, progress=progress),
                                reports=True)
-        # the graph is checked here, once: a star product for every method, else one structured_edsts accepted
+        # checked here, once: a star product (every method takes one) or a graph structured_edsts accepted, so the
+        # runs call build directly, without Method.checked again
         if star_form(graph) is not None:
             return Plan(self.name, lambda progress=None: self.build(graph, None, None))
         if self.product_only:
