@@ -130,24 +130,28 @@ def csr(n: int, edges: np.ndarray, sort: bool = True) -> tuple[np.ndarray, np.nd
 def bfs_scan(indptr, indices, roots, stamp, seen, dist, parent, order, tail, limit):  # pragma: no cover - compiled
     """Breadth-first search (first-in first-out) from all ``roots`` at once, into arrays the caller owns.
 
-    A vertex counts as visited iff ``seen[v] == stamp``; roots already visited are skipped. Every vertex reached
-    gets ``seen[v] = stamp``, its distance ``dist[v]`` from the nearest root and, unless ``parent`` is empty, its
-    BFS parent (``-1`` at a root); the vertices are appended to ``order`` from position ``tail`` in visiting
-    order (neighbours in the order of ``indices``). The vertices deeper than ``limit`` are reached but not
-    expanded (``limit >= n - 1``: no cut). Returns the new ``tail``.
+    A vertex counts as visited iff ``seen[v] == stamp``, or, when ``seen`` is empty, iff ``dist[v] >= 0`` (the
+    caller fills ``dist`` with ``-1`` first); roots already visited are skipped. Every vertex reached gets its
+    distance ``dist[v]`` from the nearest root, ``seen[v] = stamp`` and, unless ``parent`` is empty, its BFS parent
+    (``-1`` at a root); the vertices are appended to ``order`` from position ``tail`` in visiting order (neighbours
+    in the order of ``indices``). The vertices deeper than ``limit`` are reached but not expanded
+    (``limit >= n - 1``: no cut). Returns the new ``tail``.
 
-    One stamp per search lets a caller search from many roots without resetting ``seen`` (the eccentricities,
-    the depth bound of :mod:`starlib.edst.depth`); a caller that keeps one stamp over several calls, continuing
+    A stamp per search lets a caller search from many roots without resetting anything (the eccentricities, the
+    depth bound of :mod:`starlib.edst.depth`); a caller that keeps its marks over several calls, continuing
     ``order`` at the returned ``tail``, visits the components one after another (the tree check of
     :mod:`starlib.edst.factor.er`). Integer arrays of any width (int32 scratch, int64 results).
     """
+    stamped = seen.shape[0] > 0
+    record = parent.shape[0] > 0
     head = tail
     for i in range(roots.shape[0]):
         r = roots[i]
-        if seen[r] != stamp:
-            seen[r] = stamp
+        if (seen[r] != stamp) if stamped else (dist[r] < 0):
+            if stamped:
+                seen[r] = stamp
             dist[r] = 0
-            if parent.shape[0]:
+            if record:
                 parent[r] = -1
             order[tail] = r
             tail += 1
@@ -159,10 +163,11 @@ def bfs_scan(indptr, indices, roots, stamp, seen, dist, parent, order, tail, lim
         dx = dist[x] + 1
         for j in range(indptr[x], indptr[x + 1]):
             y = indices[j]
-            if seen[y] != stamp:
-                seen[y] = stamp
+            if (seen[y] != stamp) if stamped else (dist[y] < 0):
+                if stamped:
+                    seen[y] = stamp
                 dist[y] = dx
-                if parent.shape[0]:
+                if record:
                     parent[y] = x
                 order[tail] = y
                 tail += 1
@@ -171,15 +176,14 @@ def bfs_scan(indptr, indices, roots, stamp, seen, dist, parent, order, tail, lim
 
 @numba.njit(cache=True)
 def bfs_from_jit(indptr, indices, roots):  # pragma: no cover - compiled
-    """FIFO search from every root at once (:func:`bfs_scan` into fresh arrays): ``(dist, parent, order)``,
+    """FIFO search from every root at once (:func:`bfs_scan` into fresh arrays, no stamps): ``(dist, parent, order)``,
     ``-1`` where unreached (parent also at the roots); ``order`` the reached vertices in visiting order. The
     compiled core of :func:`bfs` and :func:`bfs_forest`."""
     n = indptr.shape[0] - 1
-    seen = np.zeros(n, np.int64)
     dist = np.full(n, -1, np.int64)
     parent = np.full(n, -1, np.int64)
     order = np.empty(n, np.int64)
-    tail = bfs_scan(indptr, indices, roots, 1, seen, dist, parent, order, 0, n)
+    tail = bfs_scan(indptr, indices, roots, 0, order[:0], dist, parent, order, 0, n)  # visited: dist >= 0
     return dist, parent, order[:tail]
 
 

@@ -101,6 +101,13 @@ def test_bfs_scan_stamps_cut_and_components(n, m, seed, limit):
             components += 1
             tail = bfs_scan(ip32, ix32, np.array([s], np.int32), 0, seen32, dist32, ip32[:0], order32, tail, n)
     assert tail == n and components == count_components(n, e)
+    # without stamps (seen empty): visited iff dist >= 0, the same order
+    dist32[:] = -1
+    tail2, order2 = 0, np.empty(n, np.int32)
+    for s in range(n):
+        if dist32[s] < 0:
+            tail2 = bfs_scan(ip32, ix32, np.array([s], np.int32), 0, ip32[:0], dist32, ip32[:0], order2, tail2, n)
+    assert tail2 == n and order2.tolist() == order32.tolist()
     # eccentricities run on it: the largest reference distance, -1 where a vertex is unreachable
     expect = [max(d) if min(d) >= 0 else -1 for d in ref]
     assert eccentricities(indptr, indices, np.arange(n)).tolist() == expect

@@ -85,7 +85,7 @@ class TreeCheck:
 
 
 @numba.njit(cache=True)
-def _check_tree(edges, root, n, in_D, dpos, bits, canon, count, deg, other, adj, dist, queue, seen,
+def _check_tree(edges, root, n, in_D, dpos, bits, canon, count, deg, other, adj, dist, queue,
                 one):  # pragma: no cover - compiled
     """One tree: ``(bad members, reused slots, components, depth)``; ``canon`` gets the sorted rows.
 
@@ -93,8 +93,8 @@ def _check_tree(edges, root, n, in_D, dpos, bits, canon, count, deg, other, adj,
     and of ``canon`` (its unused tail is zero). The rows are counting-sorted by their smaller end first, so
     that the bitmap is read in increasing slot order per sum class; the components come from a BFS
     (:func:`starlib._kernels.bfs_scan`) from the root and then from every vertex it did not reach. ``count,
-    deg`` (``n + 1``), ``other`` (rows), ``adj`` (twice the rows), ``dist``, ``queue``, ``seen`` (``n``) and
-    ``one`` (1) are scratch, int32, reused from tree to tree.
+    deg`` (``n + 1``), ``other`` (rows), ``adj`` (twice the rows), ``dist``, ``queue`` (``n``) and ``one`` (1)
+    are scratch, int32, reused from tree to tree.
     """
     e = edges.shape[0]
     count[:] = 0
@@ -152,19 +152,19 @@ def _check_tree(edges, root, n, in_D, dpos, bits, canon, count, deg, other, adj,
             afill[u] += 1
             adj[afill[v]] = u
             afill[v] += 1
-    # BFS from the root (its depth), then from every vertex not reached (the components): one stamp, no parents
-    seen[:] = -1
+    # BFS from the root (its depth), then from every vertex not reached (the components); visited: dist >= 0
+    dist[:] = -1
     none = adj[:0]
     depth = -1
     components = 0
     tail = 0
     for s in range(-1, n):
         start = root if s < 0 else s
-        if start < 0 or start >= n or seen[start] == 0:
+        if start < 0 or start >= n or dist[start] >= 0:
             continue
         components += 1
         one[0] = start
-        tail = bfs_scan(deg, adj, one, 0, seen, dist, none, queue, tail, n)
+        tail = bfs_scan(deg, adj, one, 0, none, dist, none, queue, tail, n)
         if s < 0:
             depth = dist[queue[tail - 1]]
     return bad, reused, components, depth
@@ -242,7 +242,7 @@ class SingerChecker:
             rows = max(e.shape[0], n - 1)
             self._scratch = (np.empty(n + 1, np.int32), np.empty(n + 1, np.int32), np.empty(rows, np.int32),
                              np.empty(2 * rows, np.int32), np.empty(n, np.int32), np.empty(n, np.int32),
-                             np.empty(n, np.int32), np.empty(1, np.int32))
+                             np.empty(1, np.int32))
         canon = np.zeros(e.shape, dtype=np.uint32)
         bad, reused, components, depth = _check_tree(e, int(root), n, self._in_D, self._dpos, self._bits, canon,
                                                      *self._scratch)
