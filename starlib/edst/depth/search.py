@@ -205,17 +205,6 @@ def _reroot_centre(t, n, par, pe, root, depth, fc, ns):  # pragma: no cover - co
     root[t] = c
 
 
-@numba.njit(cache=True, inline="always")
-def _enqueue(u, d, mark, nd, q, tl):  # pragma: no cover - compiled
-    """Append ``u`` at depth ``d`` to the queue ``q`` (tail ``tl``) unless it is marked; returns the new tail."""
-    if mark[u] == 0:
-        mark[u] = 1
-        nd[u] = d
-        q[tl] = u
-        tl += 1
-    return tl
-
-
 @numba.njit(cache=True)
 def _reroot_delta(b, x, y, p, depth, sub, par, fc, ns, pw, mark, q, nd):  # pragma: no cover - compiled
     """Change of sum c^depth in tree b when the subtree of y (child of x) is re-hung from p (inside it) below x."""
@@ -230,12 +219,19 @@ def _reroot_delta(b, x, y, p, depth, sub, par, fc, ns, pw, mark, q, nd):  # prag
         v = q[h]
         h += 1
         s_new += pw[nd[v]]
-        if v != y:
-            tl = _enqueue(par[b, v], nd[v] + 1, mark, nd, q, tl)
-        c = fc[b, v]
+        up = v != y  # the neighbours of v in the re-hung tree: its old parent (unless v = y), then its children
+        c = par[b, v] if up else fc[b, v]
         while c >= 0:
-            tl = _enqueue(c, nd[v] + 1, mark, nd, q, tl)
-            c = ns[b, c]
+            if mark[c] == 0:
+                mark[c] = 1
+                nd[c] = nd[v] + 1
+                q[tl] = c
+                tl += 1
+            if up:
+                up = False
+                c = fc[b, v]
+            else:
+                c = ns[b, c]
     for i in range(tl):
         mark[q[i]] = 0
     return s_new - s_old
