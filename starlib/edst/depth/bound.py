@@ -41,13 +41,12 @@ Example
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numba
 import numpy as np
 
 from ..._kernels import bfs_scan, csr
-from ...graphs import as_graph
+from ...graphs import GraphLike, as_graph
 from ...validation import check_int
 
 __all__ = ["DepthBound", "depth_lower_bound"]
@@ -195,7 +194,7 @@ def _bound_kernel(indptr, indices, budget, k_big, n):  # pragma: no cover - comp
     return best_rad, best_moore, best_comb, best_root
 
 
-def depth_lower_bound(graph: Any, k: int) -> DepthBound:
+def depth_lower_bound(graph: GraphLike, k: int) -> DepthBound:
     """A lower bound on the maximum depth of any family of ``k`` edge-disjoint spanning trees of ``graph``.
 
     The argument (module docstring): the radius, and the degree budget ``b(x) = deg(x) - (k - 1)`` (every other

@@ -67,7 +67,7 @@ import numpy as np
 
 from ..._kernels import bfs, csr
 from ...factors import polarfly
-from ...graphs import ArrayGraph, as_graph
+from ...graphs import ArrayGraph, GraphLike, as_graph
 from ...primes import check_prime_power
 from ...validation import check_int
 from ..factor.er import er_edst_bound, er_edsts
@@ -524,7 +524,7 @@ def _key(trees: EDSTSet) -> tuple[int, int]:
     return max(d), sum(d)
 
 
-def er_shallow_trees(q: int, graph: Any = None, *, seed: int = 0) -> EDSTSet:
+def er_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int = 0) -> EDSTSet:
     """``floor((q+1)/2)`` edge-disjoint spanning trees of ER_q, each rooted at its centre, of depth at most 4.
 
     The lifted-cluster family (``er_edsts(q, "low-depth")``) improved by the local search

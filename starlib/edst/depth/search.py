@@ -52,7 +52,7 @@ import numba
 import numpy as np
 
 from ..._kernels import bfs, csr, trees_eccentricities
-from ...graphs import ArrayGraph, as_graph
+from ...graphs import ArrayGraph, GraphLike, as_graph
 from ...validation import check_int
 from ..forest_union import reverse_path
 from ..trees import EDSTSet, Tree, centred_trees, sort_edge_rows
@@ -362,7 +362,7 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
     return best_par, best_pe, best_root, moves, best_max, best_sum
 
 
-def _family_arrays(trees: Any) -> tuple[list[np.ndarray], list[str]]:
+def _family_arrays(trees: Sequence[Any]) -> tuple[list[np.ndarray], list[str]]:
     """Edge arrays and construction tags of a family (Tree objects, ArrayGraphs or edge arrays)."""
     arrays, tags = [], []
     for t in trees:
@@ -434,7 +434,7 @@ def graph_index(g: ArrayGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray, Edge
     return indptr, indices, eid, ids
 
 
-def improve_depth(graph: Any, trees: Sequence[Any], *, max_rounds: int = 60, seed: int = 0,
+def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 60, seed: int = 0,
                   base: float = 6.0, restarts: int | None = None) -> EDSTSet:
     """Reduce the depths of a family of edge-disjoint spanning trees by local exchanges, keeping the count.
 

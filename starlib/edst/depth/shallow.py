@@ -74,7 +74,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...bounds import upper_bound
-from ...graphs import as_graph
+from ...graphs import GraphLike, as_graph
 from ...products import star_form
 from ...validation import check_int
 from ..factor import generic_trees
@@ -97,7 +97,7 @@ class ShallowStart:
     trees: EDSTSet
 
 
-def shallow_factor_trees(graph: Any, *, seed: int = 0) -> EDSTSet:
+def shallow_factor_trees(graph: GraphLike, *, seed: int = 0) -> EDSTSet:
     """A factor's default maximum EDST set, made shallow by the local search (same count, each tree at its centre).
 
     Parameters
@@ -124,7 +124,7 @@ def shallow_factor_trees(graph: Any, *, seed: int = 0) -> EDSTSet:
     return improve_depth(g, default_factor_trees(g), seed=seed)
 
 
-def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
+def shallow_starts(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
                    exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0) -> list[ShallowStart]:
     """The starting families of :func:`shallow_trees`, in order (module docstring); all of the largest count.
 
@@ -169,7 +169,7 @@ def shallow_starts(graph: Any, g_trees: list[Any] | None = None, h_trees: list[A
     return [s for s in starts if len(s.trees) == count]
 
 
-def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
+def shallow_trees(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
                   exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0,
                   restarts: int | None = None, single_start_links: int = 200_000) -> EDSTSet:
     """The most edge-disjoint spanning trees starlib can build on a graph, then the shallowest such family found.
@@ -229,7 +229,7 @@ def shallow_trees(graph: Any, g_trees: list[Any] | None = None, h_trees: list[An
     return shallowest(g, starts, seed=seed, restarts=restarts, single_start_links=single_start_links)
 
 
-def shallowest(graph: Any, starts: Sequence[ShallowStart], *, seed: int = 0, restarts: int | None = None,
+def shallowest(graph: GraphLike, starts: Sequence[ShallowStart], *, seed: int = 0, restarts: int | None = None,
                single_start_links: int = 200_000) -> EDSTSet:
     """The local search from each starting family (all of one count); the family of least maximum, then total depth.
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from ...._kernels import count_components
 from ....factors import polarfly_points
-from ....graphs import ArrayGraph, as_graph
+from ....graphs import ArrayGraph, GraphLike, as_graph
 from ....primes import check_prime_power
 from ...trees import EDSTSet, Tree, tree_center
 from ...verify import RULES, VerifyReport
@@ -221,7 +221,7 @@ def _low_depth(S: SingerModel, repair: bool = False) -> list[tuple[np.ndarray, i
     return [(t, L.w, "ER-C") for t in full[:-1]] + [(full[-1], root, "ER-D")]
 
 
-def singer_labels_of(graph: Any, q: int) -> np.ndarray:
+def singer_labels_of(graph: GraphLike, q: int) -> np.ndarray:
     """Singer label of every vertex of ``graph``, an ER_q in dot-product or Singer labels.
 
     Parameters
@@ -306,7 +306,8 @@ def _is_singer_isomorphism(sing, e, in_D):  # pragma: no cover - compiled
     return True
 
 
-def er_edsts(q: int, method: str = "hamiltonian", graph: Any = None, *, labels: str = "standard") -> EDSTSet:
+def er_edsts(q: int, method: str = "hamiltonian", graph: GraphLike | None = None, *,
+             labels: str = "standard") -> EDSTSet:
     """``floor((q+1)/2)`` edge-disjoint spanning trees of ER_q (PolarFly).
 
     Parameters

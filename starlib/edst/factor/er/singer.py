@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from ....fields import GFTables, tables
-from ....graphs import ArrayGraph
+from ....graphs import ArrayGraph, GraphLike
 from ....primes import check_prime_power
 
 __all__ = ["SingerModel", "singer_model", "singer_graph", "is_perfect_difference_set", "ER_ORDER_KEY", "er_order"]
@@ -513,7 +513,7 @@ def singer_graph(q: int) -> ArrayGraph:
     return singer_model(q).graph()
 
 
-def er_order(graph: ArrayGraph) -> int | None:
+def er_order(graph: GraphLike | None) -> int | None:
     """The ``q`` of a graph marked as ER_q by its builder, else None: how starlib recognises ER_q.
 
     :func:`starlib.factors.polarfly` (without loops; a looped ER_q is not given the ER_q constructions) and
@@ -522,8 +522,8 @@ def er_order(graph: ArrayGraph) -> int | None:
 
     Parameters
     ----------
-    graph : ArrayGraph
-        Any graph (a star product, a networkx graph or anything without ``meta`` gives None).
+    graph : ArrayGraph, networkx.Graph or None
+        Any graph (a networkx graph, a star product or anything without the marker gives None).
 
     Returns
     -------
