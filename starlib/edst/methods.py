@@ -258,6 +258,7 @@ def edsts(graph: GraphLike, method: str = "auto", g_trees: list[Any] | None = No
     Returns
     -------
     EDSTSet
+        The trees, each tagged with its construction, root and depth (``.theorem`` names the result applied).
 
     Raises
     ------
