@@ -36,10 +36,9 @@ Example
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ...bounds import upper_bound
-from ...graphs import as_graph
+from ...graphs import ArrayGraph, GraphLike, as_graph
 from ..packing import generic_packing
 from ..trees import EDSTSet, centred_trees
 from ..verify import verify_edsts
@@ -50,27 +49,27 @@ from .paths import bipartite_paths, circulant_connection_set, circulant_paths, c
 __all__ = ["factor_edsts", "structured_edsts", "generic_trees", "FACTOR_METHODS"]
 
 
-def _walecki(graph: Any) -> EDSTSet | None:
+def _walecki(graph: ArrayGraph) -> EDSTSet | None:
     n = int(graph.n)
     return centred_trees(n, walecki_paths(n), "walecki") if int(graph.m) == n * (n - 1) // 2 else None
 
 
-def _bipartite(graph: Any) -> EDSTSet | None:
+def _bipartite(graph: ArrayGraph) -> EDSTSet | None:
     sides = complete_bipartite_sides(graph)
     return None if sides is None else centred_trees(int(graph.n), bipartite_paths(*sides), "bipartite")
 
 
-def _circulant(graph: Any) -> EDSTSet | None:
+def _circulant(graph: ArrayGraph) -> EDSTSet | None:
     s = circulant_connection_set(graph)
     return None if s is None else centred_trees(int(graph.n), circulant_paths(int(graph.n), s), "circulant")
 
 
-def _abelian(graph: Any) -> EDSTSet | None:
+def _abelian(graph: ArrayGraph) -> EDSTSet | None:
     a = abelian_graph_paths(graph)
     return None if a is None else centred_trees(int(graph.n), a, "abelian")
 
 
-def _er(graph: Any) -> EDSTSet | None:
+def _er(graph: ArrayGraph) -> EDSTSet | None:
     q = er_order(graph)  # marked as ER_q by its builder (polarfly without loops, singer_graph)
     if q is None:
         return None
@@ -87,14 +86,14 @@ def _er(graph: Any) -> EDSTSet | None:
 
 #: The structured packings, in the order ``method="auto"`` tries them: name -> ``graph -> EDSTSet | None``
 #: (None when the packing does not apply to the graph).
-_STRUCTURED: dict[str, Callable[[Any], EDSTSet | None]] = {
+_STRUCTURED: dict[str, Callable[[ArrayGraph], EDSTSet | None]] = {
     "walecki": _walecki, "bipartite": _bipartite, "circulant": _circulant, "abelian": _abelian, "er": _er}
 
 #: Every ``method`` of :func:`factor_edsts`.
 FACTOR_METHODS = ("auto", "generic", *_STRUCTURED)
 
 
-def _check_graph(graph: Any) -> tuple[Any, int]:
+def _check_graph(graph: GraphLike) -> tuple[ArrayGraph, int]:
     """The graph (:func:`~starlib.graphs.as_graph`: a networkx graph is converted, anything else refused) and
     its ``n``, at least 2."""
     graph = as_graph(graph, "graph")
@@ -103,7 +102,17 @@ def _check_graph(graph: Any) -> tuple[Any, int]:
     return graph, graph.n
 
 
-def structured_edsts(graph: Any) -> EDSTSet | None:
+def _first_structured(graph: ArrayGraph) -> EDSTSet | None:
+    """The first structured packing that reaches the bound of a checked graph, or None."""
+    bound = upper_bound(graph)
+    for build in _STRUCTURED.values():
+        trees = build(graph)
+        if trees is not None and len(trees) >= bound:
+            return trees
+    return None
+
+
+def structured_edsts(graph: GraphLike) -> EDSTSet | None:
     """The first structured packing (table above) that reaches the graph's upper bound, or None.
 
     Parameters
@@ -117,16 +126,10 @@ def structured_edsts(graph: Any) -> EDSTSet | None:
     >>> structured_edsts(complete(4)).constructions(), structured_edsts(cycle(5)).constructions()
     (['walecki', 'walecki'], ['circulant'])
     """
-    graph, _ = _check_graph(graph)
-    bound = upper_bound(graph)
-    for build in _STRUCTURED.values():
-        trees = build(graph)
-        if trees is not None and len(trees) >= bound:
-            return trees
-    return None
+    return _first_structured(_check_graph(graph)[0])
 
 
-def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
+def factor_edsts(graph: GraphLike, method: str = "auto") -> EDSTSet:
     """A maximum EDST set of a factor graph (structured when available, else the exact packer).
 
     Parameters
@@ -175,11 +178,11 @@ def factor_edsts(graph: Any, method: str = "auto") -> EDSTSet:
             raise ValueError(f"method={method} does not apply to the graph {getattr(graph, 'name', '')!r} "
                              f"(n={n}, m={int(graph.m)})")
         return trees
-    trees = structured_edsts(graph) if method == "auto" else None
+    trees = _first_structured(graph) if method == "auto" else None
     return trees if trees is not None else generic_trees(graph)
 
 
-def generic_trees(graph: Any, progress: Callable[[int, int], None] | None = None) -> EDSTSet:
+def generic_trees(graph: GraphLike, progress: Callable[[int, int], None] | None = None) -> EDSTSet:
     """A maximum EDST set of any graph by the exact packer, trees rooted at their centers and tagged "generic".
 
     Parameters
