@@ -17,7 +17,7 @@ from typing import Any
 __all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text",
            "sweep_line"]
 
-#: The headings of the families table, by :attr:`~starlib.registry.Family.kind`, in the order shown.
+#: The headings of the families table, by :attr:`~starlib.family.Family.kind`, in the order shown.
 KIND_TITLES = {
     "product": "Networks built as star products (and Cartesian products)",
     "network": "Networks in another labelling",

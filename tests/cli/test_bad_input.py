@@ -201,12 +201,12 @@ def test_verify_missing_file_and_folder(capsys, tmp_path):
 
 
 def test_the_output_is_checked_before_the_work(monkeypatch, capsys, tmp_path):
-    import starlib.registry as registry
+    from starlib.family import Family
 
     def boom(*a, **k):
         raise AssertionError("built although the output cannot be written")
 
-    monkeypatch.setattr(registry.Family, "build", boom)
+    monkeypatch.setattr(Family, "build", boom)
     assert main(["edsts", "slimfly", "q=125", "-o", str(tmp_path / "nodir" / "x.json")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert main(["edsts", "slimfly", "q=125", "--format", "nope", "-o", str(tmp_path / "x.json")]) == 2
