@@ -1,11 +1,12 @@
 """The network families of the core library, collected from their declarations; read by everything that names one.
 
 Each family is declared once, beside its builder, with :func:`~starlib.family.family`: the factor graphs in
-:mod:`starlib.factors`, the networks in :mod:`starlib.networks`, and here the Cartesian product of two families
-given as specs. :data:`NETWORK_FAMILIES` collects them in the order of their declarations (factors first). The
-command line, the catalogue of the paper's networks, the closed forms, Table V and the memory guard read it. A
-*variant* is a family with some builder arguments fixed (``polarstar-iq`` is :func:`~starlib.networks.polarstar`
-with ``supernode="iq"``), so that every name in a table is also a name the command line builds.
+:mod:`starlib.factors`, the networks in :mod:`starlib.networks`, the standard networks they are compared with in
+:mod:`starlib.standard`, and here the Cartesian product of two families given as specs. :data:`NETWORK_FAMILIES`
+collects them in the order of their declarations (factors first). The command line, the catalogue of the paper's
+networks, the closed forms, Table V and the memory guard read it. A *variant* is a family with some builder
+arguments fixed (``polarstar-iq`` is :func:`~starlib.networks.polarstar` with ``supernode="iq"``), so that every
+name in a table is also a name the command line builds.
 
 The side domains declare their families the same way (``starlib.cayley.NETWORK_FAMILIES``,
 ``starlib.netdesign.NETWORK_FAMILIES``); the command line joins the three tables.
@@ -28,7 +29,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import factors, networks
+from . import factors, networks, standard
 from .family import Family, Param, custom, declared_in, family, family_table
 from .graphs import ArrayGraph
 from .memory import Size
@@ -177,6 +178,7 @@ def cartesian(G: str, H: str) -> StarProduct:
     return cartesian_product(build_spec(G, "G"), build_spec(H, "H"), name="cartesian", params={"G": G, "H": H})
 
 
-#: Every family of the core library, in the order of their declarations: factors, networks, the Cartesian product.
-NETWORK_FAMILIES: dict[str, Family] = family_table(declared_in(factors), declared_in(networks),
+#: Every family of the core library, in the order of their declarations: factors, networks, the standard networks,
+#: the Cartesian product.
+NETWORK_FAMILIES: dict[str, Family] = family_table(declared_in(factors), declared_in(networks), declared_in(standard),
                                                    declared_in(sys.modules[__name__]))

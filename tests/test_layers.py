@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "base": (("starlib.validation", "starlib.primes", "starlib.memory", "starlib.interrupts", "starlib.family",
               "starlib._kernels", "starlib.graphs", "starlib.fields", "starlib.bounds"), frozenset({"base"})),
     "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
-    "networks": (("starlib.networks",), frozenset({"base", "graphs", "networks"})),
+    "networks": (("starlib.networks", "starlib.standard"), frozenset({"base", "graphs", "networks"})),
     "registry": (("starlib.registry",), frozenset({"base", "graphs", "networks", "registry"})),
     **{floor: (prefixes, frozenset({"base", "graphs", *_EDST[: k + 1]})) for k, (floor, prefixes) in enumerate(zip(
         _EDST, [tuple(f"starlib.edst.{m}" for m in ("trees", "verify", "packing", "forest_union")),

@@ -77,7 +77,7 @@ def test_a_family_without_a_size_model_is_refused():
             return n
     with pytest.raises(ValueError, match="family 'planted' has no size model"):
         Family("planted", int, {}, "x", size=None)
-    assert all(callable(f.size) for f in ALL.values()) and len(ALL) == 21 + 13 + 3
+    assert all(callable(f.size) for f in ALL.values()) and len(ALL) == 26 + 13 + 3
 
 
 def test_declared_parameters_are_the_builders():
@@ -103,9 +103,9 @@ def test_declared_parameters_are_the_builders():
 
 
 def test_every_family_is_declared_once_in_its_module():
-    from starlib import factors, networks, registry
+    from starlib import factors, networks, registry, standard
 
-    declared = [f.name for m in (factors, networks, registry) for f in declared_in(m)]
+    declared = [f.name for m in (factors, networks, standard, registry) for f in declared_in(m)]
     assert declared == list(NETWORK_FAMILIES)
     assert [f.name for f in declared_in(cayley.families)] == list(cayley.NETWORK_FAMILIES)
 
@@ -181,6 +181,11 @@ SIZE_SAMPLES = [  # at least one member of every family with a size estimate, re
     ("netdesign-tree", {"N": 17, "m": 5}), ("netdesign-tree", {"N": 30, "m": 6, "n": 2}),
     ("netdesign-chain", {"N": 11, "m": 5}), ("star", {"k": 5}), ("bubble-sort", {"k": 4}),
     ("transposition", {"k": 4}), ("macro-star", {"l": 2, "n": 2}), ("macro-rotator", {"l": 2, "n": 2}),
+    ("hypercube", {"n": 1}), ("hypercube", {"n": 6, "p": 3}), ("mesh", {"sizes": "7"}), ("mesh", {"sizes": "2,3,5"}),
+    ("fat-tree", {"k": 2, "n": 2}), ("fat-tree", {"k": 3, "n": 4}), ("dragonfly", {"a": 4, "p": 2, "h": 2}),
+    ("dragonfly", {"a": 3, "p": 1, "h": 2, "arrangement": "circulant"}),
+    ("dragonfly", {"a": 1, "p": 1, "h": 5, "arrangement": "relative"}), ("jellyfish", {"n": 30, "r": 5}),
+    ("jellyfish", {"n": 12, "r": 9, "seed": 4}),
 ]
 
 

@@ -131,18 +131,26 @@ def counts(family: str, **params: int) -> dict[str, Any]:
     Parameters
     ----------
     family : a key of :data:`FORMULAS`.
-    params : the family's parameters (``q``, ``paley_q``, ``d``, ``n``).
+    params : the family's parameters (``q``, ``paley_q``, ``d``, ``n``, and any other a family declares).
 
     Returns
     -------
-    ``{"n": int, "m": int, "degrees": sorted list of distinct degrees}``.
+    ``{"n": int, "m": int, "degrees": sorted list of distinct degrees}`` (a degree whose declared count is 0 at
+    these parameters is left out).
+
+    >>> counts("fat-tree", k=4, n=2), counts("dragonfly", a=4, p=2, h=2)["m"]
+    ({'n': 8, 'm': 16, 'degrees': [4]}, 90)
     """
     if family not in FORMULAS:
         raise ValueError(f"family={family!r} has no closed form (known: {', '.join(FORMULAS)})")
     forms = closed_forms(family)
     subs = {SYMBOLS[key]: val for key, val in params.items() if key in SYMBOLS}
     subs.update({sym: fn(params) for sym, fn in forms.derived.items()})
-    vals = [sp.sympify(e).subs(subs) for e in (forms.n, forms.m, *(deg for deg, _ in forms.degrees))]
+    exprs = [sp.sympify(e) for e in (forms.n, forms.m, *(x for deg in forms.degrees for x in deg if x is not None))]
+    # a parameter without a symbol in SYMBOLS (a, h, k, r of the standard networks) is the plain symbol of its name
+    subs.update({s: params[s.name] for e in exprs for s in e.free_symbols if s not in subs and s.name in params})
+    present = [deg for deg, cnt in forms.degrees if cnt is None or sp.sympify(cnt).subs(subs) != 0]
+    vals = [sp.sympify(e).subs(subs) for e in (forms.n, forms.m, *present)]
     for v in vals:
         if not (v.is_integer and v.is_number):
             raise ValueError(f"{family} with {params}: closed form {v} is not an integer")
