@@ -11,11 +11,15 @@ Example
 (10, 15, {'n': 2, 'q': 5}, 'complete-paley')
 >>> words(["q=3;d=3"])
 ['q=3', 'd=3']
+>>> is_file("slimfly", None), is_file("my.graphml", None), is_file("slimfy", None)
+(False, True, False)
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..api import families
@@ -26,7 +30,8 @@ from ..registry import NETWORK_FAMILIES, get_family, parse_params
 if TYPE_CHECKING:
     from ..io import NetworkFile
 
-__all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK",
+__all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK", "is_file",
+           "read_network", "source_extra", "require_edst_network", "require_star_product", "file_summary",
            "read_trees", "verify_file"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
@@ -87,17 +92,21 @@ def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None
     return graph, params, fam
 
 
-def graph_info(graph: ArrayGraph, family: Family, params: dict[str, Any], diameter: bool | None = None
-               ) -> dict[str, Any]:
+def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any], diameter: bool | None = None,
+               *, source: NetworkFile | None = None, path: str | None = None) -> dict[str, Any]:
     """What ``info`` reports: size, degrees, connectivity, diameter (or why it was skipped), the EDST bound.
 
     Parameters
     ----------
     graph : ArrayGraph
-    family : Family
+    family : Family or None
+        The family it was built from (None for a network read from a file).
     params : dict
     diameter : bool, optional
         True: always compute the diameter; False: never; None: only when ``n m <= DIAMETER_WORK``.
+    source, path : NetworkFile, str, optional
+        For a network read from a file: what was read, and the path as given (reported as ``file`` with the
+        ``input_format``; ``network`` is the family the file names, if any).
 
     Returns
     -------
@@ -113,7 +122,9 @@ def graph_info(graph: ArrayGraph, family: Family, params: dict[str, Any], diamet
     """
     n, m = int(graph.n), int(graph.m)
     deg = graph.degrees()
-    out: dict[str, Any] = {"network": family.name, "params": jsonable(params), "summary": family.summary,
+    name = family.name if family is not None else (source.network if source is not None else "")
+    summary = family.summary if family is not None else (file_summary(source) if source is not None else "")
+    out: dict[str, Any] = {"network": name, "params": jsonable(params), "summary": summary,
                            "n": n, "m": m, "degree_min": int(deg.min()) if n else 0,
                            "degree_max": int(deg.max()) if n else 0, "regular": bool(n and deg.min() == deg.max()),
                            "directed": bool(graph.directed)}
@@ -134,8 +145,10 @@ def graph_info(graph: ArrayGraph, family: Family, params: dict[str, Any], diamet
     else:
         out["diameter_skipped"] = (f"a BFS from each of {n:,} vertices over {m:,} links is {work:.1e} steps, over "
                                    f"the {DIAMETER_WORK:.0e} that info spends by default; --diameter computes it")
-    if family.diameter is not None:
+    if family is not None and family.diameter is not None:
         out["paper_diameter"] = family.diameter
+    if source is not None:
+        out.update(file=str(path), input_format=source.format)
     return out
 
 
@@ -153,8 +166,116 @@ def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
                          for f in sorted(fams.values(), key=lambda f: f.name)]}
 
 
-def read_trees(path: str) -> NetworkFile:
-    """Read a starlib JSON file (version 1 or 2) that must hold a non-empty family of trees of an undirected graph.
+# -- networks from files -----------------------------------------------------------------------------------------------
+
+def is_file(name: str, input_format: str | None) -> bool:
+    """Whether the command line's ``NETWORK`` names a file rather than a family.
+
+    A family name wins (a file named like a family is ``./slimfly``); then ``--input-format``, a path separator or
+    a suffix (no family name has one) or an existing path make it a file. Anything else is a family name, and
+    an unknown one is reported as such (with the nearest names).
+
+    >>> is_file("torus", None), is_file("nets/ring", None), is_file("torus", "graphml")
+    (False, True, True)
+    """
+    if input_format is not None:
+        return True
+    if name in NETWORK_FAMILIES or not name:
+        return False
+    if "/" in name or os.sep in name or Path(name).suffix:
+        return True
+    return os.path.lexists(name) and name not in families()
+
+
+def read_network(path: str, pairs: Sequence[str] = (), input_format: str | None = None) -> NetworkFile:
+    """Read the network a file holds (any format of :data:`starlib.io.INPUT_FORMATS`) for ``info``, ``build``,
+    ``edsts``; ``KEY=VALUE`` words are refused (a file has no parameters).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong (:func:`starlib.io.read_input`), or the first ``KEY=VALUE`` word.
+
+    Example
+    -------
+    >>> read_network("ring.graphml", ["q=5"])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'q=5': path='ring.graphml' is a network file, which takes no KEY=VALUE parameters
+    """
+    from ..io import read_input
+
+    if pairs:
+        raise ValueError(f"{pairs[0]!r}: path={str(path)!r} is a network file, which takes no KEY=VALUE parameters")
+    return read_input(path, input_format)
+
+
+def source_extra(nf: NetworkFile) -> dict[str, Any]:
+    """What an output records about a network read from a file: the ``input`` file's name and its ``input_format``.
+
+    >>> from starlib.io import NetworkFile
+    >>> source_extra(NetworkFile(None, None, extra={"input": "my.graphml", "input_format": "graphml", "seed": 0}))
+    {'input': 'my.graphml', 'input_format': 'graphml'}
+    """
+    return {k: nf.extra[k] for k in ("input", "input_format") if k in nf.extra}
+
+
+def file_summary(nf: NetworkFile) -> str:
+    """One line on what a network file holds, for ``info`` (``read as graphml``; the family a starlib file names).
+
+    >>> from starlib.io import NetworkFile
+    >>> file_summary(NetworkFile(None, None, "slimfly", {"q": 5}))
+    'read as json, a file of slimfly q=5'
+    """
+    named = " ".join([nf.network, *(f"{k}={v}" for k, v in nf.params.items())]).strip()
+    return f"read as {nf.format}" + (f", a file of {named}" if named else "")
+
+
+def require_edst_network(nf: NetworkFile, path: str) -> None:
+    """Refuse a network read from a file that has no spanning tree: directed, or not connected (naming two vertices
+    in different components).
+
+    Raises
+    ------
+    ValueError
+        ``path='...': the graph is not connected (...)``, or directed.
+    """
+    g = nf.graph
+    source = f"path={str(path)!r}"
+    if g.directed:
+        raise ValueError(f"{source}: the graph is directed; edge-disjoint spanning trees are taken on undirected "
+                         f"networks (starlib info and build read directed ones)")
+    if not g.is_connected():
+        from scipy.sparse import csgraph
+
+        k, comp = csgraph.connected_components(g.adjacency(), directed=False)
+        other = int((comp != comp[0]).argmax())
+        raise ValueError(f"{source}: the graph is not connected ({k} components; {g.labels[0]!r} and "
+                         f"{g.labels[other]!r} are in different ones), so it has no spanning tree")
+
+
+def require_star_product(method: Any, path: str) -> None:
+    """Refuse a method that needs a star product on a network read from a file, in one line that says why.
+
+    >>> from starlib.edst import METHODS
+    >>> require_star_product(METHODS["shallow"], "my.graphml")
+    >>> require_star_product(METHODS["maximum"], "my.graphml")
+    Traceback (most recent call last):
+    ...
+    ValueError: path='my.graphml': method='maximum' needs a star product, and a network read from a file is not \
+one (only a network built by name carries its factors); use --method auto, generic or shallow
+    """
+    if method.product_only:
+        raise ValueError(f"path={str(path)!r}: method={method.name!r} needs a star product, and a network read from "
+                         f"a file is not one (only a network built by name carries its factors); use --method auto, "
+                         f"generic or shallow")
+
+
+def read_trees(path: str, input_format: str | None = None) -> NetworkFile:
+    """Read a file that must hold a non-empty family of trees of an undirected graph (``verify``, ``improve``).
+
+    Any input format with trees (:data:`starlib.io.INPUT_FORMATS`): starlib JSON (version 1 or 2), and GraphML,
+    GML or node-link JSON whose edges carry ``tree`` (as ``edsts --format graphml`` writes them).
 
     Returns
     -------
@@ -164,13 +285,17 @@ def read_trees(path: str) -> NetworkFile:
     Raises
     ------
     ValueError
-        For a file that cannot be read or is not a starlib network file with trees (malformed JSON, a wrong
-        shape, no ``trees``, an empty list of trees, a directed graph): a usage error, not an invalid family.
+        For a file that cannot be read or is not a network file with trees (malformed, a wrong shape, no
+        ``trees``, an empty list of trees, a directed graph, a format without trees): a usage error, not an
+        invalid family.
     """
-    from ..io import read_json
+    from ..io import INPUT_FORMATS, read_input
 
-    nf = read_json(path)
+    nf = read_input(path, input_format)
     source = f"file={str(path)!r}"
+    if nf.trees is None and not INPUT_FORMATS[nf.format].trees:
+        raise ValueError(f"{source} is {nf.format}, a format without trees: this needs a file with trees (starlib "
+                         f"JSON, or GraphML, GML or node-link JSON whose edges carry 'tree', as edsts writes them)")
     if nf.trees is None:
         raise ValueError(f"{source} has no trees (a network file from build?): this needs the file edsts writes")
     if len(nf.trees) == 0:
@@ -180,14 +305,15 @@ def read_trees(path: str) -> NetworkFile:
     return nf
 
 
-def verify_file(path: str) -> tuple[dict[str, Any], int]:
-    """Read a starlib JSON file (version 1 or 2) and verify its trees; ``(verdict, status)``.
+def verify_file(path: str, input_format: str | None = None) -> tuple[dict[str, Any], int]:
+    """Read a file of trees (:func:`read_trees`) and verify them; ``(verdict, status)``.
 
     Returns
     -------
     (dict, int)
-        The verdict (``valid``, ``trees``, ``n``, ``m``, ``network``, ``params``, ``upper_bound``, ``problems``)
-        and the exit status: 0 valid, 1 invalid trees.
+        The verdict (``valid``, ``trees``, ``n``, ``m``, ``network``, ``params``, ``upper_bound``, ``problems``;
+        ``input``, the name of the file the network was first read from, when it records one) and the exit
+        status: 0 valid, 1 invalid trees.
 
     Raises
     ------
@@ -198,10 +324,11 @@ def verify_file(path: str) -> tuple[dict[str, Any], int]:
     from ..bounds import upper_bound
     from ..edst import verify_edsts
 
-    nf = read_trees(path)
+    nf = read_trees(path, input_format)
     g = nf.graph
     report = verify_edsts(g, nf.trees)
     verdict = {"file": str(path), "valid": bool(report.valid), "trees": len(nf.trees), "n": g.n, "m": g.m,
                "network": nf.network, "params": jsonable(nf.params), "version": nf.version,
-               "upper_bound": int(upper_bound(g)) if g.n >= 2 else 0, "problems": list(report.problems)}
+               "upper_bound": int(upper_bound(g)) if g.n >= 2 else 0, "problems": list(report.problems),
+               **({"input": nf.extra["input"]} if "input" in nf.extra else {})}
     return verdict, (0 if report.valid else 1)

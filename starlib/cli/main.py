@@ -23,14 +23,20 @@ EXAMPLES = {
     "networks": ["starlib networks", "starlib networks --json > families.json"],
     "build": ["starlib build slimfly q=5 -o mms5.json",
               "starlib build bundlefly q=7 paley_q=5 --format anynet --option nodes_per_router=4 -o bf.anynet",
-              "starlib build polarstar-iq q=3 d=3 --format graphml -o ps.graphml"],
-    "info": ["starlib info slimfly q=29", "starlib info polarfly q=1024 --json", "starlib info polarstar q=3 d=3"],
+              "starlib build polarstar-iq q=3 d=3 --format graphml -o ps.graphml",
+              "starlib build my.graphml --format anynet -o my.anynet     # a file in, another format out",
+              "starlib build net.txt --input-format edgelist -o net.json"],
+    "info": ["starlib info slimfly q=29", "starlib info polarfly q=1024 --json", "starlib info polarstar q=3 d=3",
+             "starlib info my.graphml", "starlib info anynet_file --input-format anynet"],
     "edsts": ["starlib edsts bundlefly q=29 paley_q=29 -o t.json",
               "starlib edsts slimfly q=7 --method maximum --format tree-edgelist -o trees.txt",
               "starlib edsts torus sizes=4,4 --format parents", "starlib edsts star k=6 --method generic",
-              "starlib edsts slimfly q=13 --method shallow -o shallow.json"],
-    "improve": ["starlib improve t.json -o shallow.json", "starlib improve t.json --seed 3 --format parents"],
-    "verify": ["starlib verify t.json", "starlib verify t.json --json"],
+              "starlib edsts slimfly q=13 --method shallow -o shallow.json",
+              "starlib edsts my.graphml --method shallow -o trees.json",
+              "starlib edsts my.graphml --format graphml -o trees.graphml"],
+    "improve": ["starlib improve t.json -o shallow.json", "starlib improve t.json --seed 3 --format parents",
+                "starlib improve trees.graphml -o shallow.json"],
+    "verify": ["starlib verify t.json", "starlib verify t.json --json", "starlib verify trees.graphml"],
     "sweep": ["starlib sweep er --q-max 128 -o er.csv", "starlib sweep er --q-max 1024 -o data/er_sweep.csv",
               "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv"],
 }
@@ -85,6 +91,19 @@ def _network_help() -> str:
     return "network families: starlib networks (names, parameters and their rules)"
 
 
+def _input_formats_text(trees: bool = False) -> str:
+    from ..io import INPUT_FORMATS
+
+    rows = [f for f in INPUT_FORMATS.values() if f.trees or not trees]
+    head = ("a file of trees (--input-format; default from its suffix):" if trees else
+            "or a network file instead of a family (--input-format; default from its suffix):")
+    out = [head]
+    for f in rows:
+        out += textwrap.wrap(f"{f.summary} [{' '.join(f.suffixes)}]", 100, initial_indent=f"  {f.name:<14} ",
+                             subsequent_indent=" " * 17)
+    return "\n".join(out)
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``starlib`` (help texts list methods and formats when shown).
 
@@ -107,8 +126,12 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--max-memory", metavar="SIZE", default=None,
                         help="refuse networks estimated above SIZE (8G, 512M, bytes; default a quarter of the "
                              "machine's memory)")
-    network = argparse.ArgumentParser(add_help=False)
-    network.add_argument("network", help="family name (starlib networks lists them)")
+    input_format = argparse.ArgumentParser(add_help=False)
+    input_format.add_argument("--input-format", metavar="FORMAT", default=None,
+                              help="the format of the input file (below; default: read off its suffix)")
+    network = argparse.ArgumentParser(add_help=False, parents=[input_format])
+    network.add_argument("network", help="a family name (starlib networks lists them), or a network file: GraphML, "
+                                         "GML, an edge list, node-link or starlib JSON, a BookSim anynet file")
     network.add_argument("params", nargs="*", metavar="KEY=VALUE", help="the family's parameters, e.g. q=5")
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument("-o", "--output", metavar="FILE", default="-",
@@ -123,38 +146,45 @@ def parser() -> argparse.ArgumentParser:
                    description="List every network family: name, summary, parameters and their rules.",
                    epilog_fn=lambda: _examples("networks"))
     sub.add_parser("build", parents=[common, network, output], help="build a network and write it",
-                   description="Build a network and write its topology (starlib JSON, or an export format).",
-                   epilog_fn=lambda: "\n\n".join([_formats_text(False), _network_help(), _examples("build")]))
+                   description="Build a network and write its topology (starlib JSON, or an export format); "
+                   "given a network file, convert it (its node ids name the vertices: docs/formats.md §8).",
+                   epilog_fn=lambda: "\n\n".join([_formats_text(False), _network_help(), _input_formats_text(),
+                                                  _examples("build")]))
     i = sub.add_parser("info", parents=[common, network, as_json],
                        help="vertices, links, degrees, diameter, EDST upper bound",
                        description="Summarise a network: vertices, links, degrees, connectivity, diameter and the "
                        "EDST upper bound min(floor(m/(n-1)), minimum degree).",
-                       epilog_fn=lambda: "\n\n".join([_network_help(), _examples("info")]))
+                       epilog_fn=lambda: "\n\n".join([_network_help(), _input_formats_text(), _examples("info")]))
     d = i.add_mutually_exclusive_group()
     d.add_argument("--diameter", dest="diameter", action="store_const", const=True, default=None,
                    help="compute the diameter however large the graph (default: up to 3e8 BFS steps)")
     d.add_argument("--no-diameter", dest="diameter", action="store_const", const=False, help="skip the diameter")
     e = sub.add_parser("edsts", parents=[common, network, output],
                        help="build a network, pack its edge-disjoint spanning trees, verify and write them",
-                       description="Build a network, construct its edge-disjoint spanning trees, verify them and "
-                       "write them (starlib JSON by default).",
+                       description="Build a network (or read it from a file), construct its edge-disjoint spanning "
+                       "trees, verify them and write them (starlib JSON by default). A network read from a file is "
+                       "no star product: auto and generic give the exact maximum, shallow the most trees at the least "
+                       "depth, and the paper's constructions (maximum, property, universal, low-depth) do not apply.",
                        epilog_fn=lambda: "\n\n".join([_methods_text(), _formats_text(True), _network_help(),
-                                                      _examples("edsts")]))
+                                                      _input_formats_text(), _examples("edsts")]))
     e.add_argument("--method", default="auto", metavar="METHOD", help="construction (below; default auto)")
-    im = sub.add_parser("improve", parents=[common, output],
-                        help="make the trees of a starlib JSON file shallower (same count), verify and write them",
-                        description="Read a starlib JSON file of edge-disjoint spanning trees (version 1 or 2, from "
-                        "any method or program), run the depth-reducing local search (exchanges with unused edges "
-                        "and between trees, each tree re-rooted at its centre; the count is kept), verify the result "
-                        "and write it. The maximum depth never grows.",
-                        epilog_fn=lambda: "\n\n".join([_formats_text(True), _examples("improve")]))
-    im.add_argument("file", help="a JSON file with trees (edsts writes one)")
+    im = sub.add_parser("improve", parents=[common, output, input_format],
+                        help="make the trees of a file shallower (same count), verify and write them",
+                        description="Read a file of edge-disjoint spanning trees (starlib JSON version 1 or 2, or "
+                        "GraphML, GML or node-link JSON whose edges carry 'tree', from any method or program), run "
+                        "the depth-reducing local search (exchanges with unused edges and between trees, each tree "
+                        "re-rooted at its centre; the count is kept), verify the result and write it. The maximum "
+                        "depth never grows.",
+                        epilog_fn=lambda: "\n\n".join([_formats_text(True), _input_formats_text(True),
+                                                       _examples("improve")]))
+    im.add_argument("file", help="a file with trees (edsts writes one)")
     im.add_argument("--seed", default="0", metavar="N", help="seed of the local search (default 0)")
-    v = sub.add_parser("verify", parents=[common, as_json], help="check the trees of a starlib JSON file",
-                       description="Check that a starlib JSON file (version 1 or 2) holds edge-disjoint spanning "
-                       "trees of its graph. Exit 0 if valid, 1 if a tree is broken, 2 if the file is not a "
-                       "starlib file with trees.", epilog_fn=lambda: _examples("verify"))
-    v.add_argument("file", help="the JSON file edsts wrote")
+    v = sub.add_parser("verify", parents=[common, as_json, input_format], help="check the trees of a file",
+                       description="Check that a file of trees (starlib JSON version 1 or 2, or GraphML, GML or "
+                       "node-link JSON whose edges carry 'tree') holds edge-disjoint spanning trees of its graph. Exit "
+                       "0 if valid, 1 if a tree is broken, 2 if the file is not a network file with trees.",
+                       epilog_fn=lambda: "\n\n".join([_input_formats_text(True), _examples("verify")]))
+    v.add_argument("file", help="the file edsts wrote")
     sw = sub.add_parser("sweep", parents=[common], help="verify a family of networks as Dask tasks into a resumable "
                         "record", description="Run a sweep: one Dask task per parameter point, on a local cluster of "
                         "worker processes or on the Dask scheduler at --scheduler. Each finished point becomes a row "
@@ -246,15 +276,22 @@ def _cmd_networks(a: argparse.Namespace) -> int:
 
 
 def _cmd_info(a: argparse.Namespace) -> int:
-    from .commands import build_network, graph_info
+    from .commands import build_network, graph_info, is_file, read_network
     from .progress import Progress
     from .text import info_text
 
-    with Progress(["build", "measure"], a.quiet, desc=f"info {a.network}") as pr:
-        pr.stage("build")
-        graph, params, fam = build_network(a.network, a.params)  # main set --max-memory (limit_memory)
-        pr.stage("measure")
-        info = graph_info(graph, fam, params, a.diameter)
+    if is_file(a.network, a.input_format):
+        with Progress(["read", "measure"], a.quiet, desc=f"info {a.network}") as pr:
+            pr.stage("read")
+            nf = read_network(a.network, a.params, a.input_format)  # refused over --max-memory before reading
+            pr.stage("measure")
+            info = graph_info(nf.graph, None, nf.params, a.diameter, source=nf, path=a.network)
+    else:
+        with Progress(["build", "measure"], a.quiet, desc=f"info {a.network}") as pr:
+            pr.stage("build")
+            graph, params, fam = build_network(a.network, a.params)  # main set --max-memory (limit_memory)
+            pr.stage("measure")
+            info = graph_info(graph, fam, params, a.diameter)
     if a.json:
         import json
 
@@ -266,12 +303,22 @@ def _cmd_info(a: argparse.Namespace) -> int:
 
 def _cmd_build(a: argparse.Namespace) -> int:
     from ..io import render
-    from .commands import build_network
+    from .commands import build_network, is_file, read_network, source_extra
     from .progress import Progress
     from .text import wrote_line
 
     options = _format_options(a.format, a.option, trees=False)
     target = _target(a.output)
+    if is_file(a.network, a.input_format):  # a converter: the file's network in another format
+        with Progress(["read", "write"], a.quiet, desc=f"build {a.network}") as pr:
+            pr.stage("read")
+            nf = read_network(a.network, a.params, a.input_format)
+            pr.stage("write")
+            size = _emit(render(a.format, nf.graph, None, network=nf.network, params=nf.params,
+                                extra=source_extra(nf), **options), target)
+        if target is not None:
+            _say(a, wrote_line(target, size, nodes=int(nf.graph.n), fmt=a.format))
+        return 0
     with Progress(["build", "write"], a.quiet, desc=f"build {a.network}") as pr:
         pr.stage("build")
         graph, params, fam = build_network(a.network, a.params)
@@ -282,37 +329,61 @@ def _cmd_build(a: argparse.Namespace) -> int:
     return 0
 
 
+def _pack(a: argparse.Namespace, pr: Any, graph: Any, method: Any, what: str) -> Any:
+    """The trees of ``graph`` by ``method`` (its plan, a warning before a long run, progress), verified."""
+    from ..bounds import upper_bound
+    from ..edst import check_edsts
+    from ..edst.methods import format_duration
+    from .progress import WARN_SECONDS
+
+    plan = method.plan(graph)
+    if plan.seconds > WARN_SECONDS:
+        pr.note(f"warning: edsts {what}: {plan.what} may take about {format_duration(plan.seconds)}; Ctrl-C stops "
+                f"it and writes nothing")
+    pr.stage("trees")
+    trees = plan(lambda placed, wanted: pr.detail(f"{placed:,} of {wanted:,} tree edges"))
+    if len(trees) == 0:  # a file of no trees proves nothing, and verify refuses it
+        raise ValueError(f"method={a.method!r} builds no spanning tree for {what} (upper bound {upper_bound(graph)}); "
+                         f"nothing written")
+    pr.stage("verify")
+    check_edsts(graph, trees)
+    return trees
+
+
 def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
-    from ..edst import check_edsts, get_method
-    from ..edst.methods import format_duration
+    from ..edst import get_method
     from ..io import render
-    from .commands import resolve
-    from .progress import WARN_SECONDS, Progress
+    from .commands import is_file, read_network, require_edst_network, require_star_product, resolve, source_extra
+    from .progress import Progress
     from .text import params_text, wrote_line
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
     method = get_method(a.method)
-    fam, params = resolve(a.network, a.params)
-    method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
-    with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
-        pr.stage("build")
-        graph = fam.build(**params)
-        plan = method.plan(graph)
-        if plan.seconds > WARN_SECONDS:
-            pr.note(f"warning: edsts {fam.name} {params_text(params)}: {plan.what} may take about "
-                    f"{format_duration(plan.seconds)}; Ctrl-C stops it and writes nothing")
-        pr.stage("trees")
-        trees = plan(lambda placed, wanted: pr.detail(f"{placed:,} of {wanted:,} tree edges"))
-        if len(trees) == 0:  # a file of no trees proves nothing, and verify refuses it
-            raise ValueError(f"method={a.method!r} builds no spanning tree for {fam.name} {params_text(params)} "
-                             f"(upper bound {upper_bound(graph)}); nothing written")
-        pr.stage("verify")
-        check_edsts(graph, trees)
-        pr.stage("write")
-        extra = {"upper_bound": int(upper_bound(graph)), "method": method.name}
-        size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options), target)
+    if is_file(a.network, a.input_format):
+        require_star_product(method, a.network)  # before reading: no file network is a star product
+        with Progress(["read", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
+            pr.stage("read")
+            nf = read_network(a.network, a.params, a.input_format)
+            require_edst_network(nf, a.network)
+            graph = nf.graph
+            trees = _pack(a, pr, graph, method, a.network)
+            pr.stage("write")
+            extra = {**source_extra(nf), "upper_bound": int(upper_bound(graph)), "method": method.name}
+            size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
+                                **options), target)
+    else:
+        fam, params = resolve(a.network, a.params)
+        method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
+        with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
+            pr.stage("build")
+            graph = fam.build(**params)
+            trees = _pack(a, pr, graph, method, f"{fam.name} {params_text(params)}")
+            pr.stage("write")
+            extra = {"upper_bound": int(upper_bound(graph)), "method": method.name}
+            size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options),
+                         target)
     if target is not None:
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format))
     return 0
@@ -323,7 +394,7 @@ def _cmd_improve(a: argparse.Namespace) -> int:
     from ..edst.depth import improve_depth
     from ..io import render
     from ..validation import check_int, parse_int
-    from .commands import read_trees
+    from .commands import read_trees, require_edst_network
     from .progress import Progress
     from .text import wrote_line
 
@@ -332,7 +403,8 @@ def _cmd_improve(a: argparse.Namespace) -> int:
     seed = check_int(parse_int(a.seed, "seed"), "seed", minimum=0, rule="a seed >= 0")
     with Progress(["read", "improve", "verify", "write"], a.quiet, desc=f"improve {a.file}") as pr:
         pr.stage("read")
-        nf = read_trees(a.file)
+        nf = read_trees(a.file, a.input_format)
+        require_edst_network(nf, a.file)
         pr.stage("improve")
         trees = improve_depth(nf.graph, nf.trees, seed=seed)
         pr.stage("verify")
@@ -353,7 +425,7 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     from .commands import verify_file
     from .text import verify_text
 
-    verdict, status = verify_file(a.file)
+    verdict, status = verify_file(a.file, a.input_format)
     if a.json:
         import json
 

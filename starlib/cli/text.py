@@ -125,7 +125,7 @@ def info_text(info: Mapping[str, Any]) -> str:
       diameter          2
       EDST upper bound  3 = min(floor(m/(n-1)) = 3, minimum degree 7); r = m - 3(n-1) = 28
     """
-    head = f"{info['network']} {params_text(info['params'])}".strip()
+    head = info.get("file") or f"{info['network']} {params_text(info['params'])}".strip()
     lines = [f"{head}: {info['summary']}" if info.get("summary") else head]
 
     def row(key: str, value: Any) -> None:
@@ -155,7 +155,8 @@ def verify_text(verdict: Mapping[str, Any]) -> str:
     ...              "params": {"n": 2, "q": 5}, "upper_bound": 1, "problems": []})
     't.json: valid: 2 edge-disjoint spanning trees of complete-paley n=2 q=5 (10 vertices, 15 links; upper bound 1)'
     """
-    name = f"{verdict.get('network') or 'the graph'} {params_text(verdict.get('params') or {})}".strip()
+    name = f"{verdict.get('network') or verdict.get('input') or 'the graph'} " \
+           f"{params_text(verdict.get('params') or {})}".strip()
     where = f"{verdict['n']:,} vertices, {verdict['m']:,} links; upper bound {verdict['upper_bound']}"
     if verdict["valid"]:
         return f"{verdict['file']}: valid: {verdict['trees']} edge-disjoint spanning trees of {name} ({where})"

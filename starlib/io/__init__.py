@@ -1,4 +1,5 @@
-"""Files: starlib's JSON format (version 2, reading version 1 too) and exports that other tools read.
+"""Files: starlib's JSON format (version 2, reading version 1 too), exports that other tools read, and networks read
+from the files of other tools.
 
 Every writer writes atomically (:mod:`starlib.io.atomic`): the new file appears whole, or the old one stays.
 docs/formats.md describes every format with an example.
@@ -11,6 +12,9 @@ function                       what
 :func:`encode`, :func:`decode` the same to and from bytes
 :func:`export`, :func:`render` any format of :data:`FORMATS` by name, to a file or to bytes
 :func:`write_edge_list`, ...   the exports one by one (:mod:`starlib.io.exports`)
+:func:`read_input`             a network (and its trees) from a file of any format of :data:`INPUT_FORMATS`:
+                               GraphML, GML, node-link JSON, an edge list, BookSim anynet, starlib JSON
+                               (:mod:`starlib.io.readers`)
 :func:`check_target`           can this path be written? (before a long computation)
 =============================  ====================================================================
 
@@ -19,7 +23,9 @@ Example
 >>> import numpy as np
 >>> from starlib.graphs import ArrayGraph
 >>> sorted(FORMATS)
-['anynet', 'edgelist', 'graphml', 'json', 'json-v1', 'labels', 'parents', 'tree-edgelist']
+['anynet', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'node-link', 'parents', 'tree-edgelist']
+>>> sorted(INPUT_FORMATS)
+['anynet', 'edgelist', 'gml', 'graphml', 'json', 'node-link']
 >>> decode(render("json", ArrayGraph.from_edges("ab", np.array([[0, 1]])))).graph.labels
 ['a', 'b']
 """
@@ -31,8 +37,11 @@ from .exports import (
     anynet,
     edge_list,
     export,
+    gml,
     graphml,
     label_lines,
+    node_ids,
+    node_link,
     parent_arrays,
     render,
     tree_edge_list,
@@ -42,10 +51,23 @@ from .exports import (
     write_parent_arrays,
     write_tree_edge_list,
 )
-from .json_format import FORMAT, MAX_LABEL_DEPTH, VERSION, NetworkFile, decode, encode, encode_v1, read_json, write_json
+from .json_format import (
+    FORMAT,
+    INPUT,
+    MAX_LABEL_DEPTH,
+    VERSION,
+    NetworkFile,
+    decode,
+    encode,
+    encode_v1,
+    read_json,
+    write_json,
+)
+from .readers import INPUT_FORMATS, InputFormat, decode_input, input_formats_for, read_estimate, read_input
 
 __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
-           "anynet", "edge_list", "export", "graphml", "label_lines", "parent_arrays", "render", "tree_edge_list",
-           "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays", "write_tree_edge_list",
-           "FORMAT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode", "encode_v1", "read_json",
-           "write_json"]
+           "anynet", "edge_list", "export", "gml", "graphml", "label_lines", "node_ids", "node_link", "parent_arrays",
+           "render", "tree_edge_list", "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays",
+           "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
+           "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
+           "read_estimate", "read_input"]

@@ -42,6 +42,7 @@ router 2 router 3
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,11 +56,11 @@ from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
 from ..validation import check_int
 from .atomic import atomic_write, check_target
-from .json_format import encode, encode_v1, writable_edges, writable_labels
+from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
 
-__all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "anynet", "write_edge_list",
-           "write_tree_edge_list", "write_parent_arrays", "write_graphml", "write_anynet", "Format", "FORMATS",
-           "render", "export"]
+__all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "gml", "node_link", "anynet",
+           "node_ids", "write_edge_list", "write_tree_edge_list", "write_parent_arrays", "write_graphml",
+           "write_anynet", "Format", "FORMATS", "render", "export"]
 
 _BLOCK = 1 << 16  # rows formatted at a time (bounds the memory of the token lists)
 
@@ -229,7 +230,8 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     and compares), formatted in blocks instead of through an XML tree, so that a million edges take a second
     rather than minutes. Nodes ``id="0"`` .. ``id="n-1"`` carry ``label`` (the label as JSON text); the graph
     carries ``network`` and ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON).
-    Without trees there is no ``tree`` attribute. ``nx.read_graphml(path, node_type=int)`` reads it.
+    Without trees there is no ``tree`` attribute. ``nx.read_graphml(path, node_type=int)`` reads it. A network
+    read from a file (:func:`node_ids`) keeps the file's node ids instead of ``0`` .. ``n-1``.
 
     Parameters
     ----------
@@ -291,15 +293,56 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     out.append(b'    <data key="params">%s</data>\n' % text(jsonable(dict(par))))
     if ts is not None:
         out.append(b'    <data key="roots">%s</data>\n' % text([t.root for t in ts]))
-    out += [b'    <node id="%d"><data key="label">%s</data></node>\n' % (i, text(orjson.dumps(v).decode()))
-            for i, v in enumerate(labels)]
-    if ts is not None:
-        out.append(_rows(b'    <edge source="%s" target="%s"><data key="tree">%s</data></edge>\n', e[:, 0], e[:, 1],
-                         ts.edge_trees(graph)))
-    else:
-        out.append(_rows(b'    <edge source="%s" target="%s" />\n', e[:, 0], e[:, 1]))
+    ids = node_ids(graph)
+    if ids is None:  # vertex i is id="i"
+        out += [b'    <node id="%d"><data key="label">%s</data></node>\n' % (i, text(orjson.dumps(v).decode()))
+                for i, v in enumerate(labels)]
+        if ts is not None:
+            out.append(_rows(b'    <edge source="%s" target="%s"><data key="tree">%s</data></edge>\n', e[:, 0],
+                             e[:, 1], ts.edge_trees(graph)))
+        else:
+            out.append(_rows(b'    <edge source="%s" target="%s" />\n', e[:, 0], e[:, 1]))
+    else:  # a network read from a file keeps the file's node ids
+        xml_ids = [escape(str(v), {'"': "&quot;"}).encode() for v in ids]
+        out += [b'    <node id="%s"><data key="label">%s</data></node>\n' % (x, text(orjson.dumps(v).decode()))
+                for x, v in zip(xml_ids, labels, strict=True)]
+        out += _id_rows(b'    <edge source="%s" target="%s"><data key="tree">%d</data></edge>\n'
+                        if ts is not None else b'    <edge source="%s" target="%s" />\n', xml_ids, e,
+                        None if ts is None else ts.edge_trees(graph))
     out.append(b"  </graph>\n</graphml>\n")
     return b"".join(out)
+
+
+# -- a network read from a file: its own node ids ----------------------------------------------------------------------
+
+def node_ids(graph: ArrayGraph) -> list[int | str] | None:
+    """The node ids a writer gives a network read from a file: its labels, when they can be ids; else None.
+
+    A graph that :mod:`starlib.io.readers` read carries the file's name in ``graph.meta["input"]``; its labels
+    are the file's node ids (GraphML and node-link ids, GML labels or ids, edge-list words, anynet router
+    numbers). The GraphML and node-link writers use them as ids when every label is an integer or a string and
+    their texts are distinct; any other graph (a family built by name, a star product's tuple labels) is written
+    with the ids ``0`` .. ``n-1`` and its labels beside them.
+
+    Examples
+    --------
+    >>> g = ArrayGraph.from_edges(["r1", "r2"], np.array([[0, 1]]), meta={"input": "my.graphml"})
+    >>> node_ids(g), node_ids(ArrayGraph.from_edges(["r1", "r2"], np.array([[0, 1]])))
+    (['r1', 'r2'], None)
+    """
+    if not graph.meta.get(INPUT):
+        return None
+    labels = list(graph.labels)
+    if not all(type(v) is str or type(v) is int for v in labels) or len({str(v) for v in labels}) != len(labels):
+        return None
+    return labels
+
+
+def _id_rows(template: bytes, ids: Sequence[bytes], e: np.ndarray, tree: np.ndarray | None) -> list[bytes]:
+    """``template % (ids[u], ids[v][, tree])`` for every edge row (a Python loop: ids are not integers)."""
+    if tree is None:
+        return [template % (ids[u], ids[v]) for u, v in e.tolist()]
+    return [template % (ids[u], ids[v], t) for (u, v), t in zip(e.tolist(), tree.tolist(), strict=True)]
 
 
 def write_graphml(path: str | os.PathLike, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *,
@@ -307,6 +350,133 @@ def write_graphml(path: str | os.PathLike, graph: ArrayGraph, trees: Sequence[Tr
     """Write :func:`graphml` to ``path`` atomically."""
     check_target(path)
     return atomic_write(path, graphml(graph, trees, network=network, params=params))
+
+
+# -- GML and node-link JSON (networkx's formats) -----------------------------------------------------------------------
+
+_GML_ESCAPE = re.compile('[^ -~]|[&"]')
+
+
+def _gml_text(text: str) -> bytes:
+    """A GML string: printable ASCII, with ``&``, ``"`` and every other character as ``&#N;``, as networkx writes it."""
+    return b'"%s"' % _GML_ESCAPE.sub(lambda m: f"&#{ord(m.group(0))};", text).encode("ascii")
+
+
+def gml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+        params: dict | None = None) -> bytes:
+    """The graph as GML, laid out as networkx's ``write_gml`` lays it out, each edge with ``tree`` when trees are given.
+
+    Nodes ``id 0`` .. ``id n-1`` (GML ids are integers) with ``label``, the vertex's label as JSON text; the graph
+    carries ``network``, ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON text); with
+    trees every edge carries ``tree`` (the index of the tree using it, or -1). Strings are escaped as networkx
+    escapes them (``&``, ``"`` and characters beyond printable ASCII as ``&#N;``), so ``nx.read_gml(path)`` reads
+    the file (``label=None`` keeps the integer ids) and :func:`starlib.io.read_input` reads the labels back.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph (a directed one gets ``directed 1`` and no trees).
+    trees : sequence of Tree, optional
+        Edge-disjoint trees of ``graph``.
+    network, params : str, dict, optional
+        Recorded on the graph (default ``graph.name``, ``graph.params``).
+
+    Returns
+    -------
+    bytes
+        The GML text (ASCII).
+
+    Example
+    -------
+    >>> print(gml(ArrayGraph.from_edges("ab", np.array([[0, 1]])), network="K2").decode(), end="")
+    graph [
+      network "K2"
+      params "{}"
+      node [
+        id 0
+        label "&#34;a&#34;"
+      ]
+      node [
+        id 1
+        label "&#34;b&#34;"
+      ]
+      edge [
+        source 0
+        target 1
+      ]
+    ]
+    """
+    n, e, directed = writable_edges(graph)
+    _, labels = writable_labels(graph)
+    ts = None if trees is None else _trees(trees, n)
+    name = graph.name if network is None else network
+    par = graph.params if params is None else params
+    out = [b"graph [\n", b"  directed 1\n" if directed else b""]
+    out.append(b"  network %s\n" % _gml_text(name if isinstance(name, str) else orjson.dumps(name).decode()))
+    out.append(b"  params %s\n" % _gml_text(orjson.dumps(jsonable(dict(par))).decode()))
+    if ts is not None:
+        out.append(b"  roots %s\n" % _gml_text(orjson.dumps([t.root for t in ts]).decode()))
+    out += [b"  node [\n    id %d\n    label %s\n  ]\n" % (i, _gml_text(orjson.dumps(v).decode()))
+            for i, v in enumerate(labels)]
+    if ts is not None:
+        out.append(_rows(b"  edge [\n    source %s\n    target %s\n    tree %s\n  ]\n", e[:, 0], e[:, 1],
+                         ts.edge_trees(graph)))
+    else:
+        out.append(_rows(b"  edge [\n    source %s\n    target %s\n  ]\n", e[:, 0], e[:, 1]))
+    out.append(b"]\n")
+    return b"".join(out)
+
+
+def node_link(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
+              params: dict | None = None) -> bytes:
+    """The graph as networkx's node-link JSON (``nx.node_link_data``), each edge with ``tree`` when trees are given.
+
+    One JSON object on one line: ``directed``, ``multigraph`` (false), ``graph`` (``network``, ``params`` and, with
+    trees, ``roots``: the roots' indices), ``nodes`` (``{"id": ..., "label": ...}``: the id is the vertex's index,
+    or the file's node id for a network read from a file (:func:`node_ids`); the label is the vertex's label as a
+    JSON value) and ``edges`` (``{"source", "target"}`` ids, and ``tree``: the index of the tree using the edge, or
+    -1). ``nx.node_link_graph(json.load(f))`` reads it (networkx 3.4 and later name the list ``edges``; older
+    releases need ``edges="edges"``), and so does :func:`starlib.io.read_input`.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph (``directed`` is true for a digraph, which gets no trees).
+    trees : sequence of Tree, optional
+        Edge-disjoint trees of ``graph``.
+    network, params : str, dict, optional
+        Recorded in ``graph`` (default ``graph.name``, ``graph.params``).
+
+    Returns
+    -------
+    bytes
+
+    Example
+    -------
+    >>> node_link(ArrayGraph.from_edges([(0, 1), (1, 0)], np.array([[0, 1]])), [Tree(np.array([[0, 1]]), 1)])
+    b'{"directed":false,"multigraph":false,"graph":{"network":"","params":{},"roots":[1]},"nodes":[{"id":0,"label":[0,1]},{"id":1,"label":[1,0]}],"edges":[{"source":0,"target":1,"tree":0}]}\\n'
+    """
+    n, e, directed = writable_edges(graph)
+    _, labels = writable_labels(graph)
+    ts = None if trees is None else _trees(trees, n)
+    head: dict[str, Any] = {"network": graph.name if network is None else network,
+                            "params": jsonable(dict(graph.params if params is None else params))}
+    if ts is not None:
+        head["roots"] = [t.root for t in ts]
+    ids = node_ids(graph)
+    label_json = [orjson.dumps(v) for v in labels]
+    if ids is None:
+        nodes = [b'{"id":%d,"label":%s}' % (i, lab) for i, lab in enumerate(label_json)]
+        rows = (_rows(b'{"source":%s,"target":%s,"tree":%s},', e[:, 0], e[:, 1], ts.edge_trees(graph))
+                if ts is not None else _rows(b'{"source":%s,"target":%s},', e[:, 0], e[:, 1]))
+    else:
+        id_json = [orjson.dumps(v) for v in ids]
+        nodes = [b'{"id":%s,"label":%s}' % (i, lab) for i, lab in zip(id_json, label_json, strict=True)]
+        rows = b"".join(_id_rows(b'{"source":%s,"target":%s,"tree":%d},' if ts is not None
+                                 else b'{"source":%s,"target":%s},', id_json, e,
+                                 None if ts is None else ts.edge_trees(graph)))
+    return b"".join([b'{"directed":%s,"multigraph":false,"graph":' % (b"true" if directed else b"false"),
+                     orjson.dumps(head), b',"nodes":[', b",".join(nodes), b'],"edges":[', rows[:-1], b"]}\n"])
 
 
 # -- BookSim anynet ----------------------------------------------------------------------------------------------------
@@ -423,6 +593,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
     Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1)", "optional",
            (), lambda g, t, **o: graphml(g, t, **o), ("network", "params")),
+    Format("gml", "GML as networkx writes it; each edge's 'tree' attribute names its tree (or -1)", "optional",
+           (), lambda g, t, **o: gml(g, t, **o), ("network", "params")),
+    Format("node-link", "networkx node-link JSON; each edge's 'tree' names its tree (or -1)", "optional",
+           (), lambda g, t, **o: node_link(g, t, **o), ("network", "params")),
     Format("anynet", "BookSim 2 anynet network file (routers = vertices)", "no",
            ("nodes_per_router", "latency", "node_latency"), lambda g, t, **o: anynet(g, **o)),
     Format("tree-edgelist", "trees: one 'u v tree' line per tree edge", "required", (),

@@ -55,8 +55,8 @@ from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
 from .atomic import atomic_write, check_target
 
-__all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "NetworkFile", "writable_labels", "writable_edges", "encode",
-           "encode_v1", "decode", "write_json", "read_json"]
+__all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "INPUT", "NetworkFile", "decode_labels", "writable_labels",
+           "writable_edges", "encode", "encode_v1", "decode", "write_json", "read_json"]
 
 #: The value of the ``"format"`` key.
 FORMAT = "starlib"
@@ -64,6 +64,10 @@ FORMAT = "starlib"
 VERSION = 2
 #: Deepest nesting of lists in a vertex label (``[[0, 0, 1], 3]`` has depth 2).
 MAX_LABEL_DEPTH = 32
+#: The key of ``ArrayGraph.meta`` that marks a network read from a file (:mod:`starlib.io.readers`): the file's name.
+#: The writers then name its vertices by the file's node ids where a format has ids
+#: (:func:`starlib.io.exports.node_ids`).
+INPUT = "input"
 #: The keys version 2 defines (``extra`` may not use them).
 RESERVED_KEYS = ("format", "version", "network", "params", "directed", "n", "m", "nodes", "adjacency", "trees")
 
@@ -83,18 +87,22 @@ class NetworkFile:
         construction tag.
     network, params : str, dict
         The family name and parameters the file names.
-    version : int
-        The file's format version (1 or 2).
+    version : int or None
+        The file's format version (1 or 2); None for a file of another format (:mod:`starlib.io.readers`).
     extra : dict
-        Every other top-level key (the command line writes ``upper_bound`` and ``method``).
+        Every other top-level key (the command line writes ``upper_bound`` and ``method``; a network read from
+        another format records ``input`` and ``input_format``).
+    format : str
+        The input format it was read as (a key of :data:`starlib.io.readers.INPUT_FORMATS`).
     """
 
     graph: ArrayGraph
     trees: EDSTSet | None
     network: str = ""
     params: dict = field(default_factory=dict)
-    version: int = VERSION
+    version: int | None = VERSION
     extra: dict = field(default_factory=dict)
+    format: str = "json"
 
 
 @contextlib.contextmanager
@@ -180,6 +188,44 @@ def _labels(nodes: Any) -> list[Hashable]:
                            f"be distinct")
             first[v] = i
     return labels
+
+
+def decode_labels(values: Any, where: str = "nodes") -> list[Hashable]:
+    """A JSON list of vertex labels (parsed) as starlib's labels, by the rules of ``nodes`` (§4.1 of docs/formats.md).
+
+    Integers, strings and lists of labels (as tuples), nested at most :data:`MAX_LABEL_DEPTH` deep, all distinct.
+
+    Parameters
+    ----------
+    values : list
+        The parsed JSON values.
+    where : str
+        What to call the list in a message.
+
+    Returns
+    -------
+    list
+        The labels (JSON lists as tuples).
+
+    Raises
+    ------
+    ValueError
+        ``"{where}: ..."`` naming the first label that breaks a rule.
+
+    Examples
+    --------
+    >>> decode_labels([[0, 1], "b", 7])
+    [(0, 1), 'b', 7]
+    >>> decode_labels([1, 2, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: nodes: nodes[0] and nodes[2] are the same label 1; labels must be distinct
+    """
+    try:
+        with _no_gc():
+            return _labels(values)
+    except _Bad as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def writable_labels(graph: ArrayGraph) -> tuple[bytes, list[Hashable]]:

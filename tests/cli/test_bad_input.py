@@ -123,7 +123,7 @@ FILES = [  # verify FILE: a file that is not a starlib file with trees is bad in
     (b"5", "the top level is"),
     (b"null", "the top level is"),
     (b'"text"', "the top level is"),
-    (b"", "not JSON"),
+    (b"", "the file is empty"),
     (b"{", "not JSON"),
     (b'{"nodes": 5, "edges": [], "trees": []}', "nodes"),
     (b'{"nodes": [0, 1], "edges": [[0, 1]], "trees": [5]}', "trees"),
