@@ -20,8 +20,9 @@ function              router graph                                              
 ``jellyfish(n, r)``   a random connected r-regular graph, from a seed             configuration model
 ====================  ==========================================================  ========================
 
-The omega network is not a family: a unidirectional multistage network has no spanning tree along its links
-(docs/networks.md §11 says why, and what its bidirectional form is).
+The omega network is not a family of its own: with its links one-way it has no spanning tree along its links, and
+with them both ways its switch graph is ``fat_tree(2, s)`` (docs/networks.md §11.6). ``meta`` is described in §11.1,
+the size models' measurements in §11.7.
 
 Example
 -------
@@ -48,13 +49,13 @@ __all__ = ["ARRANGEMENTS", "hypercube", "mesh", "mesh_degrees", "fat_tree", "dra
            "jellyfish"]
 
 #: The Dragonfly global-link arrangements of Hastings et al. (2015): how the ``a h`` global ports of a group are
-#: wired to the other groups (docs/networks.md §10.2).
+#: wired to the other groups (docs/networks.md §11.4).
 ARRANGEMENTS = ("absolute", "relative", "circulant")
 
 #: Resident memory a build adds when it is the first to import scipy.sparse.csgraph (a Cartesian product checks its
 #: factors' connectivity with it, Jellyfish finds its components): 33 MiB measured in a fresh interpreter. Every
 #: size model below is ``a m + b n + base`` with coefficients above the peak resident-set growth and ``tracemalloc``
-#: peak measured on builds of 10^5 to 2 * 10^6 links in a fresh interpreter (benchmarks/bench_standard_memory.py;
+#: peak measured on builds of 10^5 to 2 * 10^6 links in a fresh interpreter (benchmarks/bench_standard.py;
 #: the measured bytes per link are given beside each model).
 _SCIPY_BYTES = 40 * 2**20
 #: The least a build adds to the resident set (the allocator's arenas): 0.6 MiB measured for a 90-link Dragonfly.
@@ -135,7 +136,7 @@ def hypercube(n: int, p: int = 1) -> ArrayGraph:
     References
     ----------
     C. L. Seitz, "The Cosmic Cube", Commun. ACM 28(1), 22-33 (1985); Definition II-B.1 of Isham et al. (2025)
-    (Cartesian product); docs/networks.md §10.1.
+    (Cartesian product); docs/networks.md §11.2.
     """
     g = _cartesian_power([complete(2) for _ in range(n)], "hypercube", lambda j: {"n": n - j, "p": p})
     return _with_ports(g, n + p, p)
@@ -223,7 +224,7 @@ def mesh(sizes: str | Sequence[int], p: int = 1) -> ArrayGraph:
     References
     ----------
     W. J. Dally and B. Towles, *Principles and Practices of Interconnection Networks* (Morgan Kaufmann, 2004),
-    ch. 5 (k-ary n-meshes); Definition II-B.1 of Isham et al. (2025); docs/networks.md §10.1.
+    ch. 5 (k-ary n-meshes); Definition II-B.1 of Isham et al. (2025); docs/networks.md §11.2.
     """
     g = _cartesian_power([_path(s) for s in sizes], "mesh", lambda j: {"sizes": ",".join(map(str, sizes[j:])), "p": p})
     return _with_ports(g, sum(min(2, s - 1) for s in sizes) + p, p)
@@ -276,7 +277,7 @@ def fat_tree(k: int, n: int) -> ArrayGraph:
     ----------
     F. Petrini and M. Vanneschi, "k-ary n-trees: high performance networks for massively parallel
     architectures", Proc. 11th IPPS (1997), pp. 87-93, DOI 10.1109/IPPS.1997.580853; C. E. Leiserson,
-    "Fat-trees", IEEE Trans. Computers C-34(10) (1985), DOI 10.1109/TC.1985.6312192; docs/networks.md §10.3.
+    "Fat-trees", IEEE Trans. Computers C-34(10) (1985), DOI 10.1109/TC.1985.6312192; docs/networks.md §11.3.
     """
     K = k ** (n - 1)
     w = np.arange(K, dtype=np.int64)
@@ -429,7 +430,7 @@ def dragonfly(a: int, p: int, h: int, arrangement: str = "absolute") -> ArrayGra
     J. Kim, W. J. Dally, S. Scott and D. Abts, "Technology-driven, highly-scalable Dragonfly topology", ISCA 2008,
     pp. 77-88, DOI 10.1109/ISCA.2008.19 (section 3.1: a, p, h, g <= a h + 1); E. Hastings, D. Rincon-Cruz,
     M. Spehlmann, S. Meyers, A. Xu, D. P. Bunde and V. J. Leung, "Comparing global link arrangements for Dragonfly
-    networks", IEEE Cluster 2015 (the absolute, relative and circulant-based arrangements); docs/networks.md §10.2.
+    networks", IEEE Cluster 2015 (the absolute, relative and circulant-based arrangements); docs/networks.md §11.4.
     """
     g = a * h + 1
     u, v = np.triu_indices(a, 1)
@@ -630,7 +631,7 @@ def jellyfish(n: int, r: int, p: int = 1, seed: int = 0) -> ArrayGraph:
     ----------
     A. Singla, C.-Y. Hong, L. Popa and P. B. Godfrey, "Jellyfish: networking data centers randomly", NSDI 2012,
     pp. 225-238; B. Bollobás, "A probabilistic proof of an asymptotic formula for the number of labelled regular
-    graphs", European J. Combin. 1 (1980) (the configuration model); docs/networks.md §10.4.
+    graphs", European J. Combin. 1 (1980) (the configuration model); docs/networks.md §11.5.
     """
     bits = np.random.default_rng(seed).bit_generator
     if 2 * r <= n - 1:

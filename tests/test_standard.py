@@ -6,7 +6,8 @@ form (the k-ary n-tree by testing every pair of switches; each Dragonfly arrange
 leads to a given group, the inverse of the builder's map), published counts (Petrini and Vanneschi: ``n k^(n-1)``
 switches and ``k^n`` endpoints; Barden et al. 1999: ``Q_n`` has ``floor(n/2)`` edge-disjoint spanning trees; Kim
 et al.: at most 3 hops between routers), breadth-first searches written here, and the families' closed forms
-evaluated by :func:`starlib.paper.formulas.counts`.
+evaluated by :func:`starlib.paper.formulas.counts`. The omega network, which is no family, is built here from
+Lawrie's definition to check the two facts that make it none (docs/networks.md §11.6).
 """
 
 from __future__ import annotations
@@ -368,3 +369,26 @@ def test_joining_components_keeps_degrees_even_across_bridges():
     _connect(e, 20)
     g = nx.Graph(e.tolist())
     assert nx.is_connected(g) and g.number_of_edges() == len(e) and {d for _, d in g.degree()} == {3}
+
+
+# --------------------------------------------------------------------------------------------- omega (no family)
+def omega(s):
+    """Lawrie's omega network on N = 2^s lines: s stages of N/2 switches 2 x 2, a perfect shuffle (the rotation
+    of s bits) before each stage; links one-way, from stage j to stage j + 1."""
+    N = 2**s
+    shuffle = lambda y: ((y << 1) | (y >> (s - 1))) & (N - 1)  # noqa: E731
+    D = nx.DiGraph()
+    D.add_nodes_from((j, t) for j in range(s) for t in range(N // 2))
+    D.add_edges_from(((j, y // 2), (j + 1, shuffle(y) // 2)) for j in range(s - 1) for y in range(N))
+    return D
+
+
+@pytest.mark.parametrize("s", range(2, 7))
+def test_omega_has_no_spanning_tree_along_its_links_and_both_ways_it_is_the_2_ary_tree(s):
+    """docs/networks.md §11.6: why the omega network is no family."""
+    D = omega(s)
+    n = D.number_of_nodes()
+    assert all(len(nx.descendants(D, v)) < n - 1 and len(nx.ancestors(D, v)) < n - 1 for v in D)
+    U = D.to_undirected()
+    assert nx.is_isomorphic(U, fat_tree(2, s).to_networkx())
+    assert U.number_of_edges() // (n - 1) == 1  # at most one EDST even with the links both ways

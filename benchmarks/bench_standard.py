@@ -1,12 +1,19 @@
-"""Peak memory of the standard networks' builders (starlib.standard) against their size models.
+"""The standard networks' builders (starlib.standard): peak memory against their size models, and build times
+against networkx's generators of the same graphs.
 
-Run: ``.venv/bin/python benchmarks/bench_standard_memory.py`` (``make bench``). Prints one table; never part of
-the tests. Each build runs in a fresh interpreter that has imported only ``starlib.registry``: its resident-set
+Run: ``.venv/bin/python benchmarks/bench_standard.py`` (``make bench``). Prints two tables; never part of the
+tests.
+
+Memory. Each build runs in a fresh interpreter that has imported only ``starlib.registry``: its resident-set
 growth is the peak resident set during the build (``VmHWM``, reset through ``/proc/self/clear_refs`` just before
 it) minus the resident set before it, so the imports a build makes on first use (scipy for a Cartesian product's
 connectivity check and Jellyfish's components) are counted, as the families' estimates must count them. A second
 fresh interpreter measures the peak of ``tracemalloc`` (Python and numpy allocations only). ``per edge`` is the
 larger of the two divided by the links; ``estimate / peak`` must be at least 1 for every row.
+
+Speed. ``hypercube`` and ``mesh`` against ``networkx.hypercube_graph`` and ``networkx.grid_graph`` (the same
+graphs, as the tests check edge for edge on small cases), best of 3 runs each (``_timing.best_of``), both timed
+in this interpreter after a warm-up build.
 """
 
 from __future__ import annotations
@@ -16,7 +23,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import networkx as nx
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _timing import best_of  # noqa: E402
+
+from starlib.standard import hypercube, mesh  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,6 +82,22 @@ def measure(name: str, params: dict, mode: str) -> dict:
     return json.loads(out)
 
 
+def speed() -> pd.DataFrame:
+    """Best-of-3 build seconds of starlib and networkx on the same graphs."""
+    cases = [("Q_14", lambda: hypercube(14), lambda: nx.hypercube_graph(14)),
+             ("Q_17", lambda: hypercube(17), lambda: nx.hypercube_graph(17)),
+             ("mesh 300 x 300", lambda: mesh("300,300"), lambda: nx.grid_graph(dim=[300, 300])),
+             ("mesh 60 x 60 x 60", lambda: mesh("60,60,60"), lambda: nx.grid_graph(dim=[60, 60, 60]))]
+    rows = []
+    for name, ours, theirs in cases:
+        ours()
+        _, t_ours, g = best_of(ours)
+        _, t_nx, h = best_of(theirs)
+        rows.append({"graph": name, "m": g.m, "starlib s": t_ours, "networkx s": t_nx, "speed-up": t_nx / t_ours,
+                     "same size": (g.n, g.m) == (h.number_of_nodes(), h.number_of_edges())})
+    return pd.DataFrame(rows)
+
+
 def main() -> None:
     rows = []
     for name, params in SAMPLES:
@@ -83,6 +113,8 @@ def main() -> None:
     low = df[df["estimate / peak"] < 1]
     if len(low):
         print(f"\n{len(low)} estimate(s) below the measured peak")
+    print()
+    print(speed().to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
 if __name__ == "__main__":
