@@ -20,7 +20,7 @@ __all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_li
 #: The headings of the families table, by :attr:`~starlib.family.Family.kind`, in the order shown.
 KIND_TITLES = {
     "product": "Networks built as star products (and Cartesian products)",
-    "network": "Networks in another labelling",
+    "network": "Other networks (a star product in another labelling, or none: Dragonfly, fat tree, Jellyfish)",
     "factor": "Factor graphs (the G and H of a star product)",
     "cayley": "Super Cayley graphs (permutation networks)",
     "netdesign": "Network-design solutions",
