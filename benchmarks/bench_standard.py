@@ -34,18 +34,21 @@ from starlib.standard import hypercube, mesh  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: (family, parameters): builds of about 10^5 to 2 * 10^6 links, and small ones where an import dominates.
+#: (family, parameters): builds of about 10^5 to 2 * 10^6 links (some with as many vertices as links), and small
+#: ones where an import dominates.
 SAMPLES = [
     ("hypercube", {"n": 10}), ("hypercube", {"n": 14}), ("hypercube", {"n": 17}),
     ("mesh", {"sizes": "30,30"}), ("mesh", {"sizes": "300,300"}), ("mesh", {"sizes": "60,60,60"}),
     ("mesh", {"sizes": "1000,1000"}),
     ("fat-tree", {"k": 4, "n": 3}), ("fat-tree", {"k": 16, "n": 4}), ("fat-tree", {"k": 8, "n": 6}),
-    ("fat-tree", {"k": 24, "n": 4}),
+    ("fat-tree", {"k": 24, "n": 4}), ("fat-tree", {"k": 2, "n": 17}),
     ("dragonfly", {"a": 4, "p": 2, "h": 2}), ("dragonfly", {"a": 24, "p": 12, "h": 12}),
     ("dragonfly", {"a": 32, "p": 16, "h": 16, "arrangement": "circulant"}),
     ("dragonfly", {"a": 48, "p": 24, "h": 24, "arrangement": "relative"}),
+    ("dragonfly", {"a": 2, "p": 1, "h": 300}),
     ("jellyfish", {"n": 200, "r": 6}), ("jellyfish", {"n": 20000, "r": 10}), ("jellyfish", {"n": 100000, "r": 10}),
     ("jellyfish", {"n": 50000, "r": 40}), ("jellyfish", {"n": 1500, "r": 1000}), ("jellyfish", {"n": 2000, "r": 1000}),
+    ("jellyfish", {"n": 1000000, "r": 2}),
 ]
 
 CHILD = r"""
