@@ -9,7 +9,9 @@ function                          what
                                   verified before they are returned
 :func:`verify`                    check any trees against any graph (:func:`~starlib.edst.verify_edsts`)
 :func:`export`                    write a graph and its trees, in a format named or read off the file's suffix
-:func:`read`                      read a starlib JSON file back (graph, trees, what made them)
+:func:`read_network`              your own network from a file: GraphML, GML, an edge list, node-link JSON, a
+                                  BookSim anynet file, starlib JSON (the format read off the suffix)
+:func:`read`                      read any such file back whole (graph, trees, what made them)
 ================================  ===================================================================================
 
 Everything here is re-exported by :mod:`starlib` itself; :mod:`starlib.edst` keeps the full set of constructions
@@ -36,10 +38,10 @@ if TYPE_CHECKING:  # the heavy modules load when a function first runs
     from .graphs import ArrayGraph, GraphLike
     from .io import NetworkFile
 
-__all__ = ["network", "families", "edsts", "verify", "export", "read", "SUFFIXES"]
+__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "SUFFIXES"]
 
 #: The format a file's suffix names, for :func:`export` (any other suffix needs ``format=``).
-SUFFIXES = {".json": "json", ".graphml": "graphml", ".anynet": "anynet", ".edges": "edgelist",
+SUFFIXES = {".json": "json", ".graphml": "graphml", ".gml": "gml", ".anynet": "anynet", ".edges": "edgelist",
             ".parents": "parents"}
 
 
@@ -186,8 +188,57 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     return write(path, format, graph, trees, **options)
 
 
-def read(path: str | os.PathLike) -> NetworkFile:
-    """A starlib JSON file (version 1 or 2): its graph, trees and what made them (:func:`starlib.io.read_json`)."""
-    from .io import read_json
+def read(path: str | os.PathLike, format: str | None = None) -> NetworkFile:
+    """A network file whole: its graph, its trees (where the format has them) and what made them.
 
-    return read_json(path)
+    Any format of :data:`starlib.io.INPUT_FORMATS` (:func:`starlib.io.read_input`): starlib JSON (version 1 or 2),
+    GraphML, GML or node-link JSON (with the trees of a ``tree`` edge attribute, as :func:`export` writes them),
+    an edge list, a BookSim anynet file.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> G = network("torus", sizes="3,3")
+    >>> f = read(export(Path(tempfile.mkdtemp()) / "t.graphml", G, edsts(G)))
+    >>> f.format, len(f.trees), f.graph.labels[:2]
+    ('graphml', 2, [(0, 0), (0, 1)])
+    """
+    from .io import read_input
+
+    return read_input(path, format)
+
+
+def read_network(path: str | os.PathLike, format: str | None = None) -> ArrayGraph:
+    """Your own network from a file, to give to :func:`edsts`, :func:`verify` and :func:`export`.
+
+    Parameters
+    ----------
+    path : str or path
+        A GraphML (``.graphml``), GML (``.gml``), edge-list (``.edges``, ``.edgelist``, ``.txt``), node-link or
+        starlib JSON (``.json``) or BookSim anynet (``.anynet``) file.
+    format : str, optional
+        A key of :data:`starlib.io.INPUT_FORMATS`; by default read off the suffix.
+
+    Returns
+    -------
+    ArrayGraph
+        The vertices are the file's node ids, in the file's order (docs/formats.md §8); the graph remembers the
+        file (``meta["input"]``), so :func:`export` names the vertices by those ids again. It is no star product:
+        ``"auto"``, ``"generic"`` and ``"shallow"`` apply to it, the paper's constructions do not.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong (a missing or empty file, a folder or FIFO, a parse error, a self-loop,
+        parallel links, duplicate node ids, fewer than two vertices, a file too large for the memory limit).
+
+    Example
+    -------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "k4.edges"
+    >>> _ = p.write_text("a b\\na c\\na d\\nb c\\nb d\\nc d\\n")
+    >>> G = read_network(p)
+    >>> G.labels, len(edsts(G, method="shallow"))
+    (['a', 'b', 'c', 'd'], 2)
+    """
+    return read(path, format).graph

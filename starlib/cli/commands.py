@@ -141,7 +141,10 @@ def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any],
     elif diameter is False:
         out["diameter_skipped"] = "--no-diameter was given"
     elif diameter or work <= DIAMETER_WORK:
-        out["diameter"] = int(graph.diameter())
+        try:
+            out["diameter"] = int(graph.diameter())
+        except ValueError:  # a digraph (read from a file) that is only weakly connected
+            out["diameter_skipped"] = "not every vertex reaches every other along the arcs (the diameter is infinite)"
     else:
         out["diameter_skipped"] = (f"a BFS from each of {n:,} vertices over {m:,} links is {work:.1e} steps, over "
                                    f"the {DIAMETER_WORK:.0e} that info spends by default; --diameter computes it")
@@ -210,25 +213,32 @@ def read_network(path: str, pairs: Sequence[str] = (), input_format: str | None 
     return read_input(path, input_format)
 
 
-def source_extra(nf: NetworkFile) -> dict[str, Any]:
+def source_extra(nf: NetworkFile, path: str) -> dict[str, Any]:
     """What an output records about a network read from a file: the ``input`` file's name and its ``input_format``.
 
+    The first file a network was read from: a starlib JSON file that records an ``input`` (it was converted from
+    another file) passes it on.
+
     >>> from starlib.io import NetworkFile
-    >>> source_extra(NetworkFile(None, None, extra={"input": "my.graphml", "input_format": "graphml", "seed": 0}))
+    >>> source_extra(NetworkFile(None, None, extra={"input": "my.graphml", "input_format": "graphml"}), "t.json")
     {'input': 'my.graphml', 'input_format': 'graphml'}
+    >>> source_extra(NetworkFile(None, None, "slimfly", {"q": 5}, 2, {"method": "auto"}), "runs/sf.json")
+    {'input': 'sf.json', 'input_format': 'json'}
     """
-    return {k: nf.extra[k] for k in ("input", "input_format") if k in nf.extra}
+    if "input" in nf.extra:
+        return {"input": nf.extra["input"], "input_format": nf.extra.get("input_format", nf.format)}
+    return {"input": Path(path).name, "input_format": nf.format}
 
 
 def file_summary(nf: NetworkFile) -> str:
-    """One line on what a network file holds, for ``info`` (``read as graphml``; the family a starlib file names).
+    """One line on what a network file holds, for ``info``: its format, and the family a starlib file names.
 
     >>> from starlib.io import NetworkFile
     >>> file_summary(NetworkFile(None, None, "slimfly", {"q": 5}))
-    'read as json, a file of slimfly q=5'
+    'a network read from json, a file of slimfly q=5'
     """
     named = " ".join([nf.network, *(f"{k}={v}" for k, v in nf.params.items())]).strip()
-    return f"read as {nf.format}" + (f", a file of {named}" if named else "")
+    return f"a network read from {nf.format}" + (f", a file of {named}" if named else "")
 
 
 def require_edst_network(nf: NetworkFile, path: str) -> None:

@@ -315,7 +315,7 @@ def _cmd_build(a: argparse.Namespace) -> int:
             nf = read_network(a.network, a.params, a.input_format)
             pr.stage("write")
             size = _emit(render(a.format, nf.graph, None, network=nf.network, params=nf.params,
-                                extra=source_extra(nf), **options), target)
+                                extra=source_extra(nf, a.network), **options), target)
         if target is not None:
             _say(a, wrote_line(target, size, nodes=int(nf.graph.n), fmt=a.format))
         return 0
@@ -370,7 +370,7 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             graph = nf.graph
             trees = _pack(a, pr, graph, method, a.network)
             pr.stage("write")
-            extra = {**source_extra(nf), "upper_bound": int(upper_bound(graph)), "method": method.name}
+            extra = {**source_extra(nf, a.network), "upper_bound": int(upper_bound(graph)), "method": method.name}
             size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
                                 **options), target)
     else:

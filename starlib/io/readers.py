@@ -217,12 +217,12 @@ def _finish(labels: list[Hashable], rows: np.ndarray, path: str, fmt: str, *, di
 def _trees(rows: np.ndarray, tree_of_row: np.ndarray, roots: Any, n: int, source: str) -> EDSTSet | None:
     """Trees from a ``tree`` attribute per edge (-1: no tree) and the graph's ``roots`` (default: vertex 0)."""
     t = np.asarray(tree_of_row, dtype=np.int64)
-    if t.size == 0 or (t < 0).all():
-        return None
     bad = np.flatnonzero(t < -1)
     if bad.size:
         raise ValueError(f"{source}: edge #{int(bad[0])} has tree={int(t[bad[0]])}; a tree index is -1 (no tree) "
                          f"or 0, 1, 2, ...")
+    if t.size == 0 or (t < 0).all():
+        return None
     k = int(t.max()) + 1
     if roots is None:
         roots = [0] * k
@@ -588,7 +588,7 @@ INPUT_FORMATS: dict[str, InputFormat] = {f.name: f for f in (
                 40, True),
     InputFormat("gml", "GML (read by networkx; labels name the vertices, else ids)", (".gml",), _read_gml, 24,
                 True),
-    InputFormat("edgelist", "edge list: a line 'u v' per link, integer ids or names, # comments",
+    InputFormat("edgelist", "a line 'u v' per link (integers or names, # comments)",
                 (".edges", ".edgelist", ".txt"), _read_edge_list, 56, False),
     InputFormat("anynet", "BookSim 2 anynet network file (routers are the vertices)", (".anynet",), _read_anynet,
                 24, False),

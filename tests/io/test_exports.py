@@ -18,7 +18,9 @@ from starlib.io import (
     anynet,
     encode,
     export,
+    gml,
     graphml,
+    node_link,
     parent_arrays,
     render,
     write_anynet,
@@ -137,6 +139,51 @@ def test_graphml_of_a_directed_graph(tmp_path):
     nx.write_graphml(_expected_graph(g, None), tmp_path / "nx.graphml")
     _same(nx.read_graphml(tmp_path / "d.graphml", node_type=int), nx.read_graphml(tmp_path / "nx.graphml",
                                                                                    node_type=int))
+
+
+# -- GML and node-link JSON: what networkx reads ------------------------------------------------------------------
+
+def _check_networkx_view(g: nx.Graph, graph: ArrayGraph, trees: EDSTSet | None, labels: list) -> None:
+    """``g`` (read by networkx, nodes 0..n-1) is ``graph`` with its labels, family, parameters and trees."""
+    assert list(g.nodes) == list(range(graph.n)) and labels == [jsonable(v) for v in graph.labels]
+    assert _edge_set(g.edges) == _edge_set(graph.edges.tolist()) and g.number_of_edges() == graph.m
+    if trees is None:
+        assert all("tree" not in d for _, _, d in g.edges(data=True))
+    else:
+        which = dict(zip(map(tuple, graph.edges.tolist()), trees.edge_trees(graph).tolist(), strict=True))
+        assert {(min(u, v), max(u, v)): d["tree"] for u, v, d in g.edges(data=True)} == which
+
+
+@pytest.mark.parametrize("with_trees", [False, True])
+@pytest.mark.parametrize("name, graph, trees", CASES, ids=IDS)
+def test_gml_reads_back_with_networkx(name, graph, trees, with_trees, tmp_path):
+    t = trees if with_trees else None
+    (tmp_path / "g.gml").write_bytes(gml(graph, t))
+    g = nx.read_gml(tmp_path / "g.gml", label=None)  # integer ids; the labels are JSON text
+    _check_networkx_view(g, graph, t, [orjson.loads(g.nodes[i]["label"]) for i in g])
+    assert g.graph["network"] == graph.name and orjson.loads(g.graph["params"]) == jsonable(graph.params)
+    if t is not None:
+        assert orjson.loads(g.graph["roots"]) == [x.root for x in t]
+    assert gml(graph, t).isascii()
+
+
+@pytest.mark.parametrize("with_trees", [False, True])
+@pytest.mark.parametrize("name, graph, trees", CASES, ids=IDS)
+def test_node_link_reads_back_with_networkx(name, graph, trees, with_trees):
+    t = trees if with_trees else None
+    data = orjson.loads(node_link(graph, t))
+    g = nx.node_link_graph(data, edges="edges")
+    assert not g.is_multigraph() and not g.is_directed()
+    _check_networkx_view(g, graph, t, [g.nodes[i]["label"] for i in g])
+    assert g.graph["network"] == graph.name and g.graph["params"] == jsonable(graph.params)
+    if t is not None:
+        assert g.graph["roots"] == [x.root for x in t]
+
+
+def test_gml_and_node_link_of_a_directed_graph():
+    g = CAYLEY["macro-rotator"].build(l=2, n=2)
+    assert nx.parse_gml(gml(g).decode(), label=None).is_directed()
+    assert nx.node_link_graph(orjson.loads(node_link(g)), edges="edges").number_of_edges() == g.m
 
 
 def test_graphml_refuses_trees_that_are_not_edge_disjoint_in_the_graph():
