@@ -13,7 +13,7 @@ the larger of their ratios for such a file.
 
 *Target (issue 23).* ``starlib edsts FILE --method shallow`` on a GraphML file of about 10^5 links within 3x the
 time of the same network built by name, reading included: both commands run as subprocesses, best of
-``--runs``, on Slim Fly ``MMS(--target-q)`` (q = 43: 3,698 routers, 118,326 links), and their tree counts and
+``--runs``, on Slim Fly ``MMS(--target-q)`` (q = 43: 3,698 routers, 120,185 links), and their tree counts and
 depths are printed.
 """
 

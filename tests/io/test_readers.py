@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 
 import networkx as nx
@@ -239,3 +240,21 @@ def test_trees_from_a_tree_attribute_without_roots_start_at_vertex_0(tmp_path):
     f = read_input(tmp_path / "k4.graphml")
     assert len(f.trees) == 2 and [t.root for t in f.trees] == [0, 0] and verify_edsts(f.graph, f.trees).valid
     assert isinstance(f.trees, EDSTSet) and all(isinstance(t, Tree) for t in f.trees)
+
+
+def test_the_examples_of_docs_formats_md_section_8_read_as_documented(tmp_path):
+    from tests.paths import ROOT
+
+    doc = (ROOT / "docs" / "formats.md").read_text()
+    section = doc[doc.index("## 8. Network files"):]
+    examples = re.findall(r"`(ring\.\w+)`(?: \(([\w-]+)\))?:\n\n((?:    .*\n)+)", section)
+    assert sorted(fmt or name.split(".")[1] for name, fmt, _ in examples) == sorted(
+        ["json", "graphml", "gml", "node-link", "edges", "anynet"])
+    for k, (name, fmt, block) in enumerate(examples):
+        path = tmp_path / str(k) / name
+        path.parent.mkdir()
+        path.write_text("".join(line[4:] + "\n" for line in block.splitlines()))
+        f = read_input(path)
+        assert f.format == (fmt or {"edges": "edgelist"}.get(name.split(".")[1], name.split(".")[1])), name
+        assert f.graph.labels == ([0, 1, 2, 3] if f.format == "anynet" else ["s0", "s1", "s2", "s3"]), name
+        assert f.graph.edges.tolist() == [[0, 1], [0, 3], [1, 2], [2, 3]], name
