@@ -170,10 +170,6 @@ def _name(v: Hashable) -> str:
 
 # -- what every network is: simple, at least two vertices -------------------------------------------------------------
 
-def _where_edge(k: int) -> str:
-    return f"edge #{k}"
-
-
 def _source(path: str) -> str:
     return f"path={path!r}"
 
@@ -184,10 +180,14 @@ def _extra(path: str, fmt: str, **more: Any) -> dict[str, Any]:
 
 
 def _finish(labels: list[Hashable], rows: np.ndarray, path: str, fmt: str, *, directed: bool = False,
-            where: Callable[[int], str] = _where_edge, tree_of_row: np.ndarray | None = None,
+            where: Callable[[int], str] | None = None, tree_of_row: np.ndarray | None = None,
             roots: Any = None, network: str = "", params: dict | None = None, extra: dict | None = None
             ) -> NetworkFile:
-    """The network of ``rows`` (vertex indices, file order) on ``labels``, checked simple; ``tree_of_row``: trees."""
+    """The network of ``rows`` (vertex indices) on ``labels``, checked simple; ``tree_of_row``: trees.
+
+    ``where(k)`` names row ``k`` in a message (``line 7``) for a format whose rows are the file's lines; None for
+    a graph networkx built, whose edges are not in the file's order.
+    """
     source = _source(path)
     n = len(labels)
     if n < 2:
@@ -196,8 +196,9 @@ def _finish(labels: list[Hashable], rows: np.ndarray, path: str, fmt: str, *, di
     loops = np.flatnonzero(rows[:, 0] == rows[:, 1])
     if loops.size:
         k = int(loops[0])
-        raise ValueError(f"{source}: {where(k)} is a self-loop at {_name(labels[rows[k, 0]])}; starlib reads simple "
-                         f"graphs (no self-loops, no parallel links): remove it")
+        at = f"{where(k)} is a self-loop" if where is not None else "a self-loop"
+        raise ValueError(f"{source}: {at} at {_name(labels[rows[k, 0]])}; starlib reads simple graphs (no "
+                         f"self-loops, no parallel links): remove it")
     pairs = rows if directed else np.sort(rows, axis=1)
     keys = pairs[:, 0] * np.int64(n) + pairs[:, 1]
     order = np.argsort(keys, kind="stable")
@@ -206,21 +207,25 @@ def _finish(labels: list[Hashable], rows: np.ndarray, path: str, fmt: str, *, di
         first, second = int(order[same[0]]), int(order[same[0] + 1])
         u, v = rows[first]
         link = f"{_name(labels[u])} {'->' if directed else 'and'} {_name(labels[v])}"
-        raise ValueError(f"{source}: {where(first)} and {where(second)} both link {link}: parallel links (a "
-                         f"multigraph); starlib reads simple graphs: list each link once")
+        which = f"{where(first)} and {where(second)} both link" if where is not None else "two edges link"
+        raise ValueError(f"{source}: {which} {link}: parallel links (a multigraph); starlib reads simple graphs: list "
+                         f"each link once")
     meta = {INPUT: Path(path).name}
     graph = ArrayGraph.from_edges(labels, rows, name=network, params=dict(params or {}), directed=directed, meta=meta)
-    trees = None if tree_of_row is None else _trees(rows, tree_of_row, roots, n, source)
+    trees = None if tree_of_row is None else _trees(rows, tree_of_row, roots, labels, source)
     return NetworkFile(graph, trees, network, dict(params or {}), None, _extra(path, fmt, **(extra or {})), fmt)
 
 
-def _trees(rows: np.ndarray, tree_of_row: np.ndarray, roots: Any, n: int, source: str) -> EDSTSet | None:
+def _trees(rows: np.ndarray, tree_of_row: np.ndarray, roots: Any, labels: list[Hashable], source: str
+           ) -> EDSTSet | None:
     """Trees from a ``tree`` attribute per edge (-1: no tree) and the graph's ``roots`` (default: vertex 0)."""
+    n = len(labels)
     t = np.asarray(tree_of_row, dtype=np.int64)
     bad = np.flatnonzero(t < -1)
     if bad.size:
-        raise ValueError(f"{source}: edge #{int(bad[0])} has tree={int(t[bad[0]])}; a tree index is -1 (no tree) "
-                         f"or 0, 1, 2, ...")
+        u, v = rows[bad[0]]
+        raise ValueError(f"{source}: the edge {_name(labels[u])} - {_name(labels[v])} has tree={int(t[bad[0]])}; a "
+                         f"tree index is -1 (no tree) or 0, 1, 2, ...")
     if t.size == 0 or (t < 0).all():
         return None
     k = int(t.max()) + 1
@@ -303,8 +308,9 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
         roots = _json_text(roots) if isinstance(roots, str) else roots
     if any(t != -1 for _, _, t in edges):
         if not all(type(t) is int for _, _, t in edges):
-            k = next(k for k, (_, _, t) in enumerate(edges) if type(t) is not int)
-            raise ValueError(f"{source}: edge #{k} has tree={_name(edges[k][2])}; a tree index is an integer")
+            u, v, t = next(e for e in edges if type(e[2]) is not int)
+            raise ValueError(f"{source}: the edge {_name(u)} - {_name(v)} has tree={_name(t)}; a tree index is an "
+                             f"integer")
         tree_of_row = np.fromiter((t for _, _, t in edges), dtype=np.int64, count=len(edges))
     return _finish(labels, rows, path, fmt, directed=g.is_directed(), tree_of_row=tree_of_row, roots=roots,
                    network=network, params=params)

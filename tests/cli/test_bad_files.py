@@ -52,7 +52,7 @@ CASES = [
                                          b'{"source":2,"target":1}]}', ["info"], "parallel links"),
     ("self-loop (edge list)", "l.edges", b"a b\nb b\n", ["info"], "line 2 is a self-loop at 'b'"),
     ("self-loop (GraphML)", "l.graphml", graphml(TRIANGLE + TRIANGLE_EDGES + '<edge source="c" target="c"/>'),
-     ["build"], "is a self-loop at 'c'"),
+     ["build"], "a self-loop at 'c'; starlib reads simple graphs"),
     ("self-loop (anynet)", "l.anynet", b"router 0 router 1\nrouter 1 router 1\n", ["info"],
      "line 2: router 1 is linked to itself"),
     ("disconnected, edsts", "two.edges", b"0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n", ["edsts"],
@@ -112,7 +112,7 @@ CASES = [
     ("a tree index below -1", "t.graphml", graphml(TRIANGLE + '<edge source="a" target="b"><data key="t">-2</data>'
                                                    '</edge>').replace(b"<graph ", b'<key id="t" for="edge" '
                                                                       b'attr.name="tree" attr.type="int"/><graph '),
-     ["verify"], "has tree=-2"),
+     ["verify"], "the edge 'a' - 'b' has tree=-2"),
     ("too large for --max-memory", "big.graphml", graphml(TRIANGLE + TRIANGLE_EDGES), ["info", "--max-memory", "1K"],
      "is too large: reading"),
     ("an unknown suffix", "net.csv", b"0,1\n", ["info"], "the suffix '.csv' names no input format"),
