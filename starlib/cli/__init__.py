@@ -4,7 +4,7 @@
 module                 what
 =====================  ===============================================================================
 :mod:`.main`           the parser, the verbs, exit statuses and the one-line error rule
-:mod:`.commands`       the work behind each verb (resolve and build with a size check, info, verify)
+:mod:`.commands`       the work behind each verb (resolve and build with a size check, network files, info, verify)
 :mod:`.text`           what people read: the families table, the info summary, the ``wrote`` line
 :mod:`.progress`       the progress bar on standard error
 =====================  ===============================================================================

@@ -249,6 +249,17 @@ def require_edst_network(nf: NetworkFile, path: str) -> None:
     ------
     ValueError
         ``path='...': the graph is not connected (...)``, or directed.
+
+    Example
+    -------
+    >>> import numpy as np
+    >>> from starlib.io import NetworkFile
+    >>> two = NetworkFile(ArrayGraph.from_edges("abcd", np.array([[0, 1], [2, 3]])), None)
+    >>> require_edst_network(two, "two.edges")
+    Traceback (most recent call last):
+    ...
+    ValueError: path='two.edges': the graph is not connected (2 components; 'a' and 'c' are in different ones), so \
+it has no spanning tree
     """
     g = nf.graph
     source = f"path={str(path)!r}"
