@@ -1,6 +1,7 @@
 """Reading network files: peak memory per byte of file for each input format, and the file-network EDST target.
 
-Run: ``.venv/bin/python benchmarks/bench_readers.py [--q 13 23 37] [--target-q 43]``. Never part of the tests.
+Run: ``.venv/bin/python benchmarks/bench_readers.py [--q 13 23 37] [--target "slimfly q=43" ...]``. Never part of
+the tests.
 
 *Memory model.* :data:`starlib.io.INPUT_FORMATS` refuses a file whose size times the format's ``bytes_per_byte``
 exceeds the memory limit, before reading it. This measures that ratio: Slim Fly ``MMS(q)`` for each ``--q`` is
@@ -13,8 +14,8 @@ the larger of their ratios for such a file.
 
 *Target (issue 23).* ``starlib edsts FILE --method shallow`` on a GraphML file of about 10^5 links within 3x the
 time of the same network built by name, reading included: both commands run as subprocesses, best of
-``--runs``, on Slim Fly ``MMS(--target-q)`` (q = 43: 3,698 routers, 120,185 links), and their tree counts and
-depths are printed.
+``--runs``, on each ``--target`` network (default Slim Fly ``MMS(43)``: 3,698 routers, 120,185 links), and their
+tree counts and depths are printed.
 """
 
 from __future__ import annotations
@@ -76,15 +77,17 @@ def measure_memory(qs: list[int], folder: Path) -> list[dict]:
     return rows
 
 
-def time_target(q: int, runs: int, folder: Path) -> dict:
+def time_target(spec: str, runs: int, folder: Path) -> dict:
+    """``spec``: a family and its parameters as on the command line (``"dragonfly a=24 p=12 h=12"``)."""
+    from starlib.cli.commands import build_network
     from starlib.io import render
-    from starlib.networks import slimfly
 
-    G = slimfly(q)
-    graphml = folder / f"sf{q}.graphml"
-    graphml.write_bytes(render("graphml", G, None, network="slimfly", params={"q": q}))
-    out: dict = {"q": q, "n": G.n, "m": G.m, "graphml MB": graphml.stat().st_size / 1e6}
-    for key, args in (("by name", ["slimfly", f"q={q}"]), ("from GraphML", [str(graphml)])):
+    name, *words = spec.split()
+    G, params, _ = build_network(name, words)
+    graphml = folder / f"{name}.graphml"
+    graphml.write_bytes(render("graphml", G, None, network=name, params=params))
+    out: dict = {"network": spec, "n": G.n, "m": G.m, "graphml MB": graphml.stat().st_size / 1e6}
+    for key, args in (("by name", [name, *words]), ("from GraphML", [str(graphml)])):
         best = float("inf")
         for _ in range(runs):
             target = folder / "t.json"
@@ -102,7 +105,8 @@ def time_target(q: int, runs: int, folder: Path) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--q", type=int, nargs="+", default=[13, 23, 37], help="Slim Fly sizes for the memory model")
-    ap.add_argument("--target-q", type=int, default=43, help="Slim Fly of the timing target (0: skip)")
+    ap.add_argument("--target", nargs="*", default=["slimfly q=43"],
+                    help="networks of the timing target, each a quoted 'family KEY=VALUE ...' (none: skip)")
     ap.add_argument("--runs", type=int, default=2)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
@@ -112,8 +116,8 @@ def main() -> None:
         for r in measure_memory(a.q, folder):
             print(f"{r['format']:<10} {r['q']:>3} {r['links']:>8,} {r['MB']:>7.2f} {r['peak MB']:>8.1f} "
                   f"{r['bytes/byte']:>10.1f} {r['model']:>6} {r['read s']:>7.2f}")
-        if a.target_q:
-            print(json.dumps(time_target(a.target_q, a.runs, folder), indent=1))
+        for spec in a.target:
+            print(json.dumps(time_target(spec, a.runs, folder)))
 
 
 if __name__ == "__main__":
