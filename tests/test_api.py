@@ -47,3 +47,10 @@ def test_export_reads_the_format_off_the_suffix(tmp_path):
     with pytest.raises(ValueError, match="the suffix '.txt' names no format"):
         starlib.export(tmp_path / "u.txt", G, trees)
     assert not (tmp_path / "u.txt").exists()
+
+
+def test_edsts_may_return_no_tree():
+    """Table I's Universal count t_G + t_H - 2 is 0 on K_2 x K_2 (the 4-cycle): auto builds no tree, and the API
+    returns the empty family instead of failing its verification; the exact packer finds the one tree."""
+    G = starlib.network("hyperx", sizes="2,2")
+    assert len(starlib.edsts(G)) == 0 and len(starlib.edsts(G, method="generic")) == 1
