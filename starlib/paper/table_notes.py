@@ -569,6 +569,64 @@ _SHALLOW_ALLREDUCE = TableNote(
                                     "or the BFS tree itself)", "bytes", tex="beats BFS", decimals=0)},
     landscape=True, size="footnotesize")
 
+_PEERS_NETWORK = Column("network family (as on the command line: star products `slimfly`, `polarfly` "
+                        "($\\mathrm{ER}_q$), `bundlefly`, `polarstar-iq`, `polarstar-paley`; peers `dragonfly`, "
+                        "`fat-tree` (k-ary n-tree), `hyperx`, `torus`, `hypercube`, `jellyfish`)", tex="network")
+_PEERS_PARAMS = Column("the family's parameters (`starlib info NETWORK PARAMETERS` builds it; `p` is endpoints per "
+                       "router, `loops=1` PolarStar's network version)", tex="param.", width="3.4cm")
+_PEERS_BUDGET = Column("radix budget $R$ the network was designed for (ports per router)", "ports", tex="$R$")
+_PEERS = TableNote(
+    "Star products among their peers (notebook 14, beyond the star-product paper): for each radix budget $R$, "
+    "each family's instance chosen by a documented design rule (`starlib.paper.peers`: the designers' endpoint "
+    "split, radix at most $R$), built and measured: the exact maximum number of EDSTs (certified by a partition "
+    "of the vertices), EDSTs per router port, the deepest tree of the shallow maximum family (`shallow_trees`) "
+    "with the lower bound for that count, and notebook 08's allreduce time of a large message over it.",
+    {"radix_budget": _PEERS_BUDGET,
+     "network": _PEERS_NETWORK,
+     "parameters": _PEERS_PARAMS,
+     "kind": Column("`star product` or `peer`", tex="kind"),
+     "routers": Column("routers (vertices of the network)", "routers", tex="$n$"),
+     "links": Column("links between routers (edges)", "links", tex="$m$"),
+     "diameter": Column("diameter of the network", "hops", tex="diam."),
+     "network_ports": Column("largest number of links at a router (largest degree $k'$)", "ports", tex="$k'$"),
+     "endpoints_per_router": Column("endpoints per router $p$ (fat tree: at its leaves, none elsewhere)",
+                                    "endpoints", tex="$p$"),
+     "radix": Column("ports of the busiest router, $\\max(\\deg + \\text{endpoints})$, counted on the network",
+                     "ports", tex="radix"),
+     "endpoints": Column("endpoints of the whole network", "endpoints", tex="endp."),
+     "upper_bound": Column("upper bound $\\min(\\lfloor m/(n-1) \\rfloor, \\delta)$ on the EDSTs (eq. (1) and "
+                           "the least degree)", "trees", tex="bound"),
+     "max_edsts": Column("maximum number of EDSTs (the exact packer `generic_packing`)", "trees", tex="$k$"),
+     "certified": _flag("the $k$ trees verify and the packer's vertex partition has a Nash-Williams bound of $k$",
+                        "cert."),
+     "edsts_per_port": Column("EDSTs per router port, $k$ / radix", "trees per port", tex="$k$/port",
+                              decimals=4),
+     "shallow_depth": Column("deepest tree of the shallow maximum family, measured from its root", "hops",
+                             tex="$D$"),
+     "lower_bound": Column("lower bound on the deepest tree of any family of $k$ EDSTs", "hops", tex="l.b."),
+     "allreduce_us": Column("pipelined allreduce time of the large message (64 MiB in the committed run) over the "
+                            "shallow family, equal split, notebook 08's model", "$\\mu$s", tex="allreduce",
+                            decimals=2)},
+    landscape=True, size="scriptsize", tabcolsep="3pt")
+
+_PEERS_JELLYFISH = TableNote(
+    "Jellyfish over its seeds (notebook 14): the random regular graph built from the Slim Fly's switches for each "
+    "radix budget, one graph per seed, and the least and largest value of each measure.",
+    {"radix_budget": _PEERS_BUDGET,
+     "parameters": Column("Jellyfish's parameters without the seed ($n$ routers, $r$ links and $p$ endpoints per "
+                          "router)", tex="param."),
+     "seeds": Column("seeds (graphs) measured", "graphs", tex="seeds"),
+     **{f"{col}_{end}": Column(f"{word} of the {what}", unit, tex=f"{tex} {end}", decimals=dec)
+        for col, what, unit, tex, dec in (("diameter", "diameter", "hops", "diam.", None),
+                                          ("max_edsts", "maximum number of EDSTs", "trees", "$k$", None),
+                                          ("shallow_depth", "deepest tree of the shallow maximum family", "hops",
+                                           "$D$", None),
+                                          ("lower_bound", "lower bound on the depth", "hops", "l.b.", None),
+                                          ("allreduce_us", "allreduce time (as in `peers`)", "$\\mu$s",
+                                           "allr.", 2))
+        for end, word in (("min", "least value"), ("max", "largest value"))}},
+    size="footnotesize", tabcolsep="3pt")
+
 _RESILIENCE = TableNote(
     "Link failures (notebook 08, beyond the star-product paper): how many of a set's edge-disjoint trees stay "
     "intact when links fail, independently with probability $f$ or as a fixed number $F = \\mathrm{round}(fm)$ of "
@@ -878,4 +936,6 @@ TABLE_NOTES: dict[str, TableNote] = {
     "maximum_shallow_front": _SHALLOW_FRONT,
     "maximum_shallow_er": _SHALLOW_ER,
     "maximum_shallow_allreduce": _SHALLOW_ALLREDUCE,
+    "peers": _PEERS,
+    "peers_jellyfish": _PEERS_JELLYFISH,
 }
