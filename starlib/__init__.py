@@ -26,11 +26,12 @@ Submodules are imported on first use (``starlib.networks.slimfly(7)``), so ``imp
 
 from __future__ import annotations
 
-from .api import edsts, export, families, network, read, read_network, verify
+from .api import edsts, export, families, network, read, read_network, repair, verify
 from .graphs import ArrayGraph
 
 __version__ = "0.1.0"
-__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "ArrayGraph", "__version__"]
+__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "repair", "ArrayGraph",
+           "__version__"]
 
 
 def __getattr__(name: str) -> object:

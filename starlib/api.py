@@ -12,6 +12,7 @@ function                          what
 :func:`read_network`              your own network from a file: GraphML, GML, an edge list, node-link JSON, a
                                   BookSim anynet file, starlib JSON (the format read off the suffix)
 :func:`read`                      read any such file back whole (graph, trees, what made them)
+:func:`repair`                    the maximum trees again after link failures, grown from the surviving ones
 ================================  ===================================================================================
 
 Everything here is re-exported by :mod:`starlib` itself; :mod:`starlib.edst` keeps the full set of constructions
@@ -33,12 +34,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the heavy modules load when a function first runs
-    from .edst import EDSTSet, VerifyReport
+    from .edst import EDSTSet, Repair, VerifyReport
     from .family import Family
     from .graphs import ArrayGraph, GraphLike
     from .io import NetworkFile
 
-__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "SUFFIXES"]
+__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "repair", "SUFFIXES"]
 
 #: The format a file's suffix names, for :func:`export` (any other suffix needs ``format=``).
 SUFFIXES = {".json": "json", ".graphml": "graphml", ".gml": "gml", ".anynet": "anynet", ".edges": "edgelist",
@@ -242,3 +243,63 @@ def read_network(path: str | os.PathLike, format: str | None = None) -> ArrayGra
     (['a', 'b', 'c', 'd'], 2)
     """
     return read(path, format).graph
+
+
+def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed: int = 0) -> Repair:
+    """The maximum EDSTs of ``graph`` after the links ``fail`` failed, grown from ``trees``, verified.
+
+    Trees that lost no link are kept; each damaged tree's cut subtrees are joined back by an unused link nearest
+    the root; when that cannot restore the bound, the exact packer augments from the surviving forests to the new
+    maximum, certified (:func:`starlib.edst.repair_edsts`, whose module text has the details).
+
+    Parameters
+    ----------
+    graph : ArrayGraph or networkx.Graph
+        The network before the failures.
+    trees : EDSTSet or sequence of trees
+        Its edge-disjoint spanning trees (``read(path).trees``, :func:`edsts`).
+    fail : sequence
+        The failed links: each a text ``"U-V"`` (two vertex labels as the network's file writes them, joined by
+        ``-``: ``"a-b"``, ``"3-17"``, ``"[[0,1],2]-[[1,1],0]"``) or a pair ``(U, V)`` of labels.
+    deep : bool
+        Also run the full depth search on the result (:func:`starlib.edst.improve_depth`).
+    seed : int
+        Its seed.
+
+    Returns
+    -------
+    Repair
+        ``.graph`` the damaged network, ``.trees`` the family, ``.count_before``/``.count_after``,
+        ``.depth_before``/``.depth_after``, ``.upper_bound`` with ``.bound_kind`` and ``.certificate``, ``.summary()``.
+
+    Raises
+    ------
+    ValueError
+        For a label that names no vertex, a pair that is no link, a link named twice, no link, no trees.
+
+    Example
+    -------
+    >>> G = network("torus", sizes="3,3")
+    >>> r = repair(G, edsts(G), ["[0,0]-[0,1]"])
+    >>> r.count_before, r.count_after, r.bound_kind, verify(r.graph, r.trees).valid
+    (2, 2, 'edges', True)
+    """
+    from .edst.repair import label_index, parse_link, repair_edsts
+    from .graphs import as_graph
+
+    graph = as_graph(graph, "graph")
+    if isinstance(fail, (str, bytes)) or not hasattr(fail, "__iter__"):
+        raise ValueError(f"fail={fail!r} must be a list of links ('U-V' texts or (U, V) label pairs)")
+    index, texts = graph.index(), None
+    pairs = []
+    for item in fail:
+        if isinstance(item, str):
+            texts = label_index(graph.labels) if texts is None else texts
+            pairs.append(parse_link(item, texts, "fail"))
+        else:
+            u, v = item
+            for x in (u, v):
+                if x not in index:
+                    raise ValueError(f"fail: vertex {x!r} is not in the network")
+            pairs.append((index[u], index[v]))
+    return repair_edsts(graph, trees, pairs, deep=deep, seed=seed)

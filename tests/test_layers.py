@@ -30,7 +30,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     **{floor: (prefixes, frozenset({"base", "graphs", *_EDST[: k + 1]})) for k, (floor, prefixes) in enumerate(zip(
         _EDST, [tuple(f"starlib.edst.{m}" for m in ("trees", "verify", "packing", "forest_union")),
                 ("starlib.edst.factor",), ("starlib.edst.product",), ("starlib.edst.depth",),
-                ("starlib.edst.methods",)], strict=True))},
+                ("starlib.edst.methods", "starlib.edst.repair")], strict=True))},
     **{f"side.{d}": ((f"starlib.{d}",), _CORE | set(_EDST) | {f"side.{d}"}) for d in ("cayley", "netdesign",
                                                                                      "allreduce")},
     # files: starlib's JSON format and the exports; only the command line and the sweeps import it

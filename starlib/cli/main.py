@@ -179,6 +179,10 @@ def parser() -> argparse.ArgumentParser:
                                                        _examples("improve")]))
     im.add_argument("file", help="a file with trees (edsts writes one)")
     im.add_argument("--seed", default="0", metavar="N", help="seed of the local search (default 0)")
+    from .repair import add_repair_parser
+
+    add_repair_parser(sub, [common, output, input_format], lambda: "\n\n".join([_formats_text(True),
+                                                                               _input_formats_text(True)]))
     v = sub.add_parser("verify", parents=[common, as_json, input_format], help="check the trees of a file",
                        description="Check that a file of trees (starlib JSON version 1 or 2, or GraphML, GML or "
                        "node-link JSON whose edges carry 'tree') holds edge-disjoint spanning trees of its graph. Exit "
@@ -421,6 +425,20 @@ def _cmd_improve(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_repair(a: argparse.Namespace) -> int:
+    from .progress import Progress
+    from .repair import repair_file
+
+    options = _format_options(a.format, a.option, trees=True)
+    target = _target(a.output)
+    with Progress(["read", "repair", "write"], a.quiet, desc=f"repair {a.file}") as pr:
+        data, summary = repair_file(a.file, a.fail, a.input_format, deep=a.deep, seed=a.seed, fmt=a.format,
+                                    options=options, progress=pr)
+        size = _emit(data, target)
+    _say(a, summary + ("" if target is None else f"; wrote {target} ({size:,} bytes)"))
+    return 0
+
+
 def _cmd_verify(a: argparse.Namespace) -> int:
     from .commands import verify_file
     from .text import verify_text
@@ -470,7 +488,7 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
 
 
 _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
-          "improve": _cmd_improve, "verify": _cmd_verify, "sweep": _cmd_sweep}
+          "improve": _cmd_improve, "repair": _cmd_repair, "verify": _cmd_verify, "sweep": _cmd_sweep}
 
 
 def _fail(message: str, status: int = 2) -> int:

@@ -17,6 +17,8 @@ product constructions  :mod:`.product`: Sections V-B (:func:`universal_trees`, :
 depth                  :mod:`.depth`: :func:`depth_lower_bound`, :func:`improve_depth` (the local search that keeps
                        the count), :func:`shallow_trees` (the most trees, then the least depth)
 methods                :mod:`.methods`: :data:`METHODS`, every method declared once, and :func:`edsts`
+repair                 :mod:`.repair`: :func:`repair_edsts`, the maximum family after link failures, grown
+                       from the surviving trees (on the methods floor: it uses the depth search)
 =====================  ===========================================================================================
 
 Every public name below is re-exported here, listed once in :data:`_PUBLIC` by the module that defines it:
@@ -74,6 +76,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "depth": ("DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
               "shallowest", "shallow_factor_trees", "er_shallow_trees"),
     "methods": ("Method", "Plan", "METHODS", "edsts", "get_method"),
+    "repair": ("Repair", "repair_edsts"),
 }
 _EXPORTS: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
 

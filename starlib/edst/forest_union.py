@@ -103,6 +103,43 @@ def _first_fit(n, eu, ev, k, order):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _warm_fit(n, eu, ev, k, order, start):  # pragma: no cover - compiled
+    """Greedy forests from a start: the edges with ``start[e] = i >= 0`` go into forest ``i`` first, then every
+    other edge in ``order`` into the first forest where it joins two components. Returns ``(owner, size, uf, bad)``,
+    ``bad`` the first start edge that closes a cycle in its forest (``-1``: none)."""
+    m = eu.shape[0]
+    uf = np.empty((k, n), np.int64)
+    for i in range(k):
+        for v in range(n):
+            uf[i, v] = v
+    owner = np.full(m, -1, np.int64)
+    size = np.zeros(k, np.int64)
+    for e in range(m):
+        i = start[e]
+        if i >= 0:
+            ra = find(uf[i], eu[e])
+            rb = find(uf[i], ev[e])
+            if ra == rb:
+                return owner, size, uf, e
+            uf[i, ra] = rb
+            owner[e] = i
+            size[i] += 1
+    for t in range(m):
+        e = order[t]
+        if owner[e] >= 0:
+            continue
+        for i in range(k):
+            ra = find(uf[i], eu[e])
+            rb = find(uf[i], ev[e])
+            if ra != rb:
+                uf[i, ra] = rb
+                owner[e] = i
+                size[i] += 1
+                break
+    return owner, size, uf, -1
+
+
+@numba.njit(cache=True)
 def _forest_parents(n, eu, ev, owner, k):  # pragma: no cover - compiled
     """Parent pointers of every forest (a breadth-first forest from the smallest vertex of each component)."""
     m = eu.shape[0]
@@ -396,6 +433,11 @@ class ForestUnion:
     order : str
         ``"random"`` (seeded), ``"input"`` (the rows as given) or ``"auto"``: random from
         :data:`RANDOM_ORDER_LINKS` links on, input order below.
+    start : ndarray, optional
+        A warm start: ``start[e]`` the forest (``0..k-1``) edge ``e`` begins in, ``-1`` for none; each forest's
+        start edges must be acyclic. They are placed first, the other edges then go greedily as above, and the
+        augmenting paths continue from there (``starlib.edst.repair`` repacks a damaged network from its
+        surviving trees this way). Without it (the default) the greedy phase is the cold one above, unchanged.
 
     Example
     -------
@@ -407,7 +449,7 @@ class ForestUnion:
     """
 
     def __init__(self, n: int, edges: np.ndarray, k: int, seed: int = GREEDY_SEED, batch: int = 1,
-                 order: str = "auto") -> None:
+                 order: str = "auto", start: np.ndarray | None = None) -> None:
         e = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
         self.n, self.k, self.m = int(n), int(k), int(e.shape[0])
         self.edges = e
@@ -420,7 +462,20 @@ class ForestUnion:
         else:
             self.order = np.arange(self.m, dtype=np.int64)
         self.batch = int(batch)
-        self.owner, self.size, self.uf = _first_fit(self.n, self.eu, self.ev, self.k, self.order)
+        if start is None:
+            self.owner, self.size, self.uf = _first_fit(self.n, self.eu, self.ev, self.k, self.order)
+        else:
+            st = np.ascontiguousarray(np.asarray(start, dtype=np.int64).reshape(-1))
+            if st.shape[0] != self.m or (st.size and (st.min() < -1 or st.max() >= self.k)):
+                raise ValueError(f"start: need one forest index in -1..{self.k - 1} per edge ({self.m} edges), got "
+                                 f"{st.shape[0]} values in {int(st.min()) if st.size else 0}.."
+                                 f"{int(st.max()) if st.size else 0}")
+            self.owner, self.size, self.uf, bad = _warm_fit(self.n, self.eu, self.ev, self.k, self.order, st)
+            if bad >= 0:
+                raise ValueError(f"start: edge {bad} ({int(self.eu[bad])}, {int(self.ev[bad])}) closes a cycle in "
+                                 f"start forest {int(st[bad])}; each forest's start edges must be acyclic")
+        #: the start forest each forest began as (its index at construction), followed through :meth:`keep`
+        self.origin = np.arange(self.k, dtype=np.int64)
         self.parent, self.parent_edge = _forest_parents(self.n, self.eu, self.ev, self.owner, self.k)
         self.greedy_edges = int(self.size.sum())
         self._work()
@@ -492,6 +547,7 @@ class ForestUnion:
         self.uf = np.ascontiguousarray(self.uf[kept])
         self.parent = np.ascontiguousarray(self.parent[kept])
         self.parent_edge = np.ascontiguousarray(self.parent_edge[kept])
+        self.origin = self.origin[kept]
         self.k = int(k)
         self._work()
 

@@ -339,6 +339,8 @@ class Packing:
         ``"requested"`` when a fixed ``k`` was asked for.
     certificate : vertex partition whose Nash-Williams bound equals ``upper_bound`` (``parts[v]``).
     nontree : the edges in no tree (the subgraph ``N`` of the paper), ``(r, 2)``.
+    origin : for a warm start (``generic_packing(..., start=)``), the start forest each tree grew from (``-1``: a
+        forest that began empty); ``None`` for a cold start.
     """
 
     trees: EDSTSet
@@ -347,6 +349,7 @@ class Packing:
     bound_kind: str
     certificate: np.ndarray
     nontree: np.ndarray
+    origin: np.ndarray | None = None
 
     def certificate_parts(self) -> list[list[int]]:
         """The certificate partition as sorted lists of vertices."""
@@ -369,7 +372,8 @@ def _graph(graph: GraphLike) -> tuple[int, np.ndarray]:
 
 
 def generic_packing(graph: GraphLike, k: int | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> Packing:
+                    progress: Callable[[int, int], None] | None = None, *,
+                    start: np.ndarray | None = None) -> Packing:
     """Maximum EDST packing of a simple graph by matroid partition, with an optimality certificate.
 
     Parameters
@@ -381,6 +385,12 @@ def generic_packing(graph: GraphLike, k: int | None = None,
     progress : callable, optional
         ``progress(placed, wanted)``, called about 50 times per round of augmentations: tree edges placed so far
         and ``k(n-1)``.
+    start : ndarray, optional
+        A warm start (the augmenting, not from-scratch, repack of ``starlib.edst.repair``): ``start[e]`` the forest
+        ``0..s-1`` that edge ``e`` (a row of ``graph.edges``) begins in, ``-1`` for none; each forest acyclic.
+        The packing grows from these forests (:class:`~starlib.edst.forest_union.ForestUnion`'s ``start``); when
+        the first target is below ``s``, the largest start forests are kept. The count is the same maximum with
+        its certificate; ``Packing.origin`` says which start forest each tree grew from.
 
     Returns
     -------
@@ -426,16 +436,33 @@ def generic_packing(graph: GraphLike, k: int | None = None,
         target, kind = int(deg[vmin]), "degree"
         cert = (np.arange(n) != vmin).astype(np.int64)
     fu: ForestUnion | None = None
+    st: np.ndarray | None = None
+    if start is not None:
+        st = np.asarray(start, dtype=np.int64).reshape(-1)
+        if st.shape[0] != m:
+            raise ValueError(f"start: {st.shape[0]} forest indices given for m={m} edges; need one per edge")
     while True:
         if target == 0:
-            return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy())
+            origin = None if st is None else np.zeros(0, dtype=np.int64)
+            return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy(), origin)
         if fu is None:
-            fu = ForestUnion(n, e, target)
+            if st is None:
+                fu = ForestUnion(n, e, target)
+            else:
+                s = int(st.max()) + 1 if st.size else 0
+                fu = ForestUnion(n, e, max(target, s), start=st)
+                if fu.k > target:
+                    fu.keep(target)
         else:
             fu.keep(target)  # a union of the kept forests is a start for the smaller k
         if fu.grow(progress):
             trees = EDSTSet(Tree(fu.forest(i), 0, "generic", n=n) for i in range(target))
-            return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, e[fu.unused()])
+            origin = None
+            if st is not None:
+                s = int(st.max()) + 1 if st.size else 0
+                origin = np.where(fu.origin < s, fu.origin, -1)
+            return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, e[fu.unused()],
+                           origin)
         parts = fu.closure_partition()
         bound = partition_bound(e, parts)
         if bound >= target:  # pragma: no cover - the closure argument forbids it
