@@ -12,6 +12,11 @@ function                       what
 :func:`encode`, :func:`decode` the same to and from bytes
 :func:`export`, :func:`render` any format of :data:`FORMATS` by name, to a file or to bytes
 :func:`write_edge_list`, ...   the exports one by one (:mod:`starlib.io.exports`)
+:func:`routes`                 per-tree routing: parent, children, depth, next hops (:mod:`starlib.io.routes`)
+:func:`msccl_allreduce`        an allreduce over the trees as MSCCL XML (:mod:`starlib.io.msccl`)
+:func:`replay_msccl`           replay such a file: limits, deadlock, races, every chunk reduced once
+                               (:mod:`starlib.io.msccl_replay`)
+:func:`ns3_topology`           ASTRA-sim's ns-3 topology file, and :func:`read_ns3_topology` (:mod:`starlib.io.astra`)
 :func:`read_input`             a network (and its trees) from a file of any format of :data:`INPUT_FORMATS`:
                                GraphML, GML, node-link JSON, an edge list, BookSim anynet, starlib JSON
                                (:mod:`starlib.io.readers`)
@@ -22,14 +27,16 @@ Example
 -------
 >>> import numpy as np
 >>> from starlib.graphs import ArrayGraph
->>> sorted(FORMATS)
-['anynet', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'node-link', 'parents', 'tree-edgelist']
+>>> sorted(FORMATS)  # doctest: +NORMALIZE_WHITESPACE
+['anynet', 'astra-ns3', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'msccl-xml', 'node-link',
+ 'parents', 'routes', 'tree-edgelist']
 >>> sorted(INPUT_FORMATS)
 ['anynet', 'edgelist', 'gml', 'graphml', 'json', 'node-link']
 >>> decode(render("json", ArrayGraph.from_edges("ab", np.array([[0, 1]])))).graph.labels
 ['a', 'b']
 """
 
+from .astra import Ns3Topology, ns3_topology, read_ns3_topology
 from .atomic import atomic_open, atomic_write, check_target
 from .exports import (
     FORMATS,
@@ -63,11 +70,15 @@ from .json_format import (
     read_json,
     write_json,
 )
+from .msccl import MSCCL_LIMITS, msccl_allreduce
+from .msccl_replay import ReplayReport, replay_msccl
 from .readers import INPUT_FORMATS, InputFormat, decode_input, input_formats_for, read_estimate, read_input
+from .routes import next_hop, next_hop_table, read_routes, routes
 
 __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "anynet", "edge_list", "export", "gml", "graphml", "label_lines", "node_ids", "node_link", "parent_arrays",
            "render", "tree_edge_list", "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays",
            "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
-           "read_estimate", "read_input"]
+           "read_estimate", "read_input", "Ns3Topology", "ns3_topology", "read_ns3_topology", "MSCCL_LIMITS",
+           "msccl_allreduce", "ReplayReport", "replay_msccl", "next_hop", "next_hop_table", "read_routes", "routes"]

@@ -1,4 +1,6 @@
-"""Exports that other tools read: edge lists, per-tree edge lists, parent arrays, GraphML and BookSim's anynet.
+"""Exports that other tools read: edge lists, per-tree edge lists, parent arrays, GraphML, BookSim's anynet, and
+(from :mod:`~starlib.io.routes`, :mod:`~starlib.io.msccl`, :mod:`~starlib.io.astra`) per-tree routes, an MSCCL
+allreduce and ASTRA-sim's ns-3 topology.
 
 Every function here returns the file's content as bytes (``edge_list``, ``graphml``, ...) or writes it atomically
 (``write_*``, through :func:`starlib.io.atomic.atomic_write`). :data:`FORMATS` names each format once, with
@@ -55,8 +57,11 @@ import orjson
 from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
 from ..validation import check_int
+from .astra import ns3_topology
 from .atomic import atomic_write, check_target
 from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
+from .msccl import msccl_allreduce
+from .routes import routes
 
 __all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "gml", "node_link", "anynet",
            "node_ids", "write_edge_list", "write_tree_edge_list", "write_parent_arrays", "write_graphml",
@@ -222,7 +227,7 @@ _GRAPHML_HEAD = (b"<?xml version='1.0' encoding='utf-8'?>\n"
 
 
 def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str | None = None,
-            params: dict | None = None) -> bytes:
+            params: dict | None = None, endpoints: int | None = None) -> bytes:
     """The graph as GraphML, each edge with the attribute ``tree`` (the index of the tree using it, or -1).
 
     What ``nx.write_graphml`` writes for :meth:`EDSTSet.to_networkx(graph) <starlib.edst.trees.EDSTSet.to_networkx>`
@@ -241,6 +246,11 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
         Edge-disjoint trees of ``graph``.
     network, params : str, dict, optional
         Recorded as graph data (default ``graph.name``, ``graph.params``).
+    endpoints : int, optional
+        Endpoints (compute nodes) per router, >= 1: each node gets the integer attribute ``endpoints``, which
+        SST merlin's ``anytopo`` topology requires of every vertex (``topoAny._process_graph`` in sst-elements'
+        ``src/sst/elements/merlin/topology/pymerlin-topo-any.py`` reads ``G.nodes[v]['endpoints']`` after
+        ``nx.read_graphml``). Without it, no such attribute.
 
     Returns
     -------
@@ -278,6 +288,7 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     name = graph.name if network is None else network
     par = graph.params if params is None else params
     ts = None if trees is None else _trees(trees, n)
+    ep = b"" if endpoints is None else b'<data key="endpoints">%d</data>' % check_int(endpoints, "endpoints", 1)
 
     def text(value: Any) -> bytes:  # a string as itself, anything else as JSON text; XML-escaped
         return escape(value if isinstance(value, str) else orjson.dumps(value).decode()).encode()
@@ -285,7 +296,8 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     out = [_GRAPHML_HEAD]
     keys = [("network", "graph", "string"), ("params", "graph", "string")]
     keys += [("roots", "graph", "string")] if ts is not None else []
-    keys += [("label", "node", "string")] + ([("tree", "edge", "int")] if ts is not None else [])
+    keys += [("label", "node", "string")] + ([("endpoints", "node", "int")] if ep else [])
+    keys += [("tree", "edge", "int")] if ts is not None else []
     out += [b'  <key id="%s" for="%s" attr.name="%s" attr.type="%s" />\n' % (k.encode(), f.encode(), k.encode(),
                                                                            t.encode()) for k, f, t in keys]
     out.append(b'  <graph edgedefault="%s">\n' % (b"directed" if directed else b"undirected"))
@@ -295,7 +307,7 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
         out.append(b'    <data key="roots">%s</data>\n' % text([t.root for t in ts]))
     ids = node_ids(graph)
     if ids is None:  # vertex i is id="i"
-        out += [b'    <node id="%d"><data key="label">%s</data></node>\n' % (i, text(orjson.dumps(v).decode()))
+        out += [b'    <node id="%d"><data key="label">%s</data>%s</node>\n' % (i, text(orjson.dumps(v).decode()), ep)
                 for i, v in enumerate(labels)]
         if ts is not None:
             out.append(_rows(b'    <edge source="%s" target="%s"><data key="tree">%s</data></edge>\n', e[:, 0],
@@ -304,7 +316,7 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
             out.append(_rows(b'    <edge source="%s" target="%s" />\n', e[:, 0], e[:, 1]))
     else:  # a network read from a file keeps the file's node ids
         xml_ids = [escape(str(v), {'"': "&quot;"}).encode() for v in ids]
-        out += [b'    <node id="%s"><data key="label">%s</data></node>\n' % (x, text(orjson.dumps(v).decode()))
+        out += [b'    <node id="%s"><data key="label">%s</data>%s</node>\n' % (x, text(orjson.dumps(v).decode()), ep)
                 for x, v in zip(xml_ids, labels, strict=True)]
         out += _id_rows(b'    <edge source="%s" target="%s"><data key="tree">%d</data></edge>\n'
                         if ts is not None else b'    <edge source="%s" target="%s" />\n', xml_ids, e,
@@ -583,6 +595,16 @@ class Format:
 
 _META = ("network", "params", "extra")
 
+
+def _msccl(graph: ArrayGraph, trees: Sequence[Tree], *, network: str | None = None,
+           params: Mapping[str, Any] | None = None, **options: Any) -> bytes:
+    """:func:`starlib.io.msccl.msccl_allreduce`, named after the run (``"slimfly q=5: allreduce over 3 trees"``)."""
+    net = graph.name if network is None else network
+    par = dict(graph.params if params is None else params)
+    words = " ".join(f"{k}={v}" for k, v in jsonable(par).items())
+    name = f"{net or 'graph'}{' ' + words if words else ''}: allreduce over {len(trees)} trees"
+    return msccl_allreduce(graph, trees, name=name, **options)
+
 #: Every output format by name (the JSON formats first).
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("json", "starlib JSON, version 2: labels once, integer indices (docs/formats.md §4)", "optional", (),
@@ -591,8 +613,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            (), lambda g, t, **o: encode_v1(g, t, **o), _META),
     Format("edgelist", "topology: one 'u v' line per edge (vertex indices)", "no", (), lambda g, t: edge_list(g)),
     Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
-    Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1)", "optional",
-           (), lambda g, t, **o: graphml(g, t, **o), ("network", "params")),
+    Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1); endpoints=E for SST merlin",
+           "optional", ("endpoints",), lambda g, t, **o: graphml(g, t, **o), ("network", "params")),
     Format("gml", "GML as networkx writes it; each edge's 'tree' attribute names its tree (or -1)", "optional",
            (), lambda g, t, **o: gml(g, t, **o), ("network", "params")),
     Format("node-link", "networkx node-link JSON; each edge's 'tree' names its tree (or -1)", "optional",
@@ -603,6 +625,14 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            lambda g, t: tree_edge_list(t)),
     Format("parents", "trees: one line per tree, its parent array (-1 at the root)", "required", (),
            lambda g, t: parent_arrays(t)),
+    Format("routes", "trees: per tree parent, children, depth and next hops (JSON; table=1 adds n x n tables)",
+           "required", ("table",), lambda g, t, **o: routes(g, t, names=node_ids(g), **o), ("network", "params")),
+    Format("msccl-xml", "trees: an allreduce over the trees as an MSCCL/RCCL algorithm XML file", "required",
+           ("chunks", "channels", "min_bytes", "max_bytes"), lambda g, t, **o: _msccl(g, t, **o),
+           ("network", "params")),
+    Format("astra-ns3", "ASTRA-sim ns-3 topology file (hosts, then switches = vertices, then links)", "no",
+           ("hosts_per_router", "bandwidth_gbps", "latency_ns", "host_bandwidth_gbps", "host_latency_ns"),
+           lambda g, t, **o: ns3_topology(g, **o)),
 )}
 
 
