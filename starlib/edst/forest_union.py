@@ -555,6 +555,13 @@ class ForestUnion:
         """Forest ``i`` as an ``(size, 2)`` edge array, rows in edge order."""
         return self.edges[self.owner == i]
 
+    def forests(self) -> list[np.ndarray]:
+        """Every forest as by :meth:`forest` (rows in edge order), from one stable sort of the owners."""
+        small = self.owner.astype(np.int16) if self.k < 32_000 else self.owner  # a radix sort for small keys
+        order = np.argsort(small, kind="stable")
+        bounds = np.searchsorted(self.owner[order], np.arange(self.k + 1))
+        return [self.edges[order[bounds[i]:bounds[i + 1]]] for i in range(self.k)]
+
     def unused(self) -> np.ndarray:
         """Row ids of the edges in no forest."""
         return np.flatnonzero(self.owner < 0)

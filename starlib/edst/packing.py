@@ -341,6 +341,7 @@ class Packing:
     nontree : the edges in no tree (the subgraph ``N`` of the paper), ``(r, 2)``.
     origin : for a warm start (``generic_packing(..., start=)``), the start forest each tree grew from (``-1``: a
         forest that began empty); ``None`` for a cold start.
+    owner : for a warm start, the tree of every edge (``-1``: none); ``None`` for a cold start.
     """
 
     trees: EDSTSet
@@ -350,6 +351,7 @@ class Packing:
     certificate: np.ndarray
     nontree: np.ndarray
     origin: np.ndarray | None = None
+    owner: np.ndarray | None = None
 
     def certificate_parts(self) -> list[list[int]]:
         """The certificate partition as sorted lists of vertices."""
@@ -444,7 +446,8 @@ def generic_packing(graph: GraphLike, k: int | None = None,
     while True:
         if target == 0:
             origin = None if st is None else np.zeros(0, dtype=np.int64)
-            return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy(), origin)
+            owner = None if st is None else np.full(m, -1, dtype=np.int64)
+            return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy(), origin, owner)
         if fu is None:
             if st is None:
                 fu = ForestUnion(n, e, target)
@@ -456,13 +459,13 @@ def generic_packing(graph: GraphLike, k: int | None = None,
         else:
             fu.keep(target)  # a union of the kept forests is a start for the smaller k
         if fu.grow(progress):
-            trees = EDSTSet(Tree(fu.forest(i), 0, "generic", n=n) for i in range(target))
-            origin = None
+            trees = EDSTSet(Tree(f, 0, "generic", n=n) for f in fu.forests())
+            origin = owner = None
             if st is not None:
                 s = int(st.max()) + 1 if st.size else 0
-                origin = np.where(fu.origin < s, fu.origin, -1)
+                origin, owner = np.where(fu.origin < s, fu.origin, -1), fu.owner.copy()
             return Packing(trees, target, by_edges if kind == "requested" else target, kind, cert, e[fu.unused()],
-                           origin)
+                           origin, owner)
         parts = fu.closure_partition()
         bound = partition_bound(e, parts)
         if bound >= target:  # pragma: no cover - the closure argument forbids it

@@ -55,6 +55,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from .._kernels import bfs_edges, component_roots
@@ -197,8 +198,28 @@ def parse_link(text: str, index: dict[str, list[int]], name: str = "--fail") -> 
     return u, v
 
 
-def _keys(rows: np.ndarray, n: int) -> np.ndarray:
-    return np.minimum(rows[:, 0], rows[:, 1]) * n + np.maximum(rows[:, 0], rows[:, 1])
+@numba.njit(cache=True)
+def _owners(start, ev, rows, tree_of, owner):  # pragma: no cover - compiled
+    """Mark ``owner[j] = tree_of[r]`` for the link ``j`` of every tree row ``r`` (graph rows ``u < v`` sorted,
+    ``start[u]`` the first row of ``u``: a binary search in ``u``'s row). Returns ``(-1, 0)``, or the first bad row
+    and why: 1 not a link, 2 a link already taken."""
+    for r in range(rows.shape[0]):
+        a, b = rows[r, 0], rows[r, 1]
+        if a > b:
+            a, b = b, a
+        lo, hi = start[a], start[a + 1]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ev[mid] < b:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == start[a + 1] or ev[lo] != b:
+            return r, 1
+        if owner[lo] >= 0:
+            return r, 2
+        owner[lo] = tree_of[r]
+    return -1, 0
 
 
 def _tree_rows(t: Any) -> tuple[np.ndarray, int, str]:
@@ -349,7 +370,6 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     graph, f, fid = _door(graph, trees, failed, names)
     n, m = int(graph.n), int(graph.m)
     e = graph.edges
-    gk = e[:, 0] * n + e[:, 1]
     owner = np.full(m, -1, dtype=np.int64)
     src = [_tree_rows(t) for t in trees]
     for i, (rows, _, _) in enumerate(src):
@@ -358,14 +378,15 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
                              f"{n - 1}")
         if rows.size and (rows.min() < 0 or rows.max() >= n):
             raise ValueError(f"trees: tree {i} has a vertex outside 0..{n - 1}")
-        tk = _keys(rows, n)
-        pos = np.minimum(np.searchsorted(gk, tk), m - 1)
-        if (gk[pos] != tk).any():
-            raise ValueError(f"trees: tree {i} uses a pair of vertices that is not a link of the graph")
-        if (owner[pos] >= 0).any() or np.unique(pos).shape[0] != pos.shape[0]:
-            raise ValueError(f"trees: tree {i} shares a link with another tree (or repeats one)")
-        owner[pos] = i
     k0 = len(src)
+    all_rows = np.ascontiguousarray(np.concatenate([r for r, _, _ in src]))
+    tree_of = np.repeat(np.arange(k0, dtype=np.int64), n - 1)
+    start = np.searchsorted(e[:, 0], np.arange(n + 1)).astype(np.int64)
+    bad, why = _owners(start, np.ascontiguousarray(e[:, 1]), all_rows, tree_of, owner)
+    if bad >= 0:
+        i = int(tree_of[bad])
+        raise ValueError(f"trees: tree {i} uses a pair of vertices that is not a link of the graph" if why == 1 else
+                         f"trees: tree {i} shares a link with another tree (or repeats one)")
     depth_before = max(Tree(r, root, n=n).depth if not isinstance(t, Tree) else t.depth
                        for t, (r, root, _) in zip(trees, src, strict=True))
     damaged = sorted({int(x) for x in owner[fid] if x >= 0})
@@ -392,7 +413,7 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
             spanning.add(t)
 
     # step 3: the count against the damaged network's bound; the augmenting packer when short of it
-    roots = component_roots(n, e2)
+    roots = component_roots(n, e2) if not spanning else np.zeros(n, np.int64)  # a spanning tree: connected
     kept = 0
     if not np.all(roots == roots[0]):
         _, first, parts = np.unique(roots, return_index=True, return_inverse=True)
@@ -410,8 +431,12 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
             bound, kind, cert = p.upper_bound, p.bound_kind, p.certificate
             origin = p.origin.tolist() if p.origin is not None else [-1] * p.count
             out = EDSTSet()
-            for tree, j in zip(p.trees, origin, strict=True):
-                same = j >= 0 and j in spanning and np.array_equal(tree.rows, e2[owner2 == j])
+            both = (owner2 >= 0) & (p.owner >= 0) if p.owner is not None else np.zeros(0, bool)
+            common = np.bincount(owner2[both] * (p.count + 1) + p.owner[both], minlength=k0 * (p.count + 1)) \
+                if p.owner is not None else np.zeros(k0 * (p.count + 1), np.int64)
+            for i, (tree, j) in enumerate(zip(p.trees, origin, strict=True)):
+                # unchanged iff all n - 1 links of start forest j (a spanning tree) are in tree i
+                same = j >= 0 and j in spanning and int(common[j * (p.count + 1) + i]) == n - 1
                 if same:
                     out.append(_rebuilt(src, trees, forest, j, n))
                     kept += j not in forest
