@@ -74,11 +74,11 @@ from ..validation import check_choice, check_int
 
 __all__ = ["MSCCL_LIMITS", "PROTOCOLS", "msccl_allreduce"]
 
-#: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``; NCCL's ``MAXCHANNELS``).
+#: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``, ``device.h``).
 MSCCL_LIMITS: dict[str, int] = {
     "MSCCL_MAX_NUM_STEPS": 64,  # steps of one thread block (the "s" attribute is < 64)
     "MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL": 32,  # thread blocks of a rank that send (or receive) on one channel
-    "MAXCHANNELS": 32,  # channels (NCCL 2.12 and later, which the executor is built on)
+    "MAXCHANNELS": 32,  # channels (the executor's src/include/device.h)
     "MSCCL_MAX_NUM_THREAD_BLOCKS": 32 * 32,  # thread blocks of a rank (PER_CHANNEL * MAXCHANNELS)
     "MSCCL_MAX_COUNT": 72,  # a step's cnt is < 72
     "MSCCL_MAX_SUBS": 1024,  # children of one XML element (gpus of the algo, tbs of a gpu)
