@@ -231,6 +231,8 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
             takes = ", ".join(o + "=N" for o in f.options) or "no option"
             raise ValueError(f"--option {w!r}: format {fmt} takes {takes}")
         out[key] = parse_int(text, key)
+    if f.check is not None:  # the values against the format's rules, before any work
+        f.check(**out)
     return out
 
 

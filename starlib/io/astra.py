@@ -38,7 +38,25 @@ import numpy as np
 from ..graphs import ArrayGraph
 from ..validation import check_int
 
-__all__ = ["ns3_topology", "read_ns3_topology", "Ns3Topology"]
+__all__ = ["check_ns3_options", "ns3_topology", "read_ns3_topology", "Ns3Topology"]
+
+
+def check_ns3_options(hosts_per_router: int = 1, bandwidth_gbps: int = 400, latency_ns: int = 500,
+                      host_bandwidth_gbps: int | None = None, host_latency_ns: int | None = None
+                      ) -> tuple[int, int, int, int, int]:
+    """Check the options of :func:`ns3_topology`; the host link's rate and delay default to the switch link's.
+
+    Example
+    -------
+    >>> check_ns3_options(2, host_latency_ns=10)
+    (2, 400, 500, 400, 10)
+    """
+    c = check_int(hosts_per_router, "hosts_per_router", 1)
+    bw = check_int(bandwidth_gbps, "bandwidth_gbps", 1)
+    lat = check_int(latency_ns, "latency_ns", 0)
+    hbw = bw if host_bandwidth_gbps is None else check_int(host_bandwidth_gbps, "host_bandwidth_gbps", 1)
+    hlat = lat if host_latency_ns is None else check_int(host_latency_ns, "host_latency_ns", 0)
+    return c, bw, lat, hbw, hlat
 
 
 def ns3_topology(graph: ArrayGraph, hosts_per_router: int = 1, bandwidth_gbps: int = 400, latency_ns: int = 500,
@@ -79,11 +97,8 @@ def ns3_topology(graph: ArrayGraph, hosts_per_router: int = 1, bandwidth_gbps: i
     """
     if graph.directed:
         raise ValueError("graph: ns-3 links are bidirectional; a directed graph cannot be written")
-    c = check_int(hosts_per_router, "hosts_per_router", 1)
-    bw = check_int(bandwidth_gbps, "bandwidth_gbps", 1)
-    lat = check_int(latency_ns, "latency_ns", 0)
-    hbw = bw if host_bandwidth_gbps is None else check_int(host_bandwidth_gbps, "host_bandwidth_gbps", 1)
-    hlat = lat if host_latency_ns is None else check_int(host_latency_ns, "host_latency_ns", 0)
+    c, bw, lat, hbw, hlat = check_ns3_options(hosts_per_router, bandwidth_gbps, latency_ns, host_bandwidth_gbps,
+                                              host_latency_ns)
     n = int(graph.n)
     hosts = n * c
     e = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)

@@ -56,11 +56,11 @@ import orjson
 
 from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
-from ..validation import check_int
-from .astra import ns3_topology
+from ..validation import check_flag, check_int
+from .astra import check_ns3_options, ns3_topology
 from .atomic import atomic_write, check_target
 from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
-from .msccl import msccl_allreduce
+from .msccl import check_msccl_options, msccl_allreduce
 from .routes import routes
 
 __all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "gml", "node_link", "anynet",
@@ -583,6 +583,8 @@ class Format:
     records : what it records about the run when given: ``network`` (the family's name), ``params`` (its
         parameters), ``extra`` (further keys, such as the method and the upper bound).
     encode : ``encode(graph, trees, **options, **records) -> bytes``.
+    check : ``check(**options)`` raises ``ValueError`` for a bad option value, before any work (None: the encoder
+        checks them).
     """
 
     name: str
@@ -591,6 +593,7 @@ class Format:
     options: tuple[str, ...]
     encode: Callable[..., bytes]
     records: tuple[str, ...] = ()
+    check: Callable[..., Any] | None = None
 
 
 _META = ("network", "params", "extra")
@@ -614,7 +617,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("edgelist", "topology: one 'u v' line per edge (vertex indices)", "no", (), lambda g, t: edge_list(g)),
     Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
     Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1); endpoints=E for SST merlin",
-           "optional", ("endpoints",), lambda g, t, **o: graphml(g, t, **o), ("network", "params")),
+           "optional", ("endpoints",), lambda g, t, **o: graphml(g, t, **o), ("network", "params"),
+           lambda endpoints=1: check_int(endpoints, "endpoints", 1)),
     Format("gml", "GML as networkx writes it; each edge's 'tree' attribute names its tree (or -1)", "optional",
            (), lambda g, t, **o: gml(g, t, **o), ("network", "params")),
     Format("node-link", "networkx node-link JSON; each edge's 'tree' names its tree (or -1)", "optional",
@@ -626,13 +630,14 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("parents", "trees: one line per tree, its parent array (-1 at the root)", "required", (),
            lambda g, t: parent_arrays(t)),
     Format("routes", "trees: per tree parent, children, depth and next hops (JSON; table=1 adds n x n tables)",
-           "required", ("table",), lambda g, t, **o: routes(g, t, names=node_ids(g), **o), ("network", "params")),
+           "required", ("table",), lambda g, t, **o: routes(g, t, names=node_ids(g), **o), ("network", "params"),
+           lambda table=0: check_flag(table, "table")),
     Format("msccl-xml", "trees: an allreduce over the trees as an MSCCL/RCCL algorithm XML file", "required",
            ("chunks", "channels", "min_bytes", "max_bytes"), lambda g, t, **o: _msccl(g, t, **o),
-           ("network", "params")),
+           ("network", "params"), check_msccl_options),
     Format("astra-ns3", "ASTRA-sim ns-3 topology file (hosts, then switches = vertices, then links)", "no",
            ("hosts_per_router", "bandwidth_gbps", "latency_ns", "host_bandwidth_gbps", "host_latency_ns"),
-           lambda g, t, **o: ns3_topology(g, **o)),
+           lambda g, t, **o: ns3_topology(g, **o), (), check_ns3_options),
 )}
 
 

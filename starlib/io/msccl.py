@@ -72,7 +72,7 @@ from ..edst.trees import EDSTSet, Tree, orient
 from ..graphs import ArrayGraph
 from ..validation import check_choice, check_int
 
-__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "msccl_allreduce"]
+__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce"]
 
 #: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``, ``device.h``).
 MSCCL_LIMITS: dict[str, int] = {
@@ -93,6 +93,41 @@ def _step(s: int, kind: str, x: int, dep: tuple[int, int] | None, hasdep: bool) 
     d, ds = dep if dep is not None else (-1, -1)
     return (f'      <step s="{s}" type="{kind}" srcbuf="o" srcoff="{x}" dstbuf="o" dstoff="{x}" cnt="1" '
             f'depid="{d}" deps="{ds}" hasdep="{int(hasdep)}" />\n')
+
+
+def check_msccl_options(chunks: int = 4, channels: int | None = None, proto: str = "Simple", min_bytes: int = 0,
+                        max_bytes: int = 0) -> tuple[int, int | None, str, int, int]:
+    """Check the options of :func:`msccl_allreduce` (the command line calls it before any work).
+
+    Returns
+    -------
+    tuple
+        ``(chunks, channels, proto, min_bytes, max_bytes)`` checked.
+
+    Raises
+    ------
+    ValueError
+        Naming the option, its value and the rule.
+
+    Example
+    -------
+    >>> check_msccl_options(chunks=8, channels=2)
+    (8, 2, 'Simple', 0, 0)
+    >>> check_msccl_options(channels=40)
+    Traceback (most recent call last):
+    ...
+    ValueError: channels=40 is too large: need 1 <= channels <= 32 (MAXCHANNELS)
+    """
+    c = check_int(chunks, "chunks", 1, MSCCL_LIMITS["MSCCL_MAX_NUM_STEPS"] // 2,
+                  rule="1 <= chunks <= 32 (a thread block runs 2 * chunks steps; the executor allows 64)")
+    ch = None if channels is None else check_int(channels, "channels", 1, MSCCL_LIMITS["MAXCHANNELS"],
+                                                 rule="1 <= channels <= 32 (MAXCHANNELS)")
+    proto = check_choice(proto, "proto", PROTOCOLS)
+    lo = check_int(min_bytes, "min_bytes", 0)
+    hi = check_int(max_bytes, "max_bytes", 0)
+    if hi and hi < lo:
+        raise ValueError(f"max_bytes={hi} is below min_bytes={lo}: need max_bytes = 0 (no limit) or >= min_bytes")
+    return c, ch, proto, lo, hi
 
 
 def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *, channels: int | None = None,
@@ -136,13 +171,7 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     >>> xml.count(b"<gpu "), xml.count(b'type="rrc"'), xml.count(b"<step ")
     (50, 294, 1176)
     """
-    c = check_int(chunks, "chunks", 1, MSCCL_LIMITS["MSCCL_MAX_NUM_STEPS"] // 2,
-                  rule="1 <= chunks <= 32 (a thread block runs 2 * chunks steps; the executor allows 64)")
-    proto = check_choice(proto, "proto", PROTOCOLS)
-    lo = check_int(min_bytes, "min_bytes", 0)
-    hi = check_int(max_bytes, "max_bytes", 0)
-    if hi and hi < lo:
-        raise ValueError(f"max_bytes={hi} is below min_bytes={lo}: need max_bytes = 0 (no limit) or >= min_bytes")
+    c, given_channels, proto, lo, hi = check_msccl_options(chunks, channels, proto, min_bytes, max_bytes)
     if graph.directed:
         raise ValueError("graph: an allreduce over trees needs an undirected graph")
     if trees is None or isinstance(trees, str | bytes) or not all(isinstance(t, Tree) for t in trees):
@@ -156,8 +185,7 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     if n > MSCCL_LIMITS["MSCCL_MAX_SUBS"]:
         raise ValueError(f"graph: n={n} ranks; the executor's parser keeps at most MSCCL_MAX_SUBS=1024 gpus")
     ts.edge_trees(graph)  # every tree edge in the graph and in one tree only (ValueError otherwise)
-    nch = min(k, MSCCL_LIMITS["MAXCHANNELS"]) if channels is None else check_int(
-        channels, "channels", 1, MSCCL_LIMITS["MAXCHANNELS"], rule="1 <= channels <= 32 (NCCL's MAXCHANNELS)")
+    nch = min(k, MSCCL_LIMITS["MAXCHANNELS"]) if given_channels is None else given_channels
     parents, kids = [], []
     for t in ts:
         p = orient(n, t.rows, t.root).parent.astype(np.int64)
