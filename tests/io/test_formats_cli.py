@@ -56,3 +56,11 @@ def test_a_bad_option_gets_one_line_status_2_and_no_file(args, words, capsys, tm
     code, out, err = run(capsys, *args, "-o", "out.file")
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
     assert "Traceback" not in err and os.listdir(tmp_path) == []
+
+
+def test_a_bad_option_value_is_refused_before_the_network_is_read(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for fmt, option, words in [("msccl-xml", "chunks=33", "chunks=33"), ("routes", "table=5", "table=5"),
+                               ("astra-ns3", "hosts_per_router=0", "hosts_per_router=0")]:
+        code, _, err = run(capsys, "edsts", "missing.graphml", "--format", fmt, "--option", option, "-o", "o")
+        assert code == 2 and words in err and "missing.graphml" not in err, err
