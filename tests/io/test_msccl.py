@@ -230,3 +230,19 @@ def test_the_format_names_the_run_and_refuses_bad_options():
             msccl_allreduce(g, trees, **kw)
     with pytest.raises(ValueError, match="not in the graph|edge"):
         msccl_allreduce(g, [Tree(np.array([[i, i + 1] for i in range(g.n - 1)]), 0)])
+
+
+def test_an_out_of_place_program_reads_the_input_and_fills_the_output():
+    def gpu(r: int, mine: int, other: int, first_src: str = "i") -> str:
+        steps = [("s", first_src, other, "o", other), ("rrc", "i", mine, "o", mine), ("s", "o", mine, "o", mine),
+                 ("r", "o", other, "o", other)]
+        body = "".join(f'<step s="{s}" type="{t}" srcbuf="{sb}" srcoff="{so}" dstbuf="{db}" dstoff="{do}" cnt="1" '
+                       f'depid="-1" deps="-1" hasdep="0"/>' for s, (t, sb, so, db, do) in enumerate(steps))
+        return f'<gpu id="{r}" i_chunks="2" o_chunks="2" s_chunks="0"><tb id="0" send="{1 - r}" recv="{1 - r}" ' \
+               f'chan="0">{body}</tb></gpu>'
+
+    head = ('<algo name="oop" proto="Simple" nchannels="1" nchunksperloop="2" ngpus="2" coll="allreduce" '
+            'inplace="0" outofplace="1" minBytes="0" maxBytes="0">')
+    assert replay_msccl(head + gpu(0, 0, 1) + gpu(1, 1, 0) + "</algo>").messages == 4
+    with pytest.raises(ValueError, match="out of place.*reads chunk\\(s\\) 1..1 of buffer 'o' before anything is"):
+        replay_msccl(head + gpu(0, 0, 1, first_src="o") + gpu(1, 1, 0) + "</algo>")
