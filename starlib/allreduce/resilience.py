@@ -11,6 +11,10 @@ one tree is intact with probability ``p_1 = C(m - n + 1, F) / C(m, F)`` (every f
 links) and two given trees with ``p_2 = C(m - 2(n - 1), F) / C(m, F)``, so ``E[intact] = k p_1`` and
 ``Var = k p_1 (1 - p_1) + k (k - 1)(p_2 - p_1^2)``. :func:`simulate_failures` checks these by Monte Carlo.
 
+A broken tree need not stay broken: :func:`repair_trials` repairs the family after random failures
+(:func:`starlib.edst.repair_edsts`: the maximum of the damaged network, grown from the surviving trees) and
+records the counts and depths.
+
 Example
 -------
 >>> intact_expected(2, 4, 0.5), any_intact_probability(2, 2, 0.5)
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
     from ..graphs import ArrayGraph
 
 __all__ = ["intact_expected", "intact_expected_fixed", "intact_std", "intact_std_fixed", "any_intact_probability",
-           "tree_owner", "failure_patterns", "intact_counts", "simulate_failures"]
+           "tree_owner", "failure_patterns", "intact_counts", "simulate_failures", "repair_trials"]
 
 
 def _fraction(f: Any) -> np.ndarray:
@@ -262,3 +266,58 @@ def simulate_failures(owner: np.ndarray, k: int, f: float, trials: int, seed: in
     """
     owner, k = _owners(owner, k)
     return intact_counts(failure_patterns(owner.shape[0], f, trials, seed, model), owner, k)
+
+
+def repair_trials(graph: ArrayGraph, trees: Sequence[Any], failed: int, trials: int,
+                  seed: int) -> dict[str, np.ndarray]:
+    """Repair ``trees`` after ``trials`` random sets of exactly ``failed`` links each (uniform, seeded).
+
+    Each set is ``failed`` distinct links drawn by ``numpy.random.default_rng(seed)`` (one generator for all the
+    trials, so the sets do not depend on the trees); each repair is :func:`starlib.edst.repair_edsts` (verified).
+
+    Parameters
+    ----------
+    graph : the network; trees : its edge-disjoint spanning trees.
+    failed : links failing at once (``1 <= failed <= m``).
+    trials : failure sets.
+    seed : seed of the generator.
+
+    Returns
+    -------
+    dict of ``(trials,)`` arrays
+        ``intact`` trees that lost no link, ``repaired`` trees after the repair (the maximum of the damaged
+        network, certified), ``bound`` that certified upper bound, ``depth`` the deepest repaired tree (0 if none),
+        ``reattached`` cut subtrees rejoined by unused links, ``repacked`` whether the augmenting packer ran, and
+        ``failed_edges`` the ``(trials, failed)`` row indices of the failed links.
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> from starlib.edst import generic_packing
+    >>> k6 = ArrayGraph.from_edges(range(6), np.array([[u, v] for u in range(6) for v in range(u + 1, 6)]))
+    >>> r = repair_trials(k6, generic_packing(k6).trees, 1, 3, seed=0)
+    >>> r["intact"].tolist(), r["repaired"].tolist()       # K_6 less a link: floor(14/5) = 2
+    ([2, 2, 2], [2, 2, 2])
+    """
+    from ..edst.repair import repair_edsts
+
+    m = int(graph.m)
+    failed = check_int(failed, "failed", minimum=1, maximum=m)
+    trials = check_int(trials, "trials", minimum=1)
+    seed = check_int(seed, "seed", minimum=0)
+    rng = np.random.default_rng(seed)
+    k = len(trees)
+    out = {key: np.zeros(trials, dtype=np.int64) for key in ("intact", "repaired", "bound", "depth", "reattached")}
+    out["repacked"] = np.zeros(trials, dtype=bool)
+    out["failed_edges"] = np.zeros((trials, failed), dtype=np.int64)
+    for t in range(trials):
+        ids = np.sort(rng.choice(m, failed, replace=False))
+        r = repair_edsts(graph, trees, graph.edges[ids])
+        out["failed_edges"][t] = ids
+        out["intact"][t] = k - len(r.damaged)
+        out["repaired"][t] = r.count_after
+        out["bound"][t] = r.upper_bound
+        out["depth"][t] = r.depth_after
+        out["reattached"][t] = r.reattached
+        out["repacked"][t] = r.repacked
+    return out

@@ -651,6 +651,32 @@ _RESILIENCE = TableNote(
      "sd_intact_fixed": Column("standard deviation with $F$ failed links", "trees", tex="sd$_F$", decimals=3)},
     size="scriptsize", tabcolsep="3pt")
 
+_RESILIENCE_REPAIR = TableNote(
+    "Repair after link failures (notebook 08, beyond the star-product paper): per tree set and number $F$ of links "
+    "failing at once (seeded uniform sets, the same for every set of a network), the trees that lost no link and "
+    "the trees after `repair_edsts` (intact trees kept, cut subtrees rejoined by unused links nearest the root, "
+    "else an augmenting repack from the surviving forests to the damaged network's maximum, certified); every "
+    "repaired count equals a from-scratch exact packing of the damaged network.",
+    {"network": _NETWORK,
+     "parameters": _PARAMS,
+     "n": _N,
+     "m": _M,
+     "method": _AR_METHOD,
+     "trees": Column("trees in the set before the failures", "trees", tex="$k$"),
+     "depth": Column("depth of its deepest tree before the failures", "hops", tex="$D$"),
+     "failed_links": Column("links failing at once", "links", tex="$F$"),
+     "intact_mean": Column("mean number of trees that lost no link", "trees", tex="intact", decimals=2),
+     "repaired_mean": Column("mean number of trees after the repair (the maximum of the damaged network)", "trees",
+                             tex="rep.", decimals=2),
+     "repaired_min": Column("fewest trees after a repair", "trees", tex="min"),
+     "at_bound": _flag("every repaired count equals its certified upper bound", "cert."),
+     "reattached_mean": Column("mean number of cut subtrees rejoined by an unused link", "subtrees", tex="reatt.",
+                               decimals=2),
+     "repacked": Column("failure sets whose repair needed the augmenting repack", "sets", tex="repack"),
+     "depth_mean": Column("mean depth of the deepest repaired tree", "hops", tex="$D$ rep.", decimals=2),
+     "depth_max": Column("largest depth of a repaired tree", "hops", tex="$D$ max")},
+    size="scriptsize", tabcolsep="3pt")
+
 _SCALING_FAMILY = Column("network family (`polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)", tex="family")
 _SCALING_RATIOS = TableNote(
     "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): the best recorded "
@@ -914,6 +940,7 @@ TABLE_NOTES: dict[str, TableNote] = {
     "chimera": _CHIMERA,
     "allreduce": _ALLREDUCE,
     "resilience": _RESILIENCE,
+    "resilience_repair": _RESILIENCE_REPAIR,
     "router_counts": _ROUTER_COUNTS,
     "bisection_confidence": _BISECTION_CONFIDENCE,
     "hop_counts": _HOP_COUNTS,

@@ -203,3 +203,26 @@ def test_bad_trees():
         repair_edsts(ArrayGraph.from_networkx(nx.path_graph(4)), [[(0, 1), (1, 2), (0, 3)]], [[0, 1]])
     with pytest.raises(ValueError, match="not an EDST set"):  # n - 1 links of the graph, with a cycle: the verifier
         repair_edsts(G, [[(0, 1), (1, 2), (0, 2)]], [[2, 3]])
+
+
+def test_repair_trials_of_notebook_08():
+    """The resilience helper: the repaired count of every trial against a from-scratch packing of the damaged
+    network rebuilt from the recorded failed links, intact trees counted by hand, and seeded sets."""
+    from starlib.allreduce.resilience import repair_trials
+
+    G = starlib.network("slimfly", q=4)
+    trees = starlib.edsts(G)
+    r = repair_trials(G, trees, 4, 5, seed=3)
+    again = repair_trials(G, trees, 4, 5, seed=3)
+    assert all(np.array_equal(r[k], again[k]) for k in r)
+    used = [{tuple(x) for x in t.edges.tolist()} for t in trees]
+    for t in range(5):
+        ids = r["failed_edges"][t]
+        keep = np.ones(G.m, dtype=bool)
+        keep[ids] = False
+        h = ArrayGraph.from_edges(G.labels, G.edges[keep])
+        assert r["repaired"][t] == generic_packing(h).count == r["bound"][t] == 2  # 96 - 4 links < 3 x 31
+        failed = {tuple(x) for x in G.edges[ids].tolist()}
+        assert r["intact"][t] == sum(1 for u in used if not (u & failed))
+    with pytest.raises(ValueError, match="failed"):
+        repair_trials(G, trees, 0, 5, seed=3)
