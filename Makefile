@@ -29,7 +29,7 @@ NBVAL_CORETYPE ?= Zen
 REPRODUCE_CORETYPE ?= Haswell
 
 .PHONY: help venv lock all notebooks test pytest lint nbval check-clean reproduce reproduce-other-cpu bench lab html \
-	site sweep clean
+	site sweep simulate clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -93,6 +93,11 @@ reproduce-other-cpu: venv ## rerun every notebook under OPENBLAS_CORETYPE=Haswel
 SWEEP_ARGS ?=
 sweep: venv ## regenerate data/er_sweep.csv: ER_q EDSTs for every prime power q <= 1024 on Dask (about 1 hour here)
 	$(BIN)/starlib sweep er --q-max 1024 --workers $(JOBS) -o data/er_sweep.csv $(SWEEP_ARGS)
+
+# The ns-3 record (data/simulate.csv) that notebook 15 reads: allreduce over EDSTs, one BFS tree and a ring on four
+# networks, 1 KiB..16 MiB, simulated packet by packet and modelled as in notebook 08.
+simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator (a few minutes here)
+	$(BIN)/python -m starlib.netsim.grid -o data/simulate.csv
 
 bench: venv ## benchmarks (prints tables; never part of the tests)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done

@@ -40,6 +40,11 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "paper": (("starlib.paper",), _CORE | set(_EDST) | {"side.cayley", "side.netdesign", "side.allreduce", "paper"}),
     # the small user API (network, edsts, verify, export), re-exported by ``starlib`` itself
     "api": (("starlib.api",), _CORE | set(_EDST) | {"side.cayley", "side.netdesign", "side.allreduce", "io", "api"}),
+    # the ns-3 simulation (a side domain on top: the core, the allreduce model, io for its record, the user API,
+    # the paper's figure style);
+    # nothing imports it
+    "side.netsim": (("starlib.netsim",), _CORE | set(_EDST) | {"side.allreduce", "io", "api", "paper",
+                                                               "side.netsim"}),
     "app": (("starlib.cli", "starlib.__main__"), frozenset()),  # the command line may import anything
 }
 #: ``starlib.edst`` itself (its ``__init__``) re-exports every floor: it counts as the top one; ``starlib`` re-exports
@@ -154,18 +159,25 @@ def test_the_core_never_imports_paper_side_domains_or_the_command_line():
     assert len(core) > 20
     for m in core:
         assert not {layer_of(t) for t in graph[m]} & {"paper", "app", "sweep", "side.cayley", "side.netdesign",
-                                                       "side.allreduce"}, m
+                                                       "side.allreduce", "side.netsim"}, m
 
 
-def test_only_the_command_line_sweeps_and_the_user_api_import_io():
+def test_nothing_imports_the_simulation():
+    graph = imports(ROOT)
+    assert "starlib.netsim.simulate" in graph
+    users = {m for m, targets in graph.items() if any(layer_of(t) == "side.netsim" for t in targets)}
+    assert {layer_of(m) for m in users} <= {"side.netsim"}, sorted(users)
+
+
+def test_only_the_command_line_sweeps_the_simulation_and_the_user_api_import_io():
     """starlib.io sits on top of the core: the paper, the side domains and the core itself never import it; only the
-    command line, the sweep floor above it (which writes its record atomically) and the user API (export, read)
-    do."""
+    command line, the sweep floor above it (which writes its record atomically), the ns-3 simulation (its record
+    too) and the user API (export, read) do."""
     graph = imports(ROOT)
     io_modules = [m for m in graph if layer_of(m) == "io"]
     assert {"starlib.io", "starlib.io.atomic", "starlib.io.json_format", "starlib.io.exports"} <= set(io_modules)
     users = {m for m, targets in graph.items() if any(layer_of(t) == "io" for t in targets)}
-    assert {layer_of(m) for m in users} <= {"io", "sweep", "app", "api"}, sorted(users)
+    assert {layer_of(m) for m in users} <= {"io", "sweep", "app", "api", "side.netsim"}, sorted(users)
 
 
 def test_the_scanner_catches_planted_violations(tmp_path):

@@ -627,6 +627,52 @@ _PEERS_JELLYFISH = TableNote(
         for end, word in (("min", "least value"), ("max", "largest value"))}},
     size="footnotesize", tabcolsep="3pt")
 
+_SIM_NET = Column("network family (`polarfly`: $\\mathrm{ER}_q$; `slimfly`: $\\mathrm{MMS}(q)$; `bundlefly`: "
+                  "$\\mathrm{MMS}(q) \\star \\mathrm{QR}(q')$; `polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)",
+                  tex="network")
+_SIM_ALG = Column("`bfs`: one breadth-first tree from vertex 0; `auto`: the paper's construction (Table I's count); "
+                  "`shallow`: the shallow maximum family; `ring`: reduce-scatter and allgather over a ring routed on "
+                  "shortest paths", tex="alg.")
+_SIMULATED = TableNote(
+    "Allreduce simulated packet by packet on ns-3 3.44 (notebook 15, beyond the star-product paper): one endpoint "
+    "per router, point-to-point links of 100 Gb/s each way with a 1 $\\mu$s delay, packets of at most 8 KiB plus "
+    "a 2-byte PPP header, the message split equally among the trees and pipelined packet by packet; beside it "
+    "notebook 08's model with $\\alpha = 1$ $\\mu$s and $\\beta = 1/12.5$ GB/s (for the ring "
+    "$2(n-1)(\\alpha + \\beta S/n)$, Thakur et al. 2005). The record `data/simulate.csv` of `make simulate`.",
+    {"network": _SIM_NET,
+     "params": _PARAMS,
+     "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
+     "links": Column("links between routers", "links", tex="$m$"),
+     "algorithm": _SIM_ALG,
+     "trees": Column("trees the message is split over (0 for the ring)", "trees", tex="$k$"),
+     "max_depth": Column("height of the deepest tree from its root (0 for the ring)", "hops", tex="$D$"),
+     "size_bytes": Column("message size $S$", "bytes", tex="$S$"),
+     "sim_us": Column("simulated completion time: the last packet at the last endpoint", "$\\mu$s", tex="sim.",
+                      decimals=3),
+     "model_us": Column("notebook 08's model for the same parameters", "$\\mu$s", tex="model", decimals=3),
+     "sim_over_model": Column("simulated over modelled time", tex="ratio", decimals=3),
+     "packet_hops": Column("packet transmissions (one per packet per link crossed)", "packets", tex="hops")},
+    size="scriptsize", tabcolsep="3pt")
+_SIMULATED_TREES = TableNote(
+    "Many shallow trees against one tree on ns-3 (notebook 15): from which message size the shallow maximum "
+    "family is faster than one breadth-first tree at every larger size of the grid (1 KiB to 16 MiB, powers of "
+    "4), in the simulation and in notebook 08's model, and the speed-ups at 16 MiB.",
+    {"network": _SIM_NET,
+     "params": _PARAMS,
+     "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
+     "shallow_trees": Column("trees of the shallow maximum family", "trees", tex="$k$"),
+     "shallow_depth": Column("its deepest tree", "hops", tex="$D$"),
+     "bfs_depth": Column("height of the breadth-first tree", "hops", tex="$D_1$"),
+     "sim_from_bytes": Column("smallest size from which the shallow family wins in the simulation", "bytes",
+                              tex="sim. from"),
+     "model_from_bytes": Column("the same in the model", "bytes", tex="model from"),
+     "speedup_16MiB_sim": Column("one tree's time over the shallow family's at 16 MiB, simulated", tex="sim. gain",
+                                 decimals=2),
+     "speedup_16MiB_model": Column("the same in the model", tex="model gain", decimals=2),
+     "ring_over_shallow_16MiB": Column("the ring's simulated time over the shallow family's at 16 MiB",
+                                       tex="ring/shallow", decimals=2)},
+    size="footnotesize", tabcolsep="3pt")
+
 _RESILIENCE = TableNote(
     "Link failures (notebook 08, beyond the star-product paper): how many of a set's edge-disjoint trees stay "
     "intact when links fail, independently with probability $f$ or as a fixed number $F = \\mathrm{round}(fm)$ of "
@@ -965,4 +1011,6 @@ TABLE_NOTES: dict[str, TableNote] = {
     "maximum_shallow_allreduce": _SHALLOW_ALLREDUCE,
     "peers": _PEERS,
     "peers_jellyfish": _PEERS_JELLYFISH,
+    "simulated": _SIMULATED,
+    "simulated_trees": _SIMULATED_TREES,
 }

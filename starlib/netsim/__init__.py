@@ -1,0 +1,34 @@
+"""The trees on a packet-level network simulator (ns-3): simulated allreduce over EDSTs against notebook 08's model.
+
+=========================================  =====================================================================
+module                                     contents
+=========================================  =====================================================================
+:mod:`~starlib.netsim.simulate`            messages of a tree or ring allreduce, run packet by packet on ns-3
+                                           point-to-point links (a C++ engine compiled by cppyy), checked sums
+:mod:`~starlib.netsim.engine`              the C++ engine (an ns-3 object compiled by cppyy)
+:mod:`~starlib.netsim.grid`                the grid of ``make simulate`` (networks, algorithms, sizes) and its
+                                           record ``data/simulate.csv`` with notebook 08's model alongside
+:mod:`~starlib.netsim.figures`             notebook 15's figure: simulated against modelled times
+=========================================  =====================================================================
+
+A side domain on top: it imports the core, the EDST methods, :mod:`starlib.allreduce`, :mod:`starlib.io` (its
+record), the user API and the paper's figure style; nothing imports it. ns-3 is
+imported on first use only (tens of seconds).
+"""
+
+from __future__ import annotations
+
+from .simulate import (
+    MIN_PACKET,
+    SimResult,
+    bfs_parents,
+    ring_messages,
+    simulate_messages,
+    simulate_ring,
+    simulate_trees,
+    simulator_version,
+    tree_messages,
+)
+
+__all__ = ["MIN_PACKET", "SimResult", "bfs_parents", "ring_messages", "simulate_messages", "simulate_ring",
+           "simulate_trees", "simulator_version", "tree_messages"]

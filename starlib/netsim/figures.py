@@ -1,0 +1,70 @@
+"""The figure of notebook 15: simulated (ns-3) against modelled (notebook 08) allreduce times.
+
+Example
+-------
+>>> import matplotlib; matplotlib.use("Agg")
+>>> import pandas as pd
+>>> t = pd.DataFrame({"network": ["slimfly"] * 2, "params": ["q=5"] * 2, "algorithm": ["bfs"] * 2,
+...                   "size_bytes": [1024, 2048], "sim_us": [4.0, 5.0], "model_us": [8.0, 9.0]})
+>>> fig = simulated_figure(t)
+>>> len(fig.axes)
+2
+"""
+
+from __future__ import annotations
+
+import matplotlib.figure
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from ..paper.figures import MARKERS, PALETTE, paper_style
+
+__all__ = ["simulated_figure", "ALGORITHM_LABELS", "NETWORK_LABELS"]
+
+ALGORITHM_LABELS = {"bfs": "one BFS tree", "auto": "construction (Table I)", "shallow": "shallow maximum",
+                    "ring": "ring (shortest paths)"}
+NETWORK_LABELS = {"polarfly": "PolarFly", "slimfly": "Slim Fly", "bundlefly": "Bundlefly", "polarstar": "PolarStar"}
+
+
+def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
+    """One row of panels per network: allreduce time against message size (left) and simulated / modelled (right).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows of ``data/simulate.csv`` (columns ``network``, ``params``, ``algorithm``, ``size_bytes``, ``sim_us``,
+        ``model_us``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Solid lines with markers: ns-3; dashed: notebook 08's model; one colour and marker per algorithm.
+    """
+    nets = sorted(table.network.unique())
+    algs = [a for a in ALGORITHM_LABELS if a in set(table.algorithm)]
+    with paper_style():
+        fig, axes = plt.subplots(len(nets), 2, figsize=(7.2, 2.1 * len(nets) + 0.6), squeeze=False)
+        for row, net in zip(axes, nets, strict=True):
+            sub = table[table.network == net]
+            for i, alg in enumerate(algs):
+                g = sub[sub.algorithm == alg].sort_values("size_bytes")
+                kw = {"color": PALETTE[i], "marker": MARKERS[i], "mfc": "none", "ms": 4}
+                row[0].plot(g.size_bytes, g.sim_us, "-", **kw)
+                row[0].plot(g.size_bytes, g.model_us, "--", color=PALETTE[i], lw=1)
+                row[1].plot(g.size_bytes, g.sim_us / g.model_us, "-", **kw)
+            label = f"{NETWORK_LABELS.get(net, net)} ({sub.params.iloc[0]})"
+            row[0].set(xscale="log", yscale="log", ylabel="time ($\\mu$s)", title=label)
+            row[1].set(xscale="log", ylabel="simulated / model", title=label)
+            row[1].axhline(1.0, color="grey", lw=0.8)
+            for ax in row:
+                ax.set_xscale("log", base=2)
+        for ax in axes[-1]:
+            ax.set_xlabel("message size (bytes)")
+        handles = [Line2D([], [], color=PALETTE[i], marker=MARKERS[i], mfc="none", label=ALGORITHM_LABELS[a])
+                   for i, a in enumerate(algs)]
+        handles += [Line2D([], [], color="grey", ls="-", label="ns-3"),
+                    Line2D([], [], color="grey", ls="--", label="model (notebook 08)")]
+        fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False)
+        fig.tight_layout(rect=(0, 0.6 / (2.1 * len(nets) + 0.6), 1, 1))
+    return fig

@@ -1,0 +1,353 @@
+"""Allreduce over edge-disjoint spanning trees, packet by packet, on the ns-3 network simulator.
+
+The network is a graph of routers joined by full-duplex point-to-point links (ns-3's ``PointToPointNetDevice``
+and ``PointToPointChannel``: a link of rate ``R`` sends a packet of ``P`` bytes plus its 2-byte PPP header in
+``8 (P + 2) / R`` and delivers it ``delay`` later; each device queues packets first-in first-out). Each router's
+node also plays the router's single endpoint. No IP stack: a small C++ application
+(:mod:`starlib.netsim.engine`, compiled at run time by cppyy) sends packets straight to the link and forwards them
+hop by hop along each message's path.
+
+A collective is a set of *messages* (a path of nodes, a packet count, dependencies). Packet ``j`` of a message
+leaves its source once packet ``j`` of every message it depends on has arrived there. Every packet carries the
+number of contributions summed into it (each endpoint contributes 1), so the simulation also checks that the
+result every endpoint ends with is the sum over all ``n`` endpoints.
+
+* **Trees** (``trees``): the message is split equally among the ``k`` trees (as :func:`starlib.allreduce.
+  allreduce_time`'s ``equal`` split); on each tree a vertex sends packet ``j`` to its parent once packet ``j``
+  arrived from all its children (reduce), the root sends it down once it has it from all children, and every
+  vertex forwards it down once it got it (broadcast): the pipelined reduce + broadcast of notebook 08's model,
+  with one packet as the chunk.
+* **Ring** (``ring``): reduce-scatter then allgather over a ring of the ``n`` endpoints (Patarasuk and Yuan,
+  "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), 2009), in ``2(n-1)`` steps
+  of ``S/n`` bytes each, pipelined packet by packet. The ring's order is the preorder of a breadth-first tree from
+  vertex 0, and each step's message follows the network's shortest-path routing (the breadth-first parent towards
+  the destination), so consecutive endpoints are usually neighbours and the links a path shares queue.
+
+Reference: G. F. Riley and T. R. Henderson, "The ns-3 Network Simulator", in *Modeling and Tools for Network
+Simulation*, Springer 2010, pp. 15-34, doi:10.1007/978-3-642-12331-3_2; ns-3 3.44 from PyPI (``ns3``).
+
+Example
+-------
+>>> t = simulate_trees(3, np.array([[0, 1], [1, 2]]), [np.array([1, -1, 1])], 1000, packet_bytes=1000)
+>>> t.time_ns        # up: 1 -> ... leaf to root (1 hop) then down (1 hop): 2 x (1000 ns + 80 ns)
+2160
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._kernels import bfs, csr
+from ..validation import check_int, check_real
+from .engine import SOURCE
+
+__all__ = ["SimResult", "simulator_version", "simulate_messages", "simulate_trees", "simulate_ring",
+           "tree_messages", "ring_messages", "bfs_parents", "MIN_PACKET"]
+
+#: bytes every packet carries at least (message id, packet index and contribution count: 12 bytes, padded)
+MIN_PACKET = 16
+_STATE: dict[str, Any] = {}
+
+
+def _ns() -> tuple[Any, Any, Any]:
+    """``(ns, cppyy, Engine)``: ns-3 imported and the engine compiled, once per process."""
+    if not _STATE:
+        # cling reports on the C-level standard error that it could not run one static initialiser of ns-3's
+        # Time class ("Failed to materialize symbols"); ns-3 works regardless (the tests time packets to the
+        # nanosecond). Those two lines are dropped, anything else it prints is passed on.
+        sys.stderr.flush()
+        with tempfile.TemporaryFile() as tmp:
+            saved = os.dup(2)
+            os.dup2(tmp.fileno(), 2)
+            try:
+                import cppyy  # noqa: PLC0415
+                from ns import ns  # noqa: PLC0415 (heavy: tens of seconds the first time)
+                cppyy.cppdef(SOURCE)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            tmp.seek(0)
+            said = tmp.read().decode(errors="replace").splitlines()
+        for line in said:
+            if "Failed to materialize symbols" not in line:
+                print(line, file=sys.stderr)
+        _STATE.update(ns=ns, cppyy=cppyy, engine=cppyy.gbl.starlib_netsim.Engine)
+    return _STATE["ns"], _STATE["cppyy"], _STATE["engine"]
+
+
+def simulator_version() -> str:
+    """The simulator's name and version, e.g. ``'ns-3 3.44.post0'`` (from the installed ``ns3`` distribution).
+
+    Example
+    -------
+    >>> simulator_version().startswith("ns-3 ")
+    True
+    """
+    from importlib.metadata import version  # noqa: PLC0415
+    return f"ns-3 {version('ns3')}"
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """One simulated collective: completion time (ns), packet transmissions (one per packet per link), messages."""
+
+    time_ns: int
+    hops: int
+    messages: int
+
+
+def _packets(size: int, packet_bytes: int) -> tuple[int, int, int]:
+    """``(packets, bytes, last)`` of a message of ``size`` bytes cut into packets (each at least MIN_PACKET)."""
+    if size <= packet_bytes:
+        b = max(size, MIN_PACKET)
+        return 1, b, b
+    p = -(-size // packet_bytes)
+    return p, packet_bytes, max(size - (p - 1) * packet_bytes, MIN_PACKET)
+
+
+def simulate_messages(n: int, edges: np.ndarray, messages: Sequence[tuple], expected: Sequence[int],
+                      rate_gbps: float = 100.0, delay_us: float = 1.0) -> SimResult:
+    """Run messages on a point-to-point network in ns-3 and check the sums every final message delivers.
+
+    Parameters
+    ----------
+    n : int
+        Number of routers (nodes ``0..n-1``).
+    edges : numpy.ndarray
+        ``(m, 2)`` links.
+    messages : sequence of tuple
+        ``(path, packets, bytes, last_bytes, deps, own)``: the nodes the message visits (consecutive ones must be
+        linked), its packet count, the bytes of each packet and of the last one, the indices of the messages it
+        waits for (they end where it starts and have as many packets) and its source's own contribution (0 or 1).
+    expected : sequence of int
+        Indices of the final messages: every packet of each must arrive carrying ``n`` contributions.
+    rate_gbps, delay_us : float
+        Link rate (Gb/s, each direction) and propagation delay (microseconds).
+
+    Returns
+    -------
+    SimResult
+        The time the last packet of any message arrived.
+
+    Raises
+    ------
+    ValueError
+        On a path over a non-link, a dependency that does not end at the message's source, or when the
+        collective does not complete with the full sum everywhere (a wrong tree or ring).
+
+    Example
+    -------
+    >>> simulate_messages(2, np.array([[0, 1]]), [([0, 1], 1, 1000, 1000, [], 1)], [], 100.0, 1.0).time_ns
+    1080
+    """
+    n = check_int(n, "n", minimum=1)
+    rate = check_real(rate_gbps, "rate_gbps", 0, strict=True)
+    delay = check_real(delay_us, "delay_us", 0, strict=True)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if e.size and (e.min() < 0 or e.max() >= n):
+        raise ValueError(f"edges: a vertex is outside 0..{n - 1}")
+    linked = {(int(a), int(b)) for a, b in e} | {(int(b), int(a)) for a, b in e}
+    for i, (path, packets, _, _, deps, _) in enumerate(messages):
+        for u, v in zip(path[:-1], path[1:], strict=True):
+            if (int(u), int(v)) not in linked:
+                raise ValueError(f"messages[{i}]: hop {u}-{v} is not a link of the network")
+        for d in deps:
+            if messages[d][0][-1] != path[0] or messages[d][1] != packets:
+                raise ValueError(f"messages[{i}]: depends on message {d}, which does not end at its source "
+                                 f"{path[0]} with {packets} packets")
+    ns, cppyy, engine_cls = _ns()
+    vec = cppyy.gbl.std.vector["unsigned int"]
+    nodes = ns.NodeContainer()
+    nodes.Create(n)
+    p2p = ns.PointToPointHelper()
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue(f"{rate:g}Gbps"))
+    p2p.SetDeviceAttribute("Mtu", ns.UintegerValue(65535))
+    p2p.SetChannelAttribute("Delay", ns.StringValue(f"{round(delay * 1000)}ns"))
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.QueueSizeValue(ns.QueueSize("100000000p")))
+    eng = ns.CreateObject[engine_cls]()
+    try:
+        for a, b in e:
+            devs = p2p.Install(nodes.Get(int(a)), nodes.Get(int(b)))
+            eng.SetDevice(int(a), int(b), devs.Get(0))
+            eng.SetDevice(int(b), int(a), devs.Get(1))
+        for i in range(n):
+            eng.Listen(nodes.Get(i))
+        for path, packets, nbytes, last, deps, own in messages:
+            eng.AddMessage(vec([int(x) for x in path]), int(packets), int(nbytes), int(last),
+                           vec([int(x) for x in deps]), int(own))
+        eng.Start()
+        ns.Simulator.Run()
+        for i, m in enumerate(messages):
+            if eng.Arrived(i) != m[1]:
+                raise ValueError(f"messages[{i}] ({m[0][0]}->{m[0][-1]}): {eng.Arrived(i)} of {m[1]} packets "
+                                 "arrived (the collective stalled: a wrong tree or ring)")
+        for i in expected:
+            bad = [eng.Count(i, j) for j in range(messages[i][1]) if eng.Count(i, j) != n]
+            if bad:
+                raise ValueError(f"messages[{i}]: delivers the sum of {bad[0]} contributions, not of all n={n}")
+        end = max((eng.Finish(i) for i in range(len(messages))), default=0)
+        return SimResult(int(end), int(eng.Hops()), len(messages))
+    finally:
+        ns.Simulator.Destroy()
+
+
+def bfs_parents(n: int, edges: np.ndarray, root: int = 0) -> np.ndarray:
+    """Breadth-first parents from ``root`` (``-1`` at the root), neighbours in increasing order.
+
+    Example
+    -------
+    >>> bfs_parents(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]])).tolist()
+    [-1, 0, 1, 0]
+    """
+    dist, parent, order = bfs(*csr(n, np.asarray(edges, dtype=np.int64).reshape(-1, 2)), root)
+    if order.shape[0] != n:
+        raise ValueError(f"edges: not connected (reach {order.shape[0]} of n={n} vertices from root={root})")
+    return np.asarray(parent, dtype=np.int64)
+
+
+def tree_messages(parents: Sequence[np.ndarray], size: int, packet_bytes: int = 8192) -> tuple[list, list]:
+    """Messages of a pipelined reduce + broadcast on each tree (given by parent arrays, ``-1`` at the root).
+
+    Returns ``(messages, final)`` for :func:`simulate_messages`; the ``size`` bytes are split equally among the
+    trees (the first ``size mod k`` trees one byte more).
+
+    Example
+    -------
+    >>> msgs, final = tree_messages([np.array([-1, 0, 1])], 100)
+    >>> [(m[0], m[4]) for m in msgs], final
+    ([([2, 1], []), ([1, 0], [0]), ([0, 1], [1]), ([1, 2], [2])], [2, 3])
+    """
+    size = check_int(size, "size", minimum=1)
+    k = len(parents)
+    if k == 0:
+        raise ValueError("parents: no trees")
+    msgs: list = []
+    final: list = []
+    for t, par in enumerate(parents):
+        par = np.asarray(par, dtype=np.int64)
+        n = par.shape[0]
+        packets, nbytes, last = _packets(size // k + (t < size % k), packet_bytes)
+        roots = np.flatnonzero(par < 0)
+        if roots.shape[0] != 1:
+            raise ValueError(f"parents[{t}]: {roots.shape[0]} roots, a spanning tree has one")
+        root = int(roots[0])
+        children: list[list[int]] = [[] for _ in range(n)]
+        for v in range(n):
+            if v != root:
+                children[int(par[v])].append(v)
+        up: dict[int, int] = {}
+        pending = [root]
+        order = []
+        while pending:
+            v = pending.pop()
+            order.append(v)
+            pending.extend(children[v])
+        for v in order[::-1]:
+            if v != root:
+                up[v] = len(msgs)
+                msgs.append(([v, int(par[v])], packets, nbytes, last, [up[c] for c in children[v]], 1))
+        down: dict[int, int] = {}
+        for v in order:
+            if v == root:
+                continue
+            p = int(par[v])
+            deps = [up[c] for c in children[root]] if p == root else [down[p]]
+            down[v] = len(msgs)
+            final.append(len(msgs))
+            msgs.append(([p, v], packets, nbytes, last, deps, int(p == root)))
+        unreached = n - 1 - len(down)
+        if unreached:
+            raise ValueError(f"parents[{t}]: {unreached} vertices are not below the root (not a spanning tree)")
+    return msgs, final
+
+
+def ring_messages(n: int, edges: np.ndarray, size: int, packet_bytes: int = 8192) -> tuple[list, list]:
+    """Messages of a pipelined ring allreduce (reduce-scatter, allgather) routed on shortest paths.
+
+    The ring visits the vertices in the preorder of :func:`bfs_parents` from 0; block ``b`` (of ``size / n`` bytes,
+    the first ``size mod n`` blocks one byte more) travels around it.
+
+    Example
+    -------
+    >>> msgs, final = ring_messages(3, np.array([[0, 1], [1, 2], [2, 0]]), 30)
+    >>> len(msgs), len(final), msgs[0][:2]
+    (12, 6, ([0, 1], 1))
+    """
+    n = check_int(n, "n", minimum=2)
+    size = check_int(size, "size", minimum=1)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    par = bfs_parents(n, e, 0)
+    children: list[list[int]] = [[] for _ in range(n)]
+    for v in range(1, n):
+        children[int(par[v])].append(v)
+    ring, pending = [], [0]
+    while pending:
+        v = pending.pop()
+        ring.append(v)
+        pending.extend(children[v][::-1])
+    toward: dict[int, np.ndarray] = {}
+
+    def path(u: int, v: int) -> list[int]:
+        if v not in toward:
+            toward[v] = bfs_parents(n, e, v)
+        out = [u]
+        while out[-1] != v:
+            out.append(int(toward[v][out[-1]]))
+        return out
+
+    hop = [path(ring[i], ring[(i + 1) % n]) for i in range(n)]
+    msgs: list = []
+    final: list = []
+    into = [-1] * n  # the last message into ring position i
+    for step in range(2 * (n - 1)):
+        new = [-1] * n
+        for i in range(n):
+            block = (i - step) % n
+            packets, nbytes, last = _packets(size // n + (block < size % n), packet_bytes)
+            deps = [] if step == 0 else [into[i]]
+            own = 1 if step < n else 0
+            new[(i + 1) % n] = len(msgs)
+            if step >= n - 1:
+                final.append(len(msgs))
+            msgs.append((hop[i], packets, nbytes, last, deps, own))
+        into = new
+    return msgs, final
+
+
+def _edges(n: int, edges: Any) -> np.ndarray:
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    check_int(n, "n", minimum=1)
+    return e
+
+
+def simulate_trees(n: int, edges: np.ndarray, parents: Sequence[np.ndarray], size: int, packet_bytes: int = 8192,
+                   rate_gbps: float = 100.0, delay_us: float = 1.0) -> SimResult:
+    """Simulated allreduce of ``size`` bytes over trees (parent arrays) on the network ``(n, edges)``.
+
+    Example
+    -------
+    >>> simulate_trees(2, np.array([[0, 1]]), [np.array([-1, 0])], 1000, packet_bytes=1000).time_ns
+    2160
+    """
+    msgs, final = tree_messages(parents, size, packet_bytes)
+    return simulate_messages(n, _edges(n, edges), msgs, final, rate_gbps, delay_us)
+
+
+def simulate_ring(n: int, edges: np.ndarray, size: int, packet_bytes: int = 8192, rate_gbps: float = 100.0,
+                  delay_us: float = 1.0) -> SimResult:
+    """Simulated ring allreduce of ``size`` bytes on the network ``(n, edges)`` (see :func:`ring_messages`).
+
+    Example
+    -------
+    >>> simulate_ring(2, np.array([[0, 1]]), 2000, packet_bytes=1000).time_ns
+    2160
+    """
+    msgs, final = ring_messages(n, _edges(n, edges), size, packet_bytes)
+    return simulate_messages(n, _edges(n, edges), msgs, final, rate_gbps, delay_us)
