@@ -81,6 +81,25 @@ def build(network: str) -> tuple[int, np.ndarray, dict[str, tuple[list[np.ndarra
 def case(n: int, edges: np.ndarray, trees: dict[str, Any], algorithm: str, size: int) -> dict[str, Any]:
     """One simulated and modelled allreduce: the record's columns from ``algorithm`` to ``packet_hops``.
 
+    Parameters
+    ----------
+    n : int
+        Routers.
+    edges : numpy.ndarray
+        ``(m, 2)`` links.
+    trees : dict
+        ``{algorithm: (parent arrays, heights)}`` as :func:`build` returns (not used for ``ring``).
+    algorithm : str
+        One of :data:`ALGORITHMS`.
+    size : int
+        Message size in bytes.
+
+    Returns
+    -------
+    dict
+        ``algorithm``, ``trees``, ``max_depth``, ``size_bytes``, ``sim_us`` and ``model_us`` (rounded to the
+        nanosecond), ``sim_over_model`` (3 decimals), ``packet_hops``.
+
     Example
     -------
     >>> case(2, np.array([[0, 1]]), {"bfs": ([np.array([-1, 0])], [1])}, "bfs", 1000)["sim_us"]
@@ -104,6 +123,20 @@ def case(n: int, edges: np.ndarray, trees: dict[str, Any], algorithm: str, size:
 def grid_rows(networks: list[str] | None = None, sizes: tuple[int, ...] = SIZES,
               algorithms: tuple[str, ...] = ALGORITHMS, log: Any = None) -> list[dict[str, Any]]:
     """Every row of the grid (sorted by network, algorithm, size).
+
+    Parameters
+    ----------
+    networks : list of str, optional
+        Names of :data:`NETWORKS` (default: all).
+    sizes, algorithms : tuple
+        Message sizes (bytes) and algorithms of :data:`ALGORITHMS`.
+    log : file, optional
+        Where to print each row as it is done (``make simulate`` uses standard error).
+
+    Returns
+    -------
+    list of dict
+        One row per network, algorithm and size, with the columns :data:`COLUMNS`.
 
     Example
     -------

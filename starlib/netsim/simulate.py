@@ -48,7 +48,7 @@ from .._kernels import bfs, csr
 from ..validation import check_int, check_real
 from .engine import SOURCE
 
-__all__ = ["SimResult", "simulator_version", "simulate_messages", "simulate_trees", "simulate_ring",
+__all__ = ["SimResult", "MAX_PACKET", "simulator_version", "simulate_messages", "simulate_trees", "simulate_ring",
            "tree_messages", "ring_messages", "bfs_parents", "MIN_PACKET"]
 
 #: bytes every packet carries at least (message id, packet index and contribution count: 12 bytes, padded)
@@ -103,6 +103,14 @@ class SimResult:
     messages: int
 
 
+#: largest packet payload: the MTU the devices are given (the 2-byte PPP header comes on top)
+MAX_PACKET = 65535
+
+
+def _packet_bytes(packet_bytes: Any) -> int:
+    return check_int(packet_bytes, "packet_bytes", minimum=MIN_PACKET, maximum=MAX_PACKET)
+
+
 def _packets(size: int, packet_bytes: int) -> tuple[int, int, int]:
     """``(packets, bytes, last)`` of a message of ``size`` bytes cut into packets (each at least MIN_PACKET)."""
     if size <= packet_bytes:
@@ -154,7 +162,13 @@ def simulate_messages(n: int, edges: np.ndarray, messages: Sequence[tuple], expe
     if e.size and (e.min() < 0 or e.max() >= n):
         raise ValueError(f"edges: a vertex is outside 0..{n - 1}")
     linked = {(int(a), int(b)) for a, b in e} | {(int(b), int(a)) for a, b in e}
-    for i, (path, packets, _, _, deps, _) in enumerate(messages):
+    for i, (path, packets, nbytes, last, deps, own) in enumerate(messages):
+        if len(path) < 2 or packets < 1 or own not in (0, 1):
+            raise ValueError(f"messages[{i}]: path {list(path)!r}, {packets} packets, own {own!r}: a message needs "
+                             "two nodes or more, one packet or more and own 0 or 1")
+        if not MIN_PACKET <= last <= nbytes <= MAX_PACKET:
+            raise ValueError(f"messages[{i}]: packet bytes {nbytes} and last {last} must satisfy "
+                             f"{MIN_PACKET} <= last <= bytes <= {MAX_PACKET}")
         for u, v in zip(path[:-1], path[1:], strict=True):
             if (int(u), int(v)) not in linked:
                 raise ValueError(f"messages[{i}]: hop {u}-{v} is not a link of the network")
@@ -201,11 +215,32 @@ def simulate_messages(n: int, edges: np.ndarray, messages: Sequence[tuple], expe
 def bfs_parents(n: int, edges: np.ndarray, root: int = 0) -> np.ndarray:
     """Breadth-first parents from ``root`` (``-1`` at the root), neighbours in increasing order.
 
+    Parameters
+    ----------
+    n : int
+        Number of vertices.
+    edges : numpy.ndarray
+        ``(m, 2)`` links.
+    root : int
+        Where the search starts.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``parent[v]``: ``v``'s neighbour one hop nearer to ``root``.
+
+    Raises
+    ------
+    ValueError
+        If the network is not connected.
+
     Example
     -------
     >>> bfs_parents(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]])).tolist()
     [-1, 0, 1, 0]
     """
+    n = check_int(n, "n", minimum=1)
+    root = check_int(root, "root", minimum=0, maximum=n - 1)
     dist, parent, order = bfs(*csr(n, np.asarray(edges, dtype=np.int64).reshape(-1, 2)), root)
     if order.shape[0] != n:
         raise ValueError(f"edges: not connected (reach {order.shape[0]} of n={n} vertices from root={root})")
@@ -215,8 +250,25 @@ def bfs_parents(n: int, edges: np.ndarray, root: int = 0) -> np.ndarray:
 def tree_messages(parents: Sequence[np.ndarray], size: int, packet_bytes: int = 8192) -> tuple[list, list]:
     """Messages of a pipelined reduce + broadcast on each tree (given by parent arrays, ``-1`` at the root).
 
-    Returns ``(messages, final)`` for :func:`simulate_messages`; the ``size`` bytes are split equally among the
-    trees (the first ``size mod k`` trees one byte more).
+    Parameters
+    ----------
+    parents : sequence of numpy.ndarray
+        One parent array per tree (``parents[t][v]`` is ``v``'s parent, ``-1`` at the root).
+    size : int
+        Message size in bytes, split equally among the trees (the first ``size mod k`` trees one byte more).
+    packet_bytes : int
+        Largest packet payload; a tree's share is cut into packets of this size (each packet is a chunk).
+
+    Returns
+    -------
+    tuple of list
+        ``(messages, final)`` for :func:`simulate_messages`: one message per tree link and direction, and the
+        indices of the downward ones (each must deliver the sum of all ``n`` contributions).
+
+    Raises
+    ------
+    ValueError
+        If a parent array has no root or several, or a vertex that is not below the root (a cycle).
 
     Example
     -------
@@ -225,6 +277,7 @@ def tree_messages(parents: Sequence[np.ndarray], size: int, packet_bytes: int = 
     ([([2, 1], []), ([1, 0], [0]), ([0, 1], [1]), ([1, 2], [2])], [2, 3])
     """
     size = check_int(size, "size", minimum=1)
+    packet_bytes = _packet_bytes(packet_bytes)
     k = len(parents)
     if k == 0:
         raise ValueError("parents: no trees")
@@ -272,7 +325,25 @@ def ring_messages(n: int, edges: np.ndarray, size: int, packet_bytes: int = 8192
     """Messages of a pipelined ring allreduce (reduce-scatter, allgather) routed on shortest paths.
 
     The ring visits the vertices in the preorder of :func:`bfs_parents` from 0; block ``b`` (of ``size / n`` bytes,
-    the first ``size mod n`` blocks one byte more) travels around it.
+    the first ``size mod n`` blocks one byte more) travels around it. Step ``t`` of position ``i`` sends block
+    ``i - t`` to the next position along the shortest path of breadth-first parents towards it; packet ``j`` of a
+    step leaves once packet ``j`` of the previous step arrived (Patarasuk and Yuan 2009, pipelined).
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices (at least 2).
+    edges : numpy.ndarray
+        ``(m, 2)`` links of a connected network.
+    size : int
+        Message size in bytes.
+    packet_bytes : int
+        Largest packet payload.
+
+    Returns
+    -------
+    tuple of list
+        ``(messages, final)`` for :func:`simulate_messages`: ``2 (n - 1) n`` messages, the allgather's are final.
 
     Example
     -------
@@ -282,6 +353,7 @@ def ring_messages(n: int, edges: np.ndarray, size: int, packet_bytes: int = 8192
     """
     n = check_int(n, "n", minimum=2)
     size = check_int(size, "size", minimum=1)
+    packet_bytes = _packet_bytes(packet_bytes)
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     par = bfs_parents(n, e, 0)
     children: list[list[int]] = [[] for _ in range(n)]
@@ -331,6 +403,32 @@ def simulate_trees(n: int, edges: np.ndarray, parents: Sequence[np.ndarray], siz
                    rate_gbps: float = 100.0, delay_us: float = 1.0) -> SimResult:
     """Simulated allreduce of ``size`` bytes over trees (parent arrays) on the network ``(n, edges)``.
 
+    Parameters
+    ----------
+    n : int
+        Routers (each also the endpoint).
+    edges : numpy.ndarray
+        ``(m, 2)`` point-to-point links.
+    parents : sequence of numpy.ndarray
+        The trees as parent arrays (see :func:`tree_messages`).
+    size : int
+        Message size in bytes.
+    packet_bytes : int
+        Largest packet payload.
+    rate_gbps, delay_us : float
+        Link rate (Gb/s each way) and propagation delay (microseconds).
+
+    Returns
+    -------
+    SimResult
+        Completion time in nanoseconds, packet transmissions, messages.
+
+    Raises
+    ------
+    ValueError
+        On a tree link that is not a network link, a parent array that is not a spanning tree, or a run that
+        does not deliver the full sum everywhere.
+
     Example
     -------
     >>> simulate_trees(2, np.array([[0, 1]]), [np.array([-1, 0])], 1000, packet_bytes=1000).time_ns
@@ -343,6 +441,24 @@ def simulate_trees(n: int, edges: np.ndarray, parents: Sequence[np.ndarray], siz
 def simulate_ring(n: int, edges: np.ndarray, size: int, packet_bytes: int = 8192, rate_gbps: float = 100.0,
                   delay_us: float = 1.0) -> SimResult:
     """Simulated ring allreduce of ``size`` bytes on the network ``(n, edges)`` (see :func:`ring_messages`).
+
+    Parameters
+    ----------
+    n : int
+        Routers (each also the endpoint), at least 2.
+    edges : numpy.ndarray
+        ``(m, 2)`` point-to-point links of a connected network.
+    size : int
+        Message size in bytes.
+    packet_bytes : int
+        Largest packet payload.
+    rate_gbps, delay_us : float
+        Link rate (Gb/s each way) and propagation delay (microseconds).
+
+    Returns
+    -------
+    SimResult
+        Completion time in nanoseconds, packet transmissions, messages.
 
     Example
     -------

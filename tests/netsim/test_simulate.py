@@ -95,3 +95,24 @@ def test_one_row_of_the_committed_record_reruns_the_same():
     got = grid.case(n, e, trees, "shallow", 2 ** 16)
     assert {k: str(v) for k, v in got.items()} == {k: want[k] for k in got}
     assert want["simulator"] == grid.simulator_version()
+
+
+def test_bad_input_names_the_parameter():
+    e = np.array([[0, 1]])
+    with pytest.raises(ValueError, match="packet_bytes"):
+        simulate_trees(2, e, [np.array([-1, 0])], 1000, packet_bytes=8)
+    with pytest.raises(ValueError, match="size"):
+        simulate_ring(2, e, 0)
+    with pytest.raises(ValueError, match="algorithm"):
+        grid.case(2, e, {}, "tree", 1000)
+    with pytest.raises(ValueError, match="network"):
+        grid.build("dragonfly")
+    with pytest.raises(ValueError, match=r"messages\[0\]: path"):
+        simulate_messages(2, e, [([0], 1, 100, 100, [], 1)], [])
+
+
+def test_the_command_line_refuses_an_unwritable_record_and_writes_nothing(tmp_path, capsys):
+    target = tmp_path / "missing" / "simulate.csv"
+    assert grid.main(["-o", str(target)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and not target.parent.exists()
