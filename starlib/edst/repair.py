@@ -9,7 +9,10 @@ damaged network (the failed links removed), starting from what survived rather t
    (``N``, the unused links) from a vertex ``u`` still reached from the root to a vertex ``w`` of ``C``, the one
    of least resulting depth ``depth(u) + 1 + ecc_C(w)`` (``ecc_C`` the eccentricity inside ``C``: three
    breadth-first searches per forest), ties to the lower link; subtrees cut behind other cut subtrees follow in
-   later rounds. This is cheap (a few searches of the forest and a scan of ``N``) and keeps the root.
+   later rounds. This is cheap (a few searches of the forest and a scan of ``N``) and keeps the root. When no
+   unused link crosses, one exchange is tried (an augmenting path of length two): a link ``c`` of another
+   spanning tree ``S`` that joins the root part to a cut part moves to the damaged tree, if an unused link
+   reconnects ``S - c`` (candidates by the depth of their root-side end, at most 256).
 3. **Augmenting repack when needed.** If a forest cannot be reconnected from ``N``, or the trees now fewer than
    the damaged network's bound ``min(floor(m/(n-1)), minimum degree)``, the exact matroid-partition packer
    (:func:`~starlib.edst.packing.generic_packing`) continues from the surviving forests (its warm ``start``): its
@@ -81,6 +84,7 @@ class Repair:
     depth_before, depth_after : the deepest tree before and after (``0`` when there is no tree).
     damaged : indices (in the input family) of the trees that lost a link.
     reattached : cut subtrees joined back by an unused link (step 2).
+    exchanged : cut parts joined back by a link of another tree, that tree reconnected by an unused link (step 2).
     repacked : whether the augmenting packer ran (step 3).
     kept : input trees found unchanged in the result.
     upper_bound : a proven upper bound on the EDSTs of the damaged network, equal to ``count_after``.
@@ -102,6 +106,7 @@ class Repair:
     upper_bound: int = 0
     bound_kind: str = ""
     certificate: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    exchanged: int = 0
 
     def summary(self) -> str:
         """One line: failures, trees and the deepest tree before and after, how, and the certificate.
@@ -109,11 +114,12 @@ class Repair:
         >>> import networkx as nx
         >>> G = ArrayGraph.from_networkx(nx.complete_graph(4))
         >>> repair_edsts(G, [[(0, 1), (1, 2), (2, 3)], [(0, 2), (0, 3), (1, 3)]], np.array([[1, 2]])).summary()
-        '1 link failed, 1 tree damaged: 2 -> 1 tree, deepest 3 -> 2 (1 kept, 0 reattached, no repack); maximum: \
-5 links < 2 x 3 (edges bound 1)'
+        '1 link failed, 1 tree damaged: 2 -> 1 tree, deepest 3 -> 2 (1 kept, 0 reattached, 0 exchanged, no repack); \
+maximum: 5 links < 2 x 3 (edges bound 1)'
         """
         f, d = self.failed.shape[0], len(self.damaged)
-        how = (f"{self.kept} kept, {self.reattached} reattached, {'repacked' if self.repacked else 'no repack'}")
+        how = (f"{self.kept} kept, {self.reattached} reattached, {self.exchanged} exchanged, "
+               f"{'repacked' if self.repacked else 'no repack'}")
         why = {"edges": f"{self.graph.m} links < {self.count_after + 1} x {self.graph.n - 1}",
                "degree": "a vertex of that degree", "partition": f"a partition into "
                f"{int(self.certificate.max()) + 1 if self.certificate.size else 0} parts",
@@ -264,6 +270,41 @@ def _reattach(n: int, rows: np.ndarray, root: int, free_e: np.ndarray) -> tuple[
         rows = np.concatenate([rows, free_e[pick]])
 
 
+def _exchange(n: int, e2: np.ndarray, owner2: np.ndarray, free: np.ndarray, rows: np.ndarray, root: int,
+              spanning: set[int], src: list[tuple[np.ndarray, int, str]], forest: dict[int, np.ndarray],
+              limit: int = 256) -> tuple[int, int, int, np.ndarray] | None:
+    """One exchange (an augmenting path of length two) for a damaged tree that no unused link rejoins: a link ``c``
+    of a spanning tree ``s`` joins the root part to a cut part, and an unused link ``d`` reconnects ``s - c``.
+    Candidates ``c`` by the depth of their root-side end (then link order), at most ``limit`` of them; ``d`` the
+    lowest. Returns ``(c, d, s, rows of s - c + d)`` or None."""
+    dist = bfs_edges(n, rows, np.array([root]))[0]
+    reached = dist >= 0
+    ru, rv = reached[e2[:, 0]], reached[e2[:, 1]]
+    own = owner2
+    cand = np.flatnonzero((ru != rv) & (own >= 0))
+    cand = cand[np.isin(own[cand], np.fromiter(spanning, dtype=np.int64, count=len(spanning)))]
+    if cand.size == 0:
+        return None
+    inner = np.where(ru[cand], e2[cand, 0], e2[cand, 1])
+    cand = cand[np.lexsort((cand, dist[inner]))][:limit]
+    fr = free[owner2[free] < 0]
+    if fr.size == 0:
+        return None
+    fe = e2[fr]
+    for c in cand.tolist():
+        s_tree = int(own[c])
+        s_rows = forest[s_tree] if s_tree in forest else src[s_tree][0]
+        a, b = int(e2[c, 0]), int(e2[c, 1])
+        hit = ((s_rows[:, 0] == a) & (s_rows[:, 1] == b)) | ((s_rows[:, 0] == b) & (s_rows[:, 1] == a))
+        rest = s_rows[~hit]
+        side = bfs_edges(n, rest, np.array([a]))[0] >= 0
+        ok = np.flatnonzero(side[fe[:, 0]] != side[fe[:, 1]])
+        if ok.size:
+            d = int(fr[ok[0]])
+            return c, d, s_tree, np.concatenate([rest, e2[d:d + 1]])
+    return None
+
+
 def _group_argmax(groups: np.ndarray, values: np.ndarray, items: np.ndarray) -> np.ndarray:
     """For each group, the item of largest value (ties: the first in ``items`` order)."""
     order = np.lexsort((-np.arange(items.shape[0]), values, groups))
@@ -402,12 +443,24 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     free_e = e2[free]
     forest: dict[int, np.ndarray] = {}
     spanning = set(range(k0)) - set(damaged)
-    reattached = 0
+    reattached = exchanged = 0
     for t in damaged:
-        avail = np.flatnonzero(owner2[free] < 0)
-        rows, chosen = _reattach(n, e2[owner2 == t], src[t][1], free_e[avail])
-        owner2[free[avail[np.asarray(chosen, dtype=np.int64)]]] = t
-        reattached += len(chosen)
+        rows = e2[owner2 == t]
+        while True:
+            avail = np.flatnonzero(owner2[free] < 0)
+            rows, chosen = _reattach(n, rows, src[t][1], free_e[avail])
+            owner2[free[avail[np.asarray(chosen, dtype=np.int64)]]] = t
+            reattached += len(chosen)
+            if rows.shape[0] == n - 1:
+                break
+            swap = _exchange(n, e2, owner2, free, rows, src[t][1], spanning, src, forest)
+            if swap is None:
+                break
+            c, d, s_tree, s_rows = swap
+            owner2[c], owner2[d] = t, s_tree
+            forest[s_tree] = s_rows
+            rows = np.concatenate([rows, e2[c:c + 1]])
+            exchanged += 1
         forest[t] = rows
         if rows.shape[0] == n - 1:
             spanning.add(t)
@@ -449,7 +502,7 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     if verify:
         check_edsts(g2, out, allow_empty=True)
     return Repair(g2, out, f, k0, len(out), depth_before, max(out.depths()) if len(out) else 0, damaged, reattached,
-                  repacked, kept, bound, kind, cert)
+                  repacked, kept, bound, kind, cert, exchanged)
 
 
 def _rebuilt(src: list[tuple[np.ndarray, int, str]], trees: Sequence[Any], forest: dict[int, np.ndarray], t: int,
