@@ -700,8 +700,9 @@ _RESILIENCE = TableNote(
 _RESILIENCE_REPAIR = TableNote(
     "Repair after link failures (notebook 08, beyond the star-product paper): per tree set and number $F$ of links "
     "failing at once (seeded uniform sets, the same for every set of a network), the trees that lost no link and "
-    "the trees after `repair_edsts` (intact trees kept, cut subtrees rejoined by unused links nearest the root, "
-    "else an augmenting repack from the surviving forests to the damaged network's maximum, certified); every "
+    "the trees after `repair_edsts` (intact trees kept, cut subtrees rejoined by unused links nearest the root or "
+    "by one exchange with another tree, else an augmenting repack from the surviving forests to the damaged "
+    "network's maximum, certified); every "
     "repaired count equals a from-scratch exact packing of the damaged network.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
