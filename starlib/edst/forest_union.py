@@ -80,15 +80,20 @@ RANDOM_ORDER_LINKS = 20_000
 
 
 @numba.njit(cache=True)
-def _first_fit(n, eu, ev, k, order):  # pragma: no cover - compiled
-    """Greedy forests: each edge in ``order`` goes into the first forest where it joins two components."""
-    m = eu.shape[0]
+def _empty_forests(n, m, k):  # pragma: no cover - compiled
+    """``k`` forests without edges: union-find rows (every vertex its own root), no owner, size 0."""
     uf = np.empty((k, n), np.int64)
     for i in range(k):
         for v in range(n):
             uf[i, v] = v
-    owner = np.full(m, -1, np.int64)
-    size = np.zeros(k, np.int64)
+    return uf, np.full(m, -1, np.int64), np.zeros(k, np.int64)
+
+
+@numba.njit(cache=True)
+def _first_fit(n, eu, ev, k, order):  # pragma: no cover - compiled
+    """Greedy forests: each edge in ``order`` goes into the first forest where it joins two components."""
+    m = eu.shape[0]
+    uf, owner, size = _empty_forests(n, m, k)
     for t in range(m):
         e = order[t]
         for i in range(k):
@@ -108,12 +113,7 @@ def _warm_fit(n, eu, ev, k, order, start):  # pragma: no cover - compiled
     other edge in ``order`` into the first forest where it joins two components. Returns ``(owner, size, uf, bad)``,
     ``bad`` the first start edge that closes a cycle in its forest (``-1``: none)."""
     m = eu.shape[0]
-    uf = np.empty((k, n), np.int64)
-    for i in range(k):
-        for v in range(n):
-            uf[i, v] = v
-    owner = np.full(m, -1, np.int64)
-    size = np.zeros(k, np.int64)
+    uf, owner, size = _empty_forests(n, m, k)
     for e in range(m):
         i = start[e]
         if i >= 0:
