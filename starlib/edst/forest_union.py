@@ -92,10 +92,19 @@ def _empty_forests(n, m, k):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def _first_fit(n, eu, ev, k, order):  # pragma: no cover - compiled
     """Greedy forests: each edge in ``order`` goes into the first forest where it joins two components."""
-    m = eu.shape[0]
-    uf, owner, size = _empty_forests(n, m, k)
-    for t in range(m):
+    uf, owner, size = _empty_forests(n, eu.shape[0], k)
+    _fit_rest(uf, owner, size, eu, ev, k, order)
+    return owner, size, uf
+
+
+@numba.njit(cache=True)
+def _fit_rest(uf, owner, size, eu, ev, k, order):  # pragma: no cover - compiled
+    """Each edge in ``order`` that no forest owns yet goes into the first forest where it joins two components
+    (``uf``, ``owner`` and ``size`` updated in place)."""
+    for t in range(order.shape[0]):
         e = order[t]
+        if owner[e] >= 0:
+            continue
         for i in range(k):
             ra = find(uf[i], eu[e])
             rb = find(uf[i], ev[e])
@@ -104,7 +113,6 @@ def _first_fit(n, eu, ev, k, order):  # pragma: no cover - compiled
                 owner[e] = i
                 size[i] += 1
                 break
-    return owner, size, uf
 
 
 @numba.njit(cache=True)
@@ -124,18 +132,7 @@ def _warm_fit(n, eu, ev, k, order, start):  # pragma: no cover - compiled
             uf[i, ra] = rb
             owner[e] = i
             size[i] += 1
-    for t in range(m):
-        e = order[t]
-        if owner[e] >= 0:
-            continue
-        for i in range(k):
-            ra = find(uf[i], eu[e])
-            rb = find(uf[i], ev[e])
-            if ra != rb:
-                uf[i, ra] = rb
-                owner[e] = i
-                size[i] += 1
-                break
+    _fit_rest(uf, owner, size, eu, ev, k, order)
     return owner, size, uf, -1
 
 
