@@ -79,8 +79,8 @@ def column_label(name: str) -> tuple[str, str]:
     """A reader's header for a column without a description: ``snake_case`` reads "Snake case", unit apart.
 
     A name in lower-case words joined by ``_`` (or spaces) is spelled out with a capital; the last word of a
-    ``snake_case`` name that names a unit (``us``, ``ms``, ``s``, ``bytes``, ...) becomes the unit. Any other name (``t_G``, ``d_H + 2 d_G``, ``q``)
-    is kept as written: it is already how the text writes it.
+    ``snake_case`` name that names a unit (``us``, ``ms``, ``s``, ``bytes``, ...) becomes the unit. Any other
+    name (``t_G``, ``d_H + 2 d_G``, ``q``) is kept as written: it is already how the text writes it.
 
     Parameters
     ----------
