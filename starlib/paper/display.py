@@ -39,7 +39,7 @@ from .tables import _numeric, describe, display_cells
 
 __all__ = ["DISPLAY_ROWS", "TABLES_LINK", "show_table", "table_bundle", "column_label"]
 
-#: rows shown at most; a longer table says how many rows it has (and a named one links to its file)
+#: rows shown of a long table (one of more than 36 rows); it says how many rows it has, a named one links its file
 DISPLAY_ROWS = 30
 #: where a named table's full Markdown file is, relative to the notebooks
 TABLES_LINK = "../paper_tables/{name}.md"
@@ -163,7 +163,8 @@ def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False
         raise ValueError(f"labels={labels!r}: {unknown} are not columns of the frame (columns: {names})")
     cols: list[Column | None] = [None if note is None else note.columns.get(c, note.default) for c in names]
     total = len(shown)
-    body = shown if max_rows is None else shown.iloc[:max_rows]
+    whole = max_rows is None or total <= max_rows + max_rows // 5  # hiding a handful of rows helps nobody
+    body = shown if whole else shown.iloc[:max_rows]
     body = body.set_axis(range(body.shape[1]), axis=1)
     cells = display_cells(body, float_digits, cols)
     missing = "--"
@@ -247,7 +248,8 @@ def show_table(frame: pd.DataFrame, float_digits: int = 4, index: bool = False, 
     labels : mapping, optional
         Column name -> header, for columns whose name or description does not read well here.
     max_rows : int or None
-        Rows shown at most (``None``: every row).
+        Rows shown of a long table (``None``: every row). A table of at most ``max_rows + max_rows // 5``
+        rows is shown whole (36 for the default 30), a longer one up to row ``max_rows``.
 
     Raises
     ------

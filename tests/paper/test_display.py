@@ -66,6 +66,8 @@ def test_long_table_shows_30_rows_and_links_its_file():
     lines = bundle["text/plain"].splitlines()
     assert len(lines) == 1 + 30 + 2 and lines[-2] == "Showing the first 30 of 135 rows."
     assert lines[-1].endswith("../paper_tables/networks.md")
+    assert len(_cells(table_bundle(frame.head(36))["text/html"])) == 36  # 6 rows more are shown, not hidden
+    assert len(_cells(table_bundle(frame.head(37))["text/html"])) == 30
     everything = table_bundle(frame, max_rows=None)
     assert len(_cells(everything["text/html"])) == 135 and "paper_tables" not in everything["text/plain"]
 
