@@ -28,14 +28,16 @@ from __future__ import annotations
 
 import html
 import re
+import string
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import pandas as pd
 
-from .latex import _TEX_SPECIAL, _TEX_UNICODE, tex_formula, tex_mixed, tex_rich
+from .latex import tex_formula, tex_mixed, tex_rich, tex_text
 from .table_notes import Column, TableNote
-from .tables import _numeric, describe, display_cells
+from .tables import MISSING, describe, display_cells
 
 __all__ = ["DISPLAY_ROWS", "TABLES_LINK", "show_table", "table_bundle", "column_label"]
 
@@ -47,19 +49,25 @@ TABLES_LINK = "../paper_tables/{name}.md"
 #: unit of an ad-hoc column named by its suffix (``allreduce_us``, ``size_bytes``)
 _SUFFIX_UNITS = {"us": "µs", "ms": "ms", "s": "s", "seconds": "s", "bytes": "bytes", "kb": "kB", "mb": "MB",
                  "hops": "hops", "pct": "%"}
-#: LaTeX text-mode escapes read back as characters (the inverse of :func:`starlib.paper.latex.tex_text`)
-_UNESCAPE = sorted([(v, k) for k, v in _TEX_SPECIAL.items()]
-                   + [(v, k) for k, v in _TEX_UNICODE.items() if v.startswith("\\")] + [("\\,", "\u2009")],
-                   key=lambda p: -len(p[0]))
 _TEXTTT = re.compile(r"\\texttt\{((?:[^{}]|\\\{|\\\})*)\}")
+_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|inf)(?:e[+-]\d+)?")
 
 
-def _html_text(tex: str) -> str:
+@cache
+def _ascii_escapes() -> tuple[tuple[str, str], ...]:
+    """The LaTeX of each ASCII character that :func:`~starlib.paper.latex.tex_text` escapes, and the thin space."""
+    return tuple((tex_text(ch), ch) for ch in string.punctuation if tex_text(ch) != ch) + (("\\,", "\u2009"),)
+
+
+def _html_text(tex: str, source: str = "") -> str:
     """LaTeX text with ``$...$`` mathematics (a header, a ``tex_mixed`` cell) as HTML for MathJax.
 
     The mathematics is kept (HTML-escaped, MathJax reads the text); outside it, ``\\texttt{...}`` becomes
-    ``<code>`` and the escapes of :func:`~starlib.paper.latex.tex_text` become their characters again.
+    ``<code>`` and the escapes of :func:`~starlib.paper.latex.tex_text` become their characters again: those of
+    ASCII characters, and those of the non-ASCII characters of ``source`` (the text that was escaped).
     """
+    escapes = _ascii_escapes() + tuple((tex_text(ch), ch) for ch in sorted(set(source)) if ord(ch) > 127)
+    escapes = tuple(sorted(escapes, key=lambda p: -len(p[0])))
     out = []
     for i, part in enumerate(tex.split("$")):
         if i % 2:
@@ -67,7 +75,7 @@ def _html_text(tex: str) -> str:
             continue
         pieces = []
         for k, piece in enumerate(_TEXTTT.split(part)):
-            for latex, char in _UNESCAPE:
+            for latex, char in escapes:
                 piece = piece.replace(latex, char)
             piece = html.escape(piece, quote=False)
             pieces.append(f"<code>{piece}</code>" if k % 2 else piece)
@@ -167,7 +175,7 @@ def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False
     body = shown if whole else shown.iloc[:max_rows]
     body = body.set_axis(range(body.shape[1]), axis=1)
     cells = display_cells(body, float_digits, cols)
-    missing = "--"
+    missing = MISSING
 
     heads_html, heads_plain = [], []
     for c, col in zip(names, cols, strict=True):
@@ -185,7 +193,8 @@ def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False
         heads_html.append(f'<th title="{html.escape(tip)}">{text}{unit_line}</th>')
         heads_plain.append(plain)
 
-    left = [not _numeric(body, j) for j in range(body.shape[1])]
+    # numbers (as shown) are right-aligned, the rest left-aligned
+    left = [not all(_NUMBER.fullmatch(r[j]) for r in cells if r[j] is not None) for j in range(len(names))]
     rows_html = []
     for row in cells:
         tds = []
@@ -195,7 +204,7 @@ def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False
             elif col is not None and col.kind == "math" and text != "":
                 value = html.escape(tex_formula(text, col.star), quote=False)
             elif col is not None and col.kind == "mixed":
-                value = _html_text(tex_mixed(text, col.star))
+                value = _html_text(tex_mixed(text, col.star), text)
             else:
                 value = html.escape(text, quote=False)
             tds.append(('<td style="text-align: left">' if is_left else "<td>") + value + "</td>")

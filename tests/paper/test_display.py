@@ -107,3 +107,11 @@ def test_bad_arguments_raise(kwargs, message):
         table_bundle(pd.DataFrame({"q": [1]}), **kwargs)
     with pytest.raises(ValueError, match="frame=list must be a pandas.DataFrame"):
         table_bundle([1, 2])
+
+
+def test_mixed_cells_keep_their_text_and_typeset_their_formulas():
+    note = TableNote("x", {"range": Column("cases", kind="mixed"), "n": Column("count")})
+    frame = pd.DataFrame({"range": ["all q' — with q' >= 3 and max_edsts < 50%"], "n": [4]})
+    cells = _cells(table_bundle(frame, note=note)["text/html"])
+    assert tex_mixed(frame["range"].iloc[0]).startswith("all $q'$ --- with $q' \\ge 3$ and \\texttt{max\\_edsts}")
+    assert cells == [["all $q'$ — with $q' \\ge 3$ and <code>max_edsts</code> $&lt; 50$%", "4"]]
