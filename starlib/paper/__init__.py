@@ -19,6 +19,7 @@ module                      contents
 :mod:`.naive_transfer`      Figure 2 (Section III): Cartesian EDSTs carried naively into a star product
 :mod:`.tables`              deterministic CSV / Markdown / LaTeX writers
 :mod:`.table_notes`         every table's caption, column glossary (meaning, unit, decimals) and LaTeX layout
+:mod:`.display`             tables shown in a notebook: declared headers and units, formulas typeset, 30 rows and a link
 :mod:`.figures`             figures saved byte-stably and shown in the notebook; tables shown as tables
 :mod:`.drawing`             drawings of networks and star products (positions rounded: the same bytes on any CPU)
 :mod:`.tree_figures`        drawings of EDSTs
