@@ -75,8 +75,17 @@ class TableNote:
     size : LaTeX font size of the table (``small``, ``footnotesize``, ``scriptsize``, ...).
     tabcolsep : LaTeX space on each side of a column.
     rotate : LaTeX headers turned by 90 degrees (each column only as wide as its values).
-    long : LaTeX ``longtable`` (breaks across pages) or a ``table`` float; ``None``: a ``longtable`` when the
-        table has more than :data:`starlib.paper.tables.LONGTABLE_ROWS` rows.
+    long : full listing (``NAME_full.tex``): a ``longtable`` (breaks across pages) or a ``table`` float;
+        ``None``: a ``longtable`` when the table has more than :data:`starlib.paper.tables.LONGTABLE_ROWS` rows.
+    audit : the columns that check the table rather than state its result (instances counted, verification
+        flags, closed forms recomputed beside measured values): the CSV and the full listing keep them, the paper
+        form ``NAME.tex`` leaves them out.
+    group_by : the paper form's compact layout: one line per group of these columns, every other column as the
+        range or set of its values in the group (:func:`starlib.paper.compact.compact`); empty: one line per row.
+    wide : the paper form spans both columns of a two-column paper (``table*``); else a one-column ``table``.
+
+    ``landscape``, ``long`` and ``rotate`` shape the full listing (and ``rotate``, ``size``, ``tabcolsep`` the
+    paper form too); the paper form is never a landscape page nor a ``longtable``.
     """
 
     caption: str
@@ -87,6 +96,15 @@ class TableNote:
     tabcolsep: str = "4pt"
     rotate: bool = False
     long: bool | None = None
+    audit: tuple[str, ...] = ()
+    group_by: tuple[str, ...] = ()
+    wide: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("audit", "group_by"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(c, str) for c in value):
+                raise ValueError(f"{name}={value!r} must be a tuple of column names")
 
 
 # -- columns shared by several tables ----------------------------------------------------------------------------
@@ -120,8 +138,8 @@ _VALID = _flag("the trees verify", "valid")
 # -- the star-product paper ----------------------------------------------------------------------------------------
 
 _NETWORKS = TableNote(
-    "Networks of the star-product paper (Section II, Appendix B; docs/networks.md): vertices, edges, degree set "
-    "and diameter measured on the built graphs, beside the closed forms.",
+    "The networks of the star-product paper (Section II, Appendix B): vertices, edges, degree set and "
+    "diameter of each network, equal to the closed forms of Appendix B.",
     {"network": Column("network family (as on the command line, `python -m starlib networks`)"),
      "parameters": Column("the family's parameters", tex="param."),
      "vertices": Column("vertices counted on the built graph", "vertices", tex="$n$"),
@@ -134,12 +152,13 @@ _NETWORKS = TableNote(
      "expected_diameter": Column("the diameter the family is known to have, where one is stated", "hops",
                                  tex="diam. (f.)"),
      "agree": _flag("every measured value equals its closed form")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("formula_vertices", "formula_edges", "formula_degrees", "expected_diameter", "agree"), group_by=("network",))
 
 _TABLE5 = TableNote(
-    "Table V of the star-product paper (Appendix B-B), restored: closed forms of the factor graphs per case, "
-    "each proved with sympy for every parameter of its case. $t = \\lfloor m/(n-1) \\rfloor$ is the eq. (1) "
-    "bound and $r = m - t(n-1)$ the number of edges left outside $t$ spanning trees.",
+    "Table V of the star-product paper (Appendix B-B): closed forms of the factor graphs per case, each "
+    "holding for every parameter of its case. $t = \\lfloor m/(n-1) \\rfloor$ is the eq. (1) bound and $r "
+    "= m - t(n-1)$ the number of edges left outside $t$ spanning trees.",
     {"graph": Column("factor graph", tex="graph", kind="math"),
      "case": Column("parameter case ($q = 4w + \\delta$ for the MMS graphs)", tex="case", kind="mixed"),
      "parameter": Column("the parameter written as $a k + c$, and its admissible values", tex="parameter",
@@ -156,12 +175,14 @@ _TABLE5 = TableNote(
                       "Corollary V-C.11)", tex="$r$ vs $t$", kind="math"),
      "proved": _flag("sympy proved the row for every parameter of the case", "proved"),
      "source": Column("section of the paper", tex="source")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("proved", "source"), wide=True)
 
 _DEGREES_MEASURED = "degrees as `d (xN)`: $N$ vertices of degree $d$"
 _TABLE5_MEASURED = TableNote(
-    "Table V measured (Appendix B-B of the star-product paper): every factor graph built, counted and packed "
-    "exactly with the matroid partition, beside the closed forms of Table V at the same parameter.",
+    "Table V at given parameters (Appendix B-B of the star-product paper): each factor graph's vertices, "
+    "edges, degrees, the eq. (1) bound $t$ and the maximum number of EDSTs, equal to the closed forms of "
+    "Table V.",
     {"graph": Column("factor graph (the row of Table V)", tex="graph", kind="math"),
      "family": Column("builder (`starlib.factors`; `slimfly` for $\\mathrm{MMS}(q)$)", tex="builder"),
      "parameter": Column("the parameter's value", tex="param.", kind="math"),
@@ -180,11 +201,12 @@ _TABLE5_MEASURED = TableNote(
      "cf_t": Column("closed form of $t$", "trees", tex="$t$ (f.)"),
      "cf_r": Column("closed form of $r$", "edges", tex="$r$ (f.)"),
      "agree": _flag("every measured value equals its closed form and the packing attains $t$")},
-    landscape=True, size="footnotesize", tabcolsep="3pt")
+    landscape=True, size="footnotesize", tabcolsep="3pt",
+    audit=("family", "cf_n", "cf_m", "cf_degrees", "cf_t", "cf_r", "agree"), group_by=("graph", "case"), wide=True)
 
 _BOUNDS_CHECK = TableNote(
-    "Upper bounds on the number of EDSTs (Section IV and Appendix A of the star-product paper): every statement "
-    "checked by a sympy identity or certificate, or exhaustively over the stated range.",
+    "Upper bounds on the number of EDSTs of a star product (Section IV and Appendix A of the star-product "
+    "paper): each statement, the argument that establishes it and the cases it covers.",
     {"statement": Column("the statement checked ($\\tau$: maximum number of EDSTs; $\\tau^*$: the eq. (1) bound "
                          "of the product)", tex="statement", kind="mixed", star=True, width="8.6cm"),
      "method": Column("how it was checked", tex="method", width="4.6cm"),
@@ -192,13 +214,14 @@ _BOUNDS_CHECK = TableNote(
      "cases": Column("cases checked", "cases", tex="cases"),
      "counterexamples": Column("cases where the statement fails", "cases", tex="fails"),
      "holds": _flag("no counterexample", "holds")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("cases", "counterexamples", "holds"), wide=True)
 
 _TABLE1 = TableNote(
-    "Table I of the star-product paper (Section V), reconstructed, with the checks run on built star products "
-    "$G \\star H$ per row: $t_G, t_H$ are the factors' EDST counts, $r_G, r_H$ their non-tree edges, $d_G, d_H$ "
-    "the largest radii of their trees, $D_G$ the height of $T_G^{t_G}$ from the root used and $D_T$ that of the "
-    "Property V-D.1 tree (Table II).",
+    "Table I of the star-product paper (Section V): the number of EDSTs of $G \\star H$ built per case, "
+    "whether it is maximum, and the depths. $t_G, t_H$ are the factors' EDST counts, $r_G, r_H$ their "
+    "non-tree edges, $d_G, d_H$ the largest radii of their trees, $D_G$ the height of $T_G^{t_G}$ from "
+    "the root used and $D_T$ that of the Property V-D.1 tree (Table II).",
     {"Conditions": Column("when the row applies", tex="Conditions", kind="mixed", width="2.9cm"),
      "# EDSTs": Column("number of EDSTs the construction builds", "trees", tex="\\# EDSTs", kind="math",
                        width="1.5cm"),
@@ -219,11 +242,13 @@ _TABLE1 = TableNote(
                                       tex="gap max."),
      "all agree": _flag("every check agrees: count equals the formula, trees verified, gap within the claim, "
                         "every depth within its bounds", "agree")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("instances", "checks", "largest gap to bound", "largest gap to maximum", "all agree"), wide=True)
 
 _TABLE1_INSTANCES = TableNote(
-    "The checks behind Table I (Section V of the star-product paper): one row per star product $G \\star H$ "
-    "and construction run for a Table I row; factor quantities as in Table II (see Table I).",
+    "Star products $G \\star H$ for the rows of Table I (Section V of the star-product paper): factor "
+    "quantities as in Table II, the number of EDSTs the row's construction gives against the upper bound "
+    "and the maximum, and the depths against the row's formulas.",
     {"row": Column("the row of Table I", tex="row"),
      "instance": Column("the star product ($\\square$: Cartesian product; random ones are seeded)", tex="instance",
                         kind="mixed", star=True, width="1.6cm"),
@@ -259,12 +284,15 @@ _TABLE1_INSTANCES = TableNote(
      "D_G": Column("height of $T_G^{t_G}$ from the root used", "hops", tex="$D_G$"),
      "D_T": Column("height of the Property V-D.1 tree $T$ (construction `property` only)", "hops", tex="$D_T$"),
      "agree": _flag("everything agrees: count, verifier, claim, depth bounds, theorem", "agree")},
-    landscape=True, size="scriptsize", tabcolsep="2.5pt", rotate=True)
+    landscape=True, size="scriptsize", tabcolsep="2.5pt", rotate=True,
+    audit=("source", "formula_count", "claim", "claim_holds", "verified", "depth_formula",
+           "min_depth_formula", "agree"), group_by=("row",), wide=True)
 
 _TABLE4 = TableNote(
-    "Table IV of the star-product paper (Slim Fly, Bundlefly and PolarStar; Appendix B-C), reconstructed: every "
-    "row proved for all of its parameters with sympy, and checked on the networks built (`table4_instances`). "
-    "$q = 4w + \\delta$; $q'$ is a prime power $\\equiv 1 \\pmod 4$; $d' \\equiv 0$ or $3 \\pmod 4$.",
+    "Table IV of the star-product paper (Appendix B-C): Slim Fly, Bundlefly and PolarStar as star "
+    "products, their degree, the eq. (1) upper bound, the theorem that builds their EDSTs and how many, "
+    "and whether that is maximum. $q = 4w + \\delta$; $q'$ is a prime power $\\equiv 1 \\pmod 4$; $d' "
+    "\\equiv 0$ or $3 \\pmod 4$.",
     {"Network": Column("the network as a star product", tex="Network", kind="mixed", star=True, width="2.8cm"),
      "Parameters": Column("the parameter case", tex="Parameters", kind="mixed", width="3.1cm"),
      "Degree": Column("degree (ER$_q$ is loop-free, so PolarStar is not regular: $q + \\deg_H$ at the $q+1$ "
@@ -283,11 +311,12 @@ _TABLE4 = TableNote(
                         "agree"),
      "Max? (computed)": Column("the answer from the computation (`table4_maybe` settles the Maybe row by exact "
                                "packing)", tex="Max? (computed)", width="2.6cm")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("bound proved", "bound - constructed", "instances", "all agree", "Max? (computed)"), wide=True)
 
 _TABLE4_INSTANCES = TableNote(
-    "The networks of Table IV built (star-product paper, Section V and Appendix B-C): degree, eq. (1) bound, the "
-    "construction Table I prescribes and the number of EDSTs it builds, verified.",
+    "The networks of Table IV at given parameters (star-product paper, Section V and Appendix B-C): "
+    "degree, eq. (1) bound, the construction Table I prescribes and the number of EDSTs it builds.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "vertices": _N,
@@ -298,12 +327,13 @@ _TABLE4_INSTANCES = TableNote(
      "constructed": Column("trees built", "trees", tex="built"),
      "maximum": _flag("the count reaches the bound (so it is the maximum)", "max."),
      "verified": _flag("the verifier accepts the trees (spanning, acyclic, edge-disjoint)", "ver.")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("verified",), group_by=("network", "theorem"), wide=True)
 
 _TABLE4_MAYBE = TableNote(
-    "The row of Table IV marked Maybe (PolarStar $\\mathrm{ER}_q \\star \\mathrm{IQ}(d')$, $q$ odd, "
-    "$d' \\equiv 3 \\pmod 4$; star-product paper): the construction's count against the true maximum found by "
-    "exact packing.",
+    "The row of Table IV marked Maybe (PolarStar $\\mathrm{ER}_q \\star \\mathrm{IQ}(d')$, $q$ odd, $d' "
+    "\\equiv 3 \\pmod 4$; star-product paper): the construction's count against the maximum number of "
+    "EDSTs.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "vertices": _N,
@@ -315,7 +345,8 @@ _TABLE4_MAYBE = TableNote(
      "certificate": Column("the bound that certifies the maximum (`edges`: eq. (1))", tex="cert."),
      "verified": _flag("both tree sets verify", "ver."),
      "construction_is_maximum": _flag("the construction reaches the maximum", "constr. max.")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("certificate", "verified"), wide=True)
 
 #: the columns that name a tree set of `depths` and `depths_trees`
 _DEPTH_SET = {
@@ -331,9 +362,9 @@ _DEPTH_SET = {
     "expected_trees": Column("trees Table I predicts (generic: the upper bound)", "trees", tex="exp."),
 }
 _DEPTHS = TableNote(
-    "Depth of the EDSTs of Slim Fly, Bundlefly and PolarStar (star-product paper: depth theorems of Section V, "
-    "Table I's depth columns, the count-against-depth trade-off of Section VI), per network, construction and "
-    "choice of factor trees.",
+    "Depth of the EDSTs of Slim Fly, Bundlefly and PolarStar (the depth theorems of Section V of the "
+    "star-product paper, Table I's depth columns, the count-against-depth trade-off of Section VI), per "
+    "network, construction and choice of factor trees.",
     {**_DEPTH_SET,
      "min_depth": Column("depth of the shallowest tree", "hops", tex="min", missing=(-1,)),
      "max_depth": Column("depth of the deepest tree", "hops", tex="max", missing=(-1,)),
@@ -343,11 +374,12 @@ _DEPTHS = TableNote(
      "low_family_trees": Column("trees of the min-depth families V-B.2, V-C.4, V-B.5(2)", "trees",
                                 tex="min-d."),
      "within_bound": _flag("every tree is within its theorem's bound", "within")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("expected_trees", "within_bound"), group_by=("network", "method", "factor_trees"), wide=True)
 
 _DEPTHS_TREES = TableNote(
-    "Every tree of `depths` (star-product paper, Section V): its depth measured from its root beside the bound of "
-    "its depth theorem as recorded by the construction and as recomputed from the recorded factor quantities.",
+    "Depth of every tree of the constructions of Section V of the star-product paper, measured from its "
+    "root, beside the bound of its depth theorem.",
     {**_DEPTH_SET,
      "valid": _flag("the set verifies", "valid"),
      "tree": Column("the tree's number in its set (0: the set is empty)", tex="tree", missing=(0,)),
@@ -357,11 +389,13 @@ _DEPTHS_TREES = TableNote(
      "bound_recomputed": Column("the bound recomputed from the recorded quantities (docs/star-products.md "
                                 "§5-§8)", "hops", tex="recomp.", missing=(-1,)),
      "theorem": Column("the depth theorem that bounds the tree", tex="theorem")},
-    size="scriptsize", tabcolsep="2.8pt")
+    size="scriptsize", tabcolsep="2.8pt",
+    audit=("expected_trees", "valid", "bound_recomputed"), group_by=("network", "method", "factor_trees"), wide=True)
 
 _DEPTHS_GENERIC = TableNote(
-    "The exact packer gives no depth control (star-product paper, Section VI): a maximum packing for each "
-    "shuffled edge order, against the low-depth construction with shallow factor trees (Theorems V-B.4, V-B.5(2)).",
+    "A maximum packing without depth control (Section VI of the star-product paper): the depths of "
+    "maximum EDST families over shuffled edge orders, against the low-depth construction with shallow "
+    "factor trees (Theorems V-B.4, V-B.5(2)).",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "seed": Column("seed of the edge order", tex="seed"),
@@ -370,12 +404,13 @@ _DEPTHS_GENERIC = TableNote(
      "max_depth": Column("depth of its deepest tree", "hops", tex="max"),
      "low_depth_trees": Column("trees of the low-depth construction", "trees", tex="low trees"),
      "low_depth_max": Column("depth of its deepest tree", "hops", tex="low max"),
-     "low_depth_bound": Column("its largest depth bound", "hops", tex="low bound")})
+     "low_depth_bound": Column("its largest depth bound", "hops", tex="low bound")},
+    group_by=("network", "parameters"))
 
 _CHIMERA = TableNote(
-    "The Chimera graph $C_{R \\times C}$ as a star product $K_2 \\star H$ (Appendix C of the star-product paper): "
-    "counts against the closed forms, the two colour classes, the Proposition IV-.1 bound and the exact maximum "
-    "number of EDSTs.",
+    "The Chimera graph $C_{R \\times C}$ as a star product $K_2 \\star H$ (Appendix C of the star-product "
+    "paper): vertices, edges, the two colour classes, the Proposition IV-.1 bound and the maximum number "
+    "of EDSTs.",
     {"instance": Column("the Chimera, planar or toric", tex="Chimera", kind="mixed"),
      "rows": Column("rows $R$ of cells", "cells", tex="$R$"),
      "cols": Column("columns $C$ of cells", "cells", tex="$C$"),
@@ -399,12 +434,13 @@ _CHIMERA = TableNote(
      "bound": Column("Proposition IV-.1 bound", "trees", tex="bound"),
      "max_edsts": Column("maximum number of EDSTs (exact packing, up to `pack_max_vertices` vertices)", "trees",
                          tex="max.")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("cf_n", "cf_m", "isomorphic", "rule"), wide=True)
 
 _ER_EDSTS = TableNote(
-    "EDSTs of $\\mathrm{ER}_q$ (PolarFly; Appendix B-B7 of the star-product paper, docs/er-edsts.md §4): "
-    "Construction A (Hamiltonian paths from the Singer difference set) attains the bound "
-    "$\\lfloor (q+1)/2 \\rfloor$ for every prime power $q$ computed, verified.",
+    "EDSTs of $\\mathrm{ER}_q$ (PolarFly; Appendix B-B7 of the star-product paper): Construction A "
+    "(Hamiltonian paths from the Singer difference set) attains the bound $\\lfloor (q+1)/2 \\rfloor$ for "
+    "every prime power $q$ computed.",
     {"q": _Q,
      "vertices": Column("vertices $q^2 + q + 1$", "vertices", tex="$n$"),
      "edges": Column("edges $q(q+1)^2/2$", "edges", tex="$m$"),
@@ -413,11 +449,13 @@ _ER_EDSTS = TableNote(
      "verified": _VERIFIED,
      "seconds": Column("wall time to build and verify (recorded only with `record_times`)", "s", tex="time",
                        decimals=3)},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("seconds",), group_by=("verified",))
 
 _ER_EDSTS_DEPTH = TableNote(
-    "Depth of the two EDST families of $\\mathrm{ER}_q$ (docs/er-edsts.md §4-§9): Construction A's Hamiltonian paths "
-    "against the low-depth lifted-cluster trees; a maximum family has depth at least 3 for $q \\ge 3$.",
+    "Depth of two EDST families of $\\mathrm{ER}_q$: Construction A's Hamiltonian paths (Appendix B-B7 of "
+    "the star-product paper) against low-depth lifted-cluster trees; a maximum family has depth at least "
+    "3 for $q \\ge 3$.",
     {"q": _Q,
      "method": Column("family (`hamiltonian`: Construction A; `low-depth`: lifted clusters)", tex="family"),
      "constructions": Column("the constructions of its trees (docs/er-edsts.md)", tex="constructions"),
@@ -425,12 +463,12 @@ _ER_EDSTS_DEPTH = TableNote(
      "verified": _VERIFIED,
      "min_depth": Column("depth of the shallowest tree", "hops", tex="min"),
      "max_depth": Column("depth of the deepest tree", "hops", tex="max")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("verified",), group_by=("method", "constructions"))
 
 _ER_SWEEP_SUMMARY = TableNote(
-    "The ER_q sweep record (`data/er_sweep.csv`, `make sweep`; docs/er-edsts.md §1-§7): every prime power "
-    "$q \\le 1024$ and both EDST families of $\\mathrm{ER}_q$ built and verified tree by tree on Dask, one row per "
-    "family. The bound $\\lfloor (q+1)/2 \\rfloor$ is attained throughout.",
+    "Both EDST families of $\\mathrm{ER}_q$ for every prime power $q \\le 1024$, one row per family: the "
+    "bound $\\lfloor (q+1)/2 \\rfloor$ is attained throughout.",
     {"family": Column("EDST family (`hamiltonian`: Construction A; `low-depth`: lifted clusters)", tex="family"),
      "points": Column("prime powers $q$ in the record", "values of $q$", tex="points"),
      "q_max": Column("largest $q$ in the record", tex="$q_{\\max}$"),
@@ -446,12 +484,13 @@ _ER_SWEEP_SUMMARY = TableNote(
      "task_hours": Column("sum of the tasks' wall times", "hours", tex="hours", decimals=2),
      "longest_task_s": Column("the longest task ($q = 1024$)", "s", tex="longest", decimals=1),
      "peak_mb": Column("largest peak resident memory of a worker during a task", "MB", tex="peak")},
-    size="footnotesize")
+    size="footnotesize",
+    wide=True)
 
 _ER_SWEEP_PROJECTION = TableNote(
-    "Wall time of the ER_q sweep (every prime power $q \\le 1024$, both families) on a Dask cluster of $N$ workers, "
-    "projected from the measured time of each task (the record of `make sweep`) with the engine's schedule: "
-    "dearest task first, to the first free worker (Graham's LPT rule; section *Past one machine* of notebook 12).",
+    "Wall time of building both EDST families of $\\mathrm{ER}_q$ for every prime power $q \\le 1024$ on "
+    "$N$ workers, projected from the measured time of each task with the schedule dearest task first, to "
+    "the first free worker (Graham's LPT rule).",
     {"workers": Column("workers $N$ (one core each)", tex="$N$"),
      "hours": Column("projected wall time", "hours", tex="hours", decimals=3),
      "ideal_hours": Column("total task time / $N$", "hours", tex="ideal", decimals=3),
@@ -464,9 +503,9 @@ _ER_SWEEP_PROJECTION = TableNote(
 _AR_METHOD = Column("tree set (`bfs`: one breadth-first tree; `universal`, `low-depth`, `maximum`: the "
                     "constructions of Section V; `generic`: exact packing)", tex="method")
 _ALLREDUCE = TableNote(
-    "What the trees buy (beyond the star-product paper; its Section VI trade-off): time of a pipelined allreduce "
-    "over each set of edge-disjoint trees in the latency-bandwidth model of notebook 08 (message cut into one "
-    "part per tree, each part pipelined in chunks).",
+    "Time of a pipelined allreduce over each set of edge-disjoint spanning trees in the latency-bandwidth "
+    "model (the message cut into one part per tree, each part pipelined in chunks), beyond the "
+    "star-product paper's Section VI trade-off.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "n": _N,
@@ -486,16 +525,17 @@ _ALLREDUCE = TableNote(
          "bytes", tex="cross. eq.", decimals=0),
      "crossover_vs_low_depth_balanced_bytes": Column("the same with the balanced split", "bytes",
                                                      tex="cross. bal.", decimals=0)},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    group_by=("network", "method"), wide=True)
 
 _NETWORK_ER = Column(_NETWORK.meaning[:-1] + "; `polarfly`: $\\mathrm{ER}_q$)", tex="network")
 _SHALLOW = TableNote(
-    "Maximum and shallow (notebook 13, beyond the star-product paper and its Section VI trade-off): per network, "
-    "the count and the deepest tree "
-    "of the paper's construction (Table I; for $\\mathrm{ER}_q$ the Hamiltonian paths of Appendix B-B7), of the "
-    "exact packer and of `shallow_trees` (the most trees, then the local search), with the lower bound on the "
-    "maximum depth of any family of that many EDSTs (radius and degree budgets) and the target "
-    "$2\\,\\mathrm{diameter} + 1$. Depths are measured from each tree's root.",
+    "Maximum and shallow, beyond the star-product paper's Section VI trade-off: per network, the count "
+    "and the deepest tree of the paper's construction (Table I; for $\\mathrm{ER}_q$ the Hamiltonian "
+    "paths of Appendix B-B7), of an exact maximum packing and of a shallow maximum family (the most "
+    "trees, then a local search), with the lower bound on the maximum depth of any family of that many "
+    "EDSTs (radius and degree budgets) and the target $2\\,\\mathrm{diameter} + 1$. Depths are measured "
+    "from each tree's root.",
     {"network": _NETWORK_ER,
      "parameters": _PARAMS,
      "n": _N,
@@ -523,13 +563,13 @@ _SHALLOW = TableNote(
      "gap": Column("shallow depth minus the lower bound", "hops", tex="gap"),
      "target": Column("$2\\,\\mathrm{diameter} + 1$", "hops", tex="target"),
      "within_target": _flag("the shallow depth is at most the target", "ok")},
-    landscape=True, size="scriptsize", tabcolsep="3pt")
+    landscape=True, size="scriptsize", tabcolsep="3pt",
+    audit=("shallow_start", "maximum_known", "gap", "within_target"), group_by=("network",), wide=True)
 
 _SHALLOW_ER = TableNote(
-    "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (notebook 13; Appendix B-B7 "
-    "of the star-product paper gives paths): `er_shallow_trees` "
-    "(the lifted-cluster family, the local search, then a repair of the vertices deeper than 4), verified, depths "
-    "measured from each tree's root; the lower bound is 3 for $q \\ge 3$.",
+    "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (Appendix B-B7 of the "
+    "star-product paper gives paths): the lifted-cluster family, a local search, then a repair of the "
+    "vertices deeper than 4, depths measured from each tree's root; the lower bound is 3 for $q \\ge 3$.",
     {**_pick(_ER_EDSTS, "q", "vertices", "bound"),
      "links": _ER_EDSTS.columns["edges"],
      "trees": Column("trees built", "trees", tex="trees"),
@@ -538,13 +578,14 @@ _SHALLOW_ER = TableNote(
      "mean_depth": _MEAN_DEPTH,
      "lower_bound": Column("lower bound on the deepest tree of any maximum family", "hops", tex="l.b."),
      "start": Column("the family the local search and repair started from", tex="start")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("verified", "start"), group_by=("max_depth", "lower_bound"))
 
 _SHALLOW_FRONT = TableNote(
-    "The count-depth front of what starlib builds (notebook 13; Section VI of the star-product paper): for each "
-    "count $c$ on the front, the least maximum "
-    "depth of $c$ edge-disjoint spanning trees among every method's family and its locally searched version (a "
-    "family of $k \\ge c$ trees gives its $c$ shallowest), and the family that gives it.",
+    "The count-depth front of the families built (Section VI of the star-product paper): for each count "
+    "$c$, the least maximum depth of $c$ edge-disjoint spanning trees among every family and its locally "
+    "searched version (a family of $k \\ge c$ trees gives its $c$ shallowest), and the family that gives "
+    "it.",
     {"network": _NETWORK_ER,
      "parameters": _PARAMS,
      "trees": Column("number of trees $c$", "trees", tex="$c$"),
@@ -555,9 +596,9 @@ _SHALLOW_FRONT = TableNote(
     size="footnotesize")
 
 _SHALLOW_ALLREDUCE = TableNote(
-    "Notebook 08's allreduce model on the shallow families (notebook 13): time of a pipelined allreduce over one BFS "
-    "tree, the paper's construction, notebook 08's low-depth Universal set and the shallow family, and the "
-    "message size from which each beats one BFS tree.",
+    "The allreduce model on the shallow families: time of a pipelined allreduce over one BFS tree, the "
+    "paper's construction, the low-depth construction and the shallow maximum family, and the message "
+    "size from which each beats one BFS tree.",
     {"network": _NETWORK_ER,
      "parameters": _PARAMS,
      "n": _N,
@@ -567,7 +608,8 @@ _SHALLOW_ALLREDUCE = TableNote(
              "t_64MiB_balanced_us"),
      "beats_bfs_from_bytes": Column("message size from which the set is faster than one BFS tree (-- : never, "
                                     "or the BFS tree itself)", "bytes", tex="beats BFS", decimals=0)},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    wide=True)
 
 _PEERS_NETWORK = Column("network family (as on the command line: star products `slimfly`, `polarfly` "
                         "($\\mathrm{ER}_q$), `bundlefly`, `polarstar-iq`, `polarstar-paley`; peers `dragonfly`, "
@@ -576,11 +618,11 @@ _PEERS_PARAMS = Column("the family's parameters (`starlib info NETWORK PARAMETER
                        "router, `loops=1` PolarStar's network version)", tex="param.", width="3.4cm")
 _PEERS_BUDGET = Column("radix budget $R$ the network was designed for (ports per router)", "ports", tex="$R$")
 _PEERS = TableNote(
-    "Star products among their peers (notebook 14, beyond the star-product paper): for each radix budget $R$, "
-    "each family's instance chosen by a documented design rule (`starlib.paper.peers`: the designers' endpoint "
-    "split, radix at most $R$), built and measured: the exact maximum number of EDSTs (certified by a partition "
-    "of the vertices), EDSTs per router port, the deepest tree of the shallow maximum family (`shallow_trees`) "
-    "with the lower bound for that count, and notebook 08's allreduce time of a large message over it.",
+    "Star products among their peers, beyond the star-product paper: for each radix budget $R$, each "
+    "family's instance chosen by the designers' endpoint split with radix at most $R$: the maximum number "
+    "of EDSTs (certified by a partition of the vertices), EDSTs per router port, the deepest tree of a "
+    "shallow maximum family with the lower bound for that count, and the allreduce time of a large "
+    "message over it.",
     {"radix_budget": _PEERS_BUDGET,
      "network": _PEERS_NETWORK,
      "parameters": _PEERS_PARAMS,
@@ -607,11 +649,12 @@ _PEERS = TableNote(
      "allreduce_us": Column("pipelined allreduce time of the large message (64 MiB in the committed run) over the "
                             "shallow family, equal split, notebook 08's model", "$\\mu$s", tex="allreduce",
                             decimals=2)},
-    landscape=True, size="scriptsize", tabcolsep="3pt")
+    landscape=True, size="scriptsize", tabcolsep="3pt",
+    audit=("certified",), group_by=("radix_budget", "kind"), wide=True)
 
 _PEERS_JELLYFISH = TableNote(
-    "Jellyfish over its seeds (notebook 14): the random regular graph built from the Slim Fly's switches for each "
-    "radix budget, one graph per seed, and the least and largest value of each measure.",
+    "Jellyfish over its seeds: the random regular graph built from the Slim Fly's switches for each radix "
+    "budget, one graph per seed, and the least and largest value of each measure.",
     {"radix_budget": _PEERS_BUDGET,
      "parameters": Column("Jellyfish's parameters without the seed ($n$ routers, $r$ links and $p$ endpoints per "
                           "router)", tex="param."),
@@ -625,7 +668,8 @@ _PEERS_JELLYFISH = TableNote(
                                           ("allreduce_us", "allreduce time (as in `peers`)", "$\\mu$s",
                                            "allr.", 2))
         for end, word in (("min", "least value"), ("max", "largest value"))}},
-    size="footnotesize", tabcolsep="3pt")
+    size="footnotesize", tabcolsep="3pt",
+    wide=True)
 
 _SIM_NET = Column("network family (`polarfly`: $\\mathrm{ER}_q$; `slimfly`: $\\mathrm{MMS}(q)$; `bundlefly`: "
                   "$\\mathrm{MMS}(q) \\star \\mathrm{QR}(q')$; `polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)",
@@ -634,11 +678,11 @@ _SIM_ALG = Column("`bfs`: one breadth-first tree from vertex 0; `auto`: the pape
                   "`shallow`: the shallow maximum family; `ring`: reduce-scatter and allgather over a ring routed on "
                   "shortest paths", tex="alg.")
 _SIMULATED = TableNote(
-    "Allreduce simulated packet by packet on ns-3 3.44 (notebook 15, beyond the star-product paper): one endpoint "
-    "per router, point-to-point links of 100 Gb/s each way with a 1 $\\mu$s delay, packets of at most 8 KiB plus "
-    "a 2-byte PPP header, the message split equally among the trees and pipelined packet by packet; beside it "
-    "notebook 08's model with $\\alpha = 1$ $\\mu$s and $\\beta = 1/12.5$ GB/s (for the ring "
-    "$2(n-1)(\\alpha + \\beta S/n)$, Thakur et al. 2005). The record `data/simulate.csv` of `make simulate`.",
+    "Allreduce simulated packet by packet (ns-3 3.44), beyond the star-product paper: one endpoint per "
+    "router, point-to-point links of 100 Gb/s each way with a 1 $\\mu$s delay, packets of at most 8 KiB "
+    "plus a 2-byte PPP header, the message split equally among the trees and pipelined packet by packet; "
+    "beside it the latency-bandwidth model with $\\alpha = 1$ $\\mu$s and $\\beta = 1/12.5$ GB/s (for the "
+    "ring $2(n-1)(\\alpha + \\beta S/n)$, Thakur et al. 2005).",
     {"network": _SIM_NET,
      "params": _PARAMS,
      "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
@@ -652,11 +696,13 @@ _SIMULATED = TableNote(
      "model_us": Column("notebook 08's model for the same parameters", "$\\mu$s", tex="model", decimals=3),
      "sim_over_model": Column("simulated over modelled time", tex="ratio", decimals=3),
      "packet_hops": Column("packet transmissions (one per packet per link crossed)", "packets", tex="hops")},
-    size="scriptsize", tabcolsep="3pt")
+    size="scriptsize", tabcolsep="3pt",
+    group_by=("network", "algorithm"), wide=True)
 _SIMULATED_TREES = TableNote(
-    "Many shallow trees against one tree on ns-3 (notebook 15): from which message size the shallow maximum "
-    "family is faster than one breadth-first tree at every larger size of the grid (1 KiB to 16 MiB, powers of "
-    "4), in the simulation and in notebook 08's model, and the speed-ups at 16 MiB.",
+    "Many shallow trees against one tree, simulated packet by packet: from which message size the shallow "
+    "maximum family is faster than one breadth-first tree at every larger size of the grid (1 KiB to 16 "
+    "MiB, powers of 4), in the simulation and in the latency-bandwidth model, and the speed-ups at 16 "
+    "MiB.",
     {"network": _SIM_NET,
      "params": _PARAMS,
      "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
@@ -671,12 +717,12 @@ _SIMULATED_TREES = TableNote(
      "speedup_16MiB_model": Column("the same in the model", tex="model gain", decimals=2),
      "ring_over_shallow_16MiB": Column("the ring's simulated time over the shallow family's at 16 MiB",
                                        tex="ring/shallow", decimals=2)},
-    size="footnotesize", tabcolsep="3pt")
+    size="footnotesize", tabcolsep="3pt",
+    wide=True)
 
 _RESILIENCE = TableNote(
-    "Link failures (notebook 08, beyond the star-product paper): how many of a set's edge-disjoint trees stay "
-    "intact when links fail, independently with probability $f$ or as a fixed number $F = \\mathrm{round}(fm)$ of "
-    "links; closed forms against seeded Monte Carlo means.",
+    "Edge-disjoint spanning trees that stay intact when links fail, independently with probability $f$ or "
+    "as a fixed number $F = \\mathrm{round}(fm)$ of links: closed forms against Monte Carlo means.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "n": _N,
@@ -695,15 +741,15 @@ _RESILIENCE = TableNote(
                                      "$k\\binom{m-n+1}{F}/\\binom{m}{F}$", "trees", tex="$E_F$", decimals=3),
      "mc_intact_fixed": Column("Monte Carlo mean with $F$ failed links", "trees", tex="$E_F$ MC", decimals=3),
      "sd_intact_fixed": Column("standard deviation with $F$ failed links", "trees", tex="sd$_F$", decimals=3)},
-    size="scriptsize", tabcolsep="3pt")
+    size="scriptsize", tabcolsep="3pt",
+    audit=("mc_intact", "sd_intact", "mc_p_any_intact", "mc_intact_fixed",
+           "sd_intact_fixed"), group_by=("network", "method"), wide=True)
 
 _RESILIENCE_REPAIR = TableNote(
-    "Repair after link failures (notebook 08, beyond the star-product paper): per tree set and number $F$ of links "
-    "failing at once (seeded uniform sets, the same for every set of a network), the trees that lost no link and "
-    "the trees after `repair_edsts` (intact trees kept, cut subtrees rejoined by unused links nearest the root or "
-    "by one exchange with another tree, else an augmenting repack from the surviving forests to the damaged "
-    "network's maximum, certified); every "
-    "repaired count equals a from-scratch exact packing of the damaged network.",
+    "Repair of edge-disjoint spanning trees after $F$ links fail at once (uniform random sets): the trees "
+    "that lost no link and the trees after repair (intact trees kept, cut subtrees rejoined by unused "
+    "links nearest the root or by one exchange with another tree, else an augmenting repack to the "
+    "damaged network's maximum); every repaired count equals the maximum of the damaged network.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "n": _N,
@@ -722,12 +768,12 @@ _RESILIENCE_REPAIR = TableNote(
      "repacked": Column("failure sets whose repair needed the augmenting repack", "sets", tex="repack"),
      "depth_mean": Column("mean depth of the deepest repaired tree", "hops", tex="$D$ rep.", decimals=2),
      "depth_max": Column("largest depth of a repaired tree", "hops", tex="$D$ max")},
-    size="scriptsize", tabcolsep="3pt")
+    size="scriptsize", tabcolsep="3pt",
+    group_by=("network", "method"), wide=True)
 
 _SCALING_FAMILY = Column("network family (`polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)", tex="family")
 _SCALING_RATIOS = TableNote(
-    "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): the best recorded "
-    "time of each phase per instance (`benchmarks/results/scaling.csv`, written by `make bench`) and its ratio to "
+    "Scale and speed of the EDST constructions: the best time of each phase per instance and its ratio to "
     "the edge-list floor, the time to write the product's edge list once.",
     {"family": _SCALING_FAMILY,
      "instance": Column("the star product", tex="instance", kind="mixed", star=True),
@@ -746,7 +792,8 @@ _SCALING_RATIOS = TableNote(
      "sort ms": Column("canonical sort of all tree edges (for output only)", "ms", tex="sort", decimals=3),
      "peak RSS MB": Column("peak resident memory of the process", "MB", tex="RSS", decimals=1),
      "valid": _VALID},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    audit=("valid",), wide=True)
 
 #: the columns of a least-squares fit of cost = c m^k on log-log axes (notebook 11)
 _FIT = {
@@ -757,9 +804,9 @@ _FIT = {
     "max links": Column("links of the largest instance fitted", "links", tex="max $m$"),
 }
 _SCALING = TableNote(
-    "Scale and speed of the EDST constructions (notebook 11, beyond the star-product paper): exponent $k$ of "
-    "cost $= c\\,m^k$ ($m$ links), fitted by least squares on log-log axes per family and phase over the recorded "
-    "instances with at least `fit_min_links` links, and the cost at the largest of them.",
+    "Scale and speed of the EDST constructions: exponent $k$ of cost $= c\\,m^k$ ($m$ links), fitted by "
+    "least squares on log-log axes per family and phase over the instances above a least size, and the "
+    "cost at the largest of them.",
     {"family": _SCALING_FAMILY,
      "cost": Column("the cost fitted: the time of a phase (`seconds_edges`, `seconds_build`, `seconds_edsts`, "
                     "`seconds_verify`), the peak resident memory above the imports (`rss_growth_mb`) or the traced "
@@ -769,15 +816,15 @@ _SCALING = TableNote(
      "at largest": Column("the cost there", "s or MB", tex="cost there", decimals=3),
      "ratio to floor at largest": Column("time cost there over the edge-list floor (times only)",
                                          tex="/ floor", decimals=2)},
-    size="footnotesize")
+    size="footnotesize",
+    wide=True)
 
 _PACKING_CURVE = Column("the family of graphs measured (dense: Slim Fly, PolarFly; sparse: star and bubble-sort "
                         "graphs, 3-D tori)", tex="graphs")
 _GENERIC_PACKING = TableNote(
-    "The exact generic EDST packing (notebook 11, beyond the star-product paper): greedy forests, then augmenting "
-    "paths of Edmonds' matroid partition in compiled code, per instance of `benchmarks/results/packing.csv` "
-    "(written by `benchmarks/bench_packing.py`), beside the packer it replaced and Sage's Roskind-Tarjan packing, "
-    "measured in the same run.",
+    "The exact generic EDST packing: greedy forests, then augmenting paths of Edmonds' matroid partition, "
+    "per instance, beside the packer it replaced and Sage's Roskind-Tarjan packing, measured in the same "
+    "run.",
     {"curve": _PACKING_CURVE,
      "params": Column("the command-line parameters", tex="parameters"),
      "links": Column("links (edges)", "links", tex="$m$"),
@@ -793,11 +840,12 @@ _GENERIC_PACKING = TableNote(
      "previous/generic": Column("speed-up over the previous packer", tex="prev./", decimals=0),
      "Sage/generic": Column("speed-up over Sage", tex="Sage/", decimals=0),
      "packing MB": Column("peak resident memory of the packing above the graph", "MB", tex="MB", decimals=1)},
-    size="scriptsize", tabcolsep="3pt")
+    size="scriptsize", tabcolsep="3pt",
+    audit=("certificate", "valid"), wide=True)
 
 _GENERIC_PACKING_FITS = TableNote(
-    "The exact generic EDST packing (notebook 11): exponent $k$ of cost $= c\\,m^k$ ($m$ links), fitted by least "
-    "squares on log-log axes per family of graphs over the instances with at least `packing_fit_min_links` links.",
+    "The exact generic EDST packing: exponent $k$ of cost $= c\\,m^k$ ($m$ links), fitted by least "
+    "squares on log-log axes per family of graphs over the instances above a least size.",
     {"curve": _PACKING_CURVE,
      "cost": Column("the cost fitted: the packing's time (`seconds_generic`) or its peak memory above the graph "
                     "(`packing_mb`)", tex="cost"),
@@ -808,9 +856,9 @@ _GENERIC_PACKING_FITS = TableNote(
 
 _COMPUTE_NODES = Column("compute nodes", "nodes", tex="$N$")
 _ROUTER_COUNTS = TableNote(
-    "Router counts of the network-design notes (section 6): the maximum (every node roots $n$ private trees of "
-    "routers, $k$ levels deep; eqs. 3, 9, 10) and the minimum (a daisy chain, eqs. 6, 7), evaluated and counted "
-    "in the networks built.",
+    "Router counts of the network-design notes (section 6): the maximum (every node roots $n$ private "
+    "trees of routers, $k$ levels deep; eqs. 3, 9, 10) and the minimum (a daisy chain, eqs. 6, 7), "
+    "evaluated and counted in the networks built.",
     {"case": Column("the notes' example or figure", tex="case", kind="mixed", width="3.3cm"),
      "N": _COMPUTE_NODES,
      "m": Column("ports per router", "ports", tex="$m$"),
@@ -827,7 +875,8 @@ _ROUTER_COUNTS = TableNote(
      "chain_routers_built": Column("routers of the daisy chain built", "routers", tex="built", decimals=0),
      "chain_max_hops": Column("longest route in it", "routers", tex="hops", decimals=0),
      "notes_min": Column("the notes' value of $M_{\\min}$", "routers", tex="notes", decimals=0)},
-    size="footnotesize")
+    size="footnotesize",
+    wide=True)
 
 _BISECTION_CONFIDENCE = TableNote(
     "Picks needed so that $p$ random picks with replacement among $U$ items include a given one with confidence "
@@ -845,9 +894,9 @@ _BISECTION_CONFIDENCE = TableNote(
     size="small")
 
 _HOP_COUNTS = TableNote(
-    "Router-only hop counts (routers per route; network-design notes, section 1.3) over all pairs of compute "
-    "nodes, and bisection widths (section 8.2), of the notes' networks, trees, daisy chains and seeded random "
-    "networks.",
+    "Router-only hop counts (routers per route; network-design notes, section 1.3) over all pairs of "
+    "compute nodes, and bisection widths (section 8.2), of the notes' networks, trees, daisy chains and "
+    "random networks.",
     {"network": Column("the network ($N$ nodes, $n$ ports each; $M$ routers, $m$ ports each)", tex="network",
                        kind="mixed", width="4.2cm"),
      "N": _COMPUTE_NODES,
@@ -867,7 +916,8 @@ _HOP_COUNTS = TableNote(
      "bisection_confidence": Column("confidence that a given minimising split was examined (eq. 17)",
                                     tex="conf.", decimals=2, sci=True),
      "notes": Column("what the notes say", tex="notes", width="2.4cm")},
-    landscape=True, size="footnotesize")
+    landscape=True, size="footnotesize",
+    wide=True)
 
 # -- the super Cayley paper (notebook 10) ----------------------------------------------------------------------------
 
@@ -891,7 +941,8 @@ _SUPER_CAYLEY = TableNote(
      "directed": _flag("the generator set is not closed under inverses", "dir."),
      "diameter": Column("diameter", "hops", tex="diam."),
      "mean_distance": Column("mean distance from a node to the others", "hops", tex="mean dist.", decimals=4)},
-    size="footnotesize")
+    size="footnotesize",
+    group_by=("family",))
 
 _SCHED_NETWORK = Column("host network", tex="network")
 _SUPER_CAYLEY_CONGESTION = TableNote(
@@ -911,7 +962,8 @@ _SUPER_CAYLEY_CONGESTION = TableNote(
      "per_dim_far_max": Column("largest congestion of one dimension $i > n+1$", "paths", tex="$i > n+1$ max"),
      "node_check": Column("the words walked from all $k!$ nodes, loads uniform (up to `k_node_max`)",
                           tex="nodes")},
-    size="footnotesize")
+    size="footnotesize",
+    audit=("node_check",), group_by=("network",), wide=True)
 
 _SUPER_CAYLEY_ALLPORT = TableNote(
     "All-port emulation of the star graph (Theorems 4-5 of the super Cayley paper): the claimed slowdown against "
@@ -927,7 +979,8 @@ _SUPER_CAYLEY_ALLPORT = TableNote(
      "optimum_merged": Column("fewest steps with one merged link", "steps", tex="opt. mer."),
      "simulated": Column("the schedule simulated packet by packet on all $k!$ nodes (up to `k_node_max`)",
                          tex="sim.")},
-    size="footnotesize")
+    size="footnotesize",
+    group_by=("network",), wide=True)
 
 _FIGURE_DIM = Column("star dimension $j$: the generator the packet for dimension $j$ takes at this step "
                      "($T_j$: transposition, $R^i$: rotation by $i$ boxes; a dash: waiting or not yet sent; "
@@ -936,15 +989,17 @@ _FIGURE_STEP = Column("step of the schedule", "steps", tex="step")
 _FIGURE1A = TableNote(
     "Figure 1a of the super Cayley paper regenerated from the proof of Theorem 4: the all-port schedule of the "
     "13-star on MS(4, 3), one row per step, one column per star dimension.",
-    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize")
+    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize",
+    wide=True)
 _FIGURE1B = TableNote(
     "Figure 1b of the super Cayley paper: a schedule of the 16-star on MS(5, 3) consistent with the printed rows "
     "(the extension of Theorem 4), one row per step, one column per star dimension.",
-    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize")
+    {"step": _FIGURE_STEP}, default=_FIGURE_DIM, size="footnotesize",
+    wide=True)
 
 _FIGURE1_CHECK = TableNote(
-    "Figure 1 of the super Cayley paper as printed against the regenerated schedules, step by step (cells may "
-    "have been lost in the text extraction).",
+    "Figure 1 of the super Cayley paper as printed against the schedules regenerated from the proof of "
+    "Theorem 4, step by step.",
     {"figure": Column("panel of Figure 1", tex="panel"),
      "step": _FIGURE_STEP,
      "printed_cells": Column("non-empty cells of the printed row", "cells", tex="printed"),
@@ -968,7 +1023,8 @@ _SUPER_CAYLEY_TN = TableNote(
      "word_dilation": Column("longest word", "links", tex="words"),
      "true_dilation": Column("largest distance $d(e, T_{i,j})$ in the host (the least dilation possible)",
                              "links", tex="true")},
-    size="footnotesize")
+    size="footnotesize",
+    group_by=("network", "variant"), wide=True)
 
 #: every table of ``paper_tables/``, by name
 TABLE_NOTES: dict[str, TableNote] = {

@@ -36,26 +36,76 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .. import __version__
+from .compact import Spread, compact
 from .latex import tex_formula, tex_mixed, tex_rich, tex_text
 from .table_notes import TABLE_NOTES, Column, TableNote
 
-__all__ = ["MISSING", "LONGTABLE_ROWS", "LATEX_PACKAGES", "format_cell", "describe", "display_cells",
+__all__ = ["MISSING", "LONGTABLE_ROWS", "LATEX_PACKAGES", "LATEX_PACKAGES_FULL", "ACMART_LOADS",
+           "record_provenance", "format_cell", "describe", "display_cells",
            "render_markdown", "render_latex", "write_table"]
 
 #: the one marker of a missing value in the Markdown and LaTeX renderings (LaTeX typesets it as an en dash)
 MISSING = "--"
-#: a table with more rows than this is a ``longtable`` (it breaks across pages) instead of a ``table`` float
+#: a paper form has at most this many rows (else it declares ``group_by``); a full listing with more rows is a
+#: ``longtable`` (it breaks across pages) instead of a ``table`` float
 LONGTABLE_ROWS = 40
-#: every LaTeX package a ``.tex`` table uses (``\\usepackage{...}`` in the document that inputs it)
-LATEX_PACKAGES = ("booktabs", "longtable", "graphicx", "amsmath", "amssymb", "array", "caption", "pdflscape",
-                  "tabularx")
+#: the LaTeX packages of a paper table ``NAME.tex`` (``\\usepackage{...}`` in the document that inputs it)
+LATEX_PACKAGES = ("booktabs", "graphicx", "amsmath", "amssymb", "array")
+#: the packages of LATEX_PACKAGES that ``acmart`` loads itself (loading ``amssymb`` again is an error there)
+ACMART_LOADS = ("amsmath", "amssymb")
+#: the LaTeX packages of a full listing ``NAME_full.tex`` (``longtable``, ``landscape`` pages)
+LATEX_PACKAGES_FULL = LATEX_PACKAGES + ("longtable", "pdflscape")
+
+#: what :func:`record_provenance` recorded: the notebook and its parameters (empty: nothing recorded)
+_PROVENANCE: dict = {}
+
+
+def record_provenance(notebook: str | None, parameters: Mapping[str, object] | None = None) -> None:
+    """Record the notebook that writes the tables, and its parameters, for the comment atop each ``.tex`` file.
+
+    A notebook's setup cell calls it once; every later :func:`write_table` names the notebook and its
+    parameters in the comment at the top of the ``.tex`` files (without a record, the comment leaves them out).
+    ``None`` forgets the record.
+
+    Parameters
+    ----------
+    notebook : str or None
+        The notebook's path in the repository, e.g. ``"notebooks/04-table4.ipynb"``.
+    parameters : mapping of str to object, optional
+        The notebook's parameters (the papermill parameters cell), written with :func:`ascii`, in this order.
+
+    Raises
+    ------
+    ValueError
+        If ``notebook`` is empty or not a string, or a parameter's name is not a string.
+
+    Example
+    -------
+    >>> record_provenance("notebooks/04-table4.ipynb", {"out_dir": "../paper_tables", "q_max": 13})
+    >>> _tex_header("table4", False)[2]
+    "% Notebook: notebooks/04-table4.ipynb; parameters: out_dir='../paper_tables', q_max=13."
+    >>> record_provenance(None)
+    """
+    _PROVENANCE.clear()
+    if notebook is None:
+        return
+    if not isinstance(notebook, str) or not notebook.strip() or "\n" in notebook:
+        raise ValueError(f"notebook={notebook!r} must be the notebook's path, one non-empty line")
+    params = dict(parameters or {})
+    bad = [k for k in params if not isinstance(k, str)]
+    if bad:
+        raise ValueError(f"parameters={params!r}: the names {bad!r} are not strings")
+    _PROVENANCE.update(notebook=ascii(notebook)[1:-1],
+                       parameters=[(k, ascii(v)) for k, v in params.items()])
 
 
 def format_cell(value: object, float_digits: int = 4, *, for_csv: bool = False) -> str:
@@ -197,19 +247,20 @@ def display_cells(frame: pd.DataFrame, float_digits: int = 4, columns: Sequence[
     cols = list(columns) if columns is not None else [None] * frame.shape[1]
     out: list[list[str | None]] = []
     for row in frame.itertuples(index=False, name=None):
-        cells: list[str | None] = []
-        for v, col in zip(row, cols, strict=True):
-            if _is_missing(v) or (col is not None and _is_sentinel(v, col.missing)):
-                cells.append(None)
-            elif isinstance(v, str) and v == "":
-                cells.append(None if col is None or col.empty is None else col.empty)
-            elif _is_float(v):
-                d = col.decimals if col is not None and col.decimals is not None else float_digits
-                cells.append(_float_text(float(v), d, col is not None and col.sci))
-            else:
-                cells.append(format_cell(v, float_digits))
-        out.append(cells)
+        out.append([_display(v, col, float_digits) for v, col in zip(row, cols, strict=True)])
     return out
+
+
+def _display(v: object, col: Column | None, float_digits: int) -> str | None:
+    """One cell as :func:`display_cells` shows it."""
+    if _is_missing(v) or (col is not None and _is_sentinel(v, col.missing)):
+        return None
+    if isinstance(v, str) and v == "":
+        return None if col is None or col.empty is None else col.empty
+    if _is_float(v):
+        d = col.decimals if col is not None and col.decimals is not None else float_digits
+        return _float_text(float(v), d, col is not None and col.sci)
+    return format_cell(v, float_digits)
 
 
 def _numeric(frame: pd.DataFrame, j: int) -> bool:
@@ -330,24 +381,65 @@ def _tex_cell(text: str | None, col: Column | None) -> str:
 _SIZES = ("normalsize", "small", "footnotesize", "scriptsize", "tiny")
 
 
-def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note: TableNote | None = None) -> str:
-    """Render a described frame as a LaTeX ``table`` float (or ``longtable``) with caption, label and glossary.
+def _tex_spread(value: Spread, col: Column | None, float_digits: int) -> str:
+    """A compact cell: a range ``lo--hi``, per-key parameter ranges, a set ``a, b`` or a count of values."""
+    if value.kind == "params":
+        return " ".join(tex_text(f"{k}={lo}") + (f"--{hi}" if hi != lo else "") for k, lo, hi in value.values)
+    if value.kind == "count":
+        return f"{value.values[0]} values"
+    parts = [_tex_cell(_display(v, col, float_digits), col) for v in value.values]
+    return "--".join(parts) if value.kind == "range" else ", ".join(parts)
 
-    The layout follows the description: font size, ``landscape`` (a page of its own, turned), column widths
-    for text that wraps. A float wider than the text (``\\linewidth``) is scaled down to it; a table of more
-    than :data:`LONGTABLE_ROWS` rows is a ``longtable`` that repeats its header on every page (never scaled:
-    its description must make it fit). Formula columns are typeset as mathematics
+
+def _paper_frame(frame: pd.DataFrame, name: str, note: TableNote) -> pd.DataFrame:
+    """The paper form's rows and columns: the audit columns dropped, the rows grouped by ``note.group_by``."""
+    cols = [str(c) for c in frame.columns]
+    for field_name, declared in (("audit", note.audit), ("group_by", note.group_by)):
+        unknown = [c for c in declared if c not in cols]
+        if unknown:
+            raise ValueError(f"table {name!r}: TableNote.{field_name}={declared!r} names columns {unknown} that the "
+                             "frame does not have")
+    both = [c for c in note.group_by if c in note.audit]
+    if both:
+        raise ValueError(f"table {name!r}: columns {both} are in both TableNote.group_by and TableNote.audit "
+                         "(a paper table groups by columns it shows)")
+    shown = frame[[c for c in frame.columns if str(c) not in note.audit]]
+    paper = compact(shown, note.group_by) if note.group_by else shown
+    if len(paper) > LONGTABLE_ROWS:
+        raise ValueError(f"table {name!r}: its paper form has {len(paper)} rows, more than LONGTABLE_ROWS="
+                         f"{LONGTABLE_ROWS} (a float must fit a page): declare TableNote.group_by, the columns "
+                         "whose values name one line of a compact form")
+    return paper
+
+
+def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note: TableNote | None = None,
+                 full: bool = False) -> str:
+    """Render a described frame as LaTeX: the paper form (a float) or the full listing (every column).
+
+    The paper form (``full=False``, the file ``NAME.tex``) is a ``table`` float, or ``table*`` spanning both
+    columns of a two-column paper when the description says ``wide``. It shows the paper's columns only (the
+    description's ``audit`` columns are left out) and, when the description declares ``group_by``, one line per
+    group with the other columns as ranges or sets (:func:`starlib.paper.compact.compact`). A float wider than
+    the text (``\\linewidth``: the column, or the page for ``table*``) is scaled down to it. Never a
+    ``longtable`` nor a landscape page: a paper form of more than :data:`LONGTABLE_ROWS` rows is refused.
+
+    The full listing (``full=True``, the file ``NAME_full.tex``, for a one-column appendix) has every row and
+    column in the description's layout: font size, ``landscape`` (a page of its own, turned), a ``longtable``
+    that repeats its header on every page for more than :data:`LONGTABLE_ROWS` rows (never scaled: its
+    description must make it fit). Formula columns are typeset as mathematics
     (:func:`~starlib.paper.latex.tex_formula`, :func:`~starlib.paper.latex.tex_mixed`).
 
     Parameters
     ----------
     frame : pandas.DataFrame
     name : str
-        The table's name; ``\\label{tab:NAME}``.
+        The table's name; ``\\label{tab:NAME}`` (``tab:NAME_full`` for the full listing).
     float_digits : int
         Decimals of the float columns without a description of their own.
     note : TableNote, optional
         The description (default: :func:`describe` of ``name``).
+    full : bool
+        The full listing instead of the paper form.
 
     Returns
     -------
@@ -356,7 +448,8 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     Raises
     ------
     ValueError
-        If the table has no description, it does not match the frame, or a cell cannot be typeset.
+        If the table has no description, it does not match the frame, a cell cannot be typeset, or the paper
+        form is longer than :data:`LONGTABLE_ROWS` rows.
 
     Example
     -------
@@ -371,31 +464,47 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
         note = describe(name)
     if note.size not in _SIZES:
         raise ValueError(f"table {name!r}: size={note.size!r} is not one of {', '.join(_SIZES)}")
-    cols = _column_notes(frame, name, note)
-    cells = display_cells(frame, float_digits, cols)
+    _column_notes(frame, name, note)  # the description matches the whole frame
+    shown = frame if full else frame[[c for c in frame.columns if str(c) not in note.audit]]
+    rows = frame if full else _paper_frame(frame, name, note)
+    cols = _column_notes(shown, name, note if full else replace(note, columns=_shown_columns(note, shown)))
     spec = []
     for j, col in enumerate(cols):
         if col is not None and col.width:
             spec.append(r">{\raggedright\arraybackslash}p{" + col.width + "}")
         else:
-            spec.append("r" if _numeric(frame, j) else "l")
+            spec.append("r" if _numeric(shown, j) else "l")
     align = "@{}" + "".join(spec) + "@{}"
-    heads = [col.tex if col is not None and col.tex else tex_text(str(c)) for c, col in zip(frame.columns, cols,
+    heads = [col.tex if col is not None and col.tex else tex_text(str(c)) for c, col in zip(shown.columns, cols,
                                                                                               strict=True)]
     head = " & ".join(r"\rotatebox{90}{" + h + "}" if note.rotate else h for h in heads) + r" \\"
-    body = [" & ".join(_tex_cell(c, col) for c, col in zip(r, cols, strict=True)) + r" \\" for r in cells]
+    body, has_missing = [], False
+    for row in rows.itertuples(index=False, name=None):
+        cells = []
+        for v, col in zip(row, cols, strict=True):
+            text = None if isinstance(v, Spread) else _display(v, col, float_digits)
+            has_missing = has_missing or (text is None and not isinstance(v, Spread))
+            cells.append(_tex_spread(v, col, float_digits) if isinstance(v, Spread) else _tex_cell(text, col))
+        body.append(" & ".join(cells) + r" \\")
+    label = name + ("_full" if full else "")
     caption = tex_rich(note.caption)
-    glossary = _tex_glossary(frame, note, heads, any(c is None for r in cells for c in r))
-    long = len(frame) > LONGTABLE_ROWS if note.long is None else note.long
-    ncol = frame.shape[1]
-    out = [f"% {name}.tex: written by starlib.paper.tables.write_table from one frame (do not edit).",
-           "% Needs \\usepackage{" + ",".join(LATEX_PACKAGES) + "}.", "% In a document: \\input{" + name + "}."]
-    if note.landscape:
+    if full:
+        caption += " Every row and column."
+    elif note.group_by:
+        by = dict(zip(map(str, shown.columns), heads, strict=True))
+        caption += (" One line per " + ", ".join(by[c] for c in note.group_by)
+                    + r"; $a$--$b$: the range of a column's values in it, $a, b$: its distinct values.")
+    glossary = _tex_glossary(shown, note, heads, has_missing)
+    out = _tex_header(name, full)
+    long = full and (len(frame) > LONGTABLE_ROWS if note.long is None else note.long)
+    ncol = shown.shape[1]
+    landscape = full and note.landscape
+    if landscape:
         out.append(r"\begin{landscape}")
     if long:
         out += [r"\begingroup", "\\" + note.size, r"\setlength{\tabcolsep}{" + note.tabcolsep + "}",
                 r"\setlength{\LTcapwidth}{\linewidth}",
-                r"\begin{longtable}{" + align + "}", r"\caption{" + caption + r"}\label{tab:" + name + r"}\\",
+                r"\begin{longtable}{" + align + "}", r"\caption{" + caption + r"}\label{tab:" + label + r"}\\",
                 r"\toprule", head, r"\midrule", r"\endfirsthead",
                 r"\multicolumn{" + str(ncol) + r"}{@{}l}{\tablename~\thetable{} (continued)}\\",
                 r"\toprule", head, r"\midrule", r"\endhead",
@@ -404,8 +513,10 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
         out += body
         out += [r"\end{longtable}", r"\par\noindent", glossary, r"\par", r"\endgroup"]
     else:
+        env = "table*" if note.wide and not full else "table"
         out += [r"\ifdefined\starlibtablebox\else\newsavebox{\starlibtablebox}\fi",
-                r"\begin{table}[htbp]", r"\centering", r"\caption{" + caption + "}", r"\label{tab:" + name + "}",
+                r"\begin{" + env + "}[" + ("tbp" if env == "table*" else "htbp") + "]", r"\centering",
+                r"\caption{" + caption + "}", r"\label{tab:" + label + "}",
                 "\\" + note.size, r"\setlength{\tabcolsep}{" + note.tabcolsep + "}",
                 r"\sbox{\starlibtablebox}{%", r"\begin{tabular}{" + align + "}", r"\toprule", head, r"\midrule"]
         out += body
@@ -413,10 +524,32 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
                 r"\ifdim\wd\starlibtablebox>\linewidth",
                 r"\resizebox{\linewidth}{!}{\usebox{\starlibtablebox}}%",
                 r"\else", r"\usebox{\starlibtablebox}%", r"\fi",
-                r"\par\medskip", glossary, r"\end{table}"]
-    if note.landscape:
+                r"\par\medskip", glossary, r"\end{" + env + "}"]
+    if landscape:
         out.append(r"\end{landscape}")
     return "\n".join(out) + "\n"
+
+
+def _shown_columns(note: TableNote, shown: pd.DataFrame) -> dict[str, Column]:
+    return {c: col for c, col in note.columns.items() if c in set(map(str, shown.columns))}
+
+
+def _tex_header(name: str, full: bool) -> list[str]:
+    """The comment at the top of a ``.tex`` file: what it is, where it comes from, what it needs."""
+    stem = name + ("_full" if full else "")
+    what = ("every row and column of table " + name + " (an appendix listing for a one-column page)" if full else
+            "table " + name + " as a paper prints it (every column: " + name + ".csv)")
+    out = [f"% {stem}.tex: {what}.",
+           f"% Written by starlib.paper.tables.write_table from one frame, starlib {__version__} (do not edit)."]
+    if _PROVENANCE:
+        params = ", ".join(f"{k}={v}" for k, v in _PROVENANCE["parameters"])
+        out.append(f"% Notebook: {_PROVENANCE['notebook']}" + (f"; parameters: {params}." if params else "."))
+    out += [f"% Commit: git log -1 -- paper_tables/{stem}.tex",
+            "% Needs \\usepackage{" + ",".join(LATEX_PACKAGES_FULL if full else LATEX_PACKAGES) + "}"
+            + ("" if full else " (acmart: " + ",".join(p for p in LATEX_PACKAGES if p not in ACMART_LOADS) + ")")
+            + f". In a document: \\input{{{stem}}}" + (" after \\onecolumn (or in a one-column appendix)." if full
+                                                       else ".")]
+    return out
 
 
 def _tex_glossary(frame: pd.DataFrame, note: TableNote, heads: list[str], has_missing: bool) -> str:
@@ -492,8 +625,11 @@ def write_table(
     texts = [csv, render_markdown(df, float_digits, name=name, note=note),
              render_latex(df, name, float_digits, note=note)]
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.csv", out / f"{name}.md", out / f"{name}.tex"]
+    if note.audit or note.group_by:
+        texts.append(render_latex(df, name, float_digits, note=note, full=True))
+        paths.append(out / f"{name}_full.tex")
+    out.mkdir(parents=True, exist_ok=True)
     for p, t in zip(paths, texts, strict=True):
         p.write_text(t, encoding="utf-8")
     return paths
