@@ -18,7 +18,7 @@ Example
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,11 +32,16 @@ if TYPE_CHECKING:
 
 __all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK", "is_file",
            "read_network", "source_extra", "require_edst_network", "require_star_product", "file_summary",
-           "read_trees", "verify_file"]
+           "read_trees", "verify_file", "deepest", "depth_diameter", "DEPTH_DIAMETER_WORK"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
 #: on one core); ``--diameter`` computes it anyway.
 DIAMETER_WORK = 3 * 10**8
+
+#: ``edsts`` compares its deepest tree with the diameter, found by BFS from every vertex up to this much work
+#: (``n m`` steps: Slim Fly MMS(29), 6.1e7 steps, takes 0.1 s), above it the diameter the family declares (Slim Fly
+#: 2, the other star products 3), else none (no comparison).
+DEPTH_DIAMETER_WORK = 10**8
 
 
 def words(pairs: Sequence[str]) -> list[str]:
@@ -326,6 +331,40 @@ def read_trees(path: str, input_format: str | None = None) -> NetworkFile:
     return nf
 
 
+def deepest(trees: Iterable[Any]) -> int:
+    """The largest depth of a tree from its root (``improve``, ``edsts`` and ``verify`` report it); 0 for none.
+
+    >>> import starlib
+    >>> G = starlib.network("slimfly", q=5)
+    >>> deepest(starlib.edsts(G, method="shallow")), deepest([])
+    (3, 0)
+    """
+    return max((int(t.depth) for t in trees), default=0)
+
+
+def depth_diameter(graph: ArrayGraph, family: Family | None) -> tuple[int | None, str]:
+    """The diameter ``edsts`` compares its deepest tree with, and how it was found.
+
+    By BFS from every vertex when ``n m <= DEPTH_DIAMETER_WORK``; else the diameter the family declares for every
+    member (:attr:`starlib.family.Family.diameter`); else ``(None, why)``. A graph that is not connected has none.
+
+    >>> from starlib.networks import slimfly
+    >>> depth_diameter(slimfly(5), NETWORK_FAMILIES["slimfly"])
+    (2, 'BFS from every vertex')
+    >>> depth_diameter(slimfly(5), None)[0]
+    2
+    """
+    n, m = int(graph.n), int(graph.m)
+    if n * max(m, 1) <= DEPTH_DIAMETER_WORK:
+        try:
+            return int(graph.diameter()), "BFS from every vertex"
+        except ValueError:  # not connected, or a digraph only weakly connected: no finite diameter
+            return None, "the graph has no finite diameter"
+    if family is not None and family.diameter is not None:
+        return int(family.diameter), f"{family.name}'s closed form"
+    return None, f"a BFS from each of {n:,} vertices is over {DEPTH_DIAMETER_WORK:.0e} steps"
+
+
 def verify_file(path: str, input_format: str | None = None) -> tuple[dict[str, Any], int]:
     """Read a file of trees (:func:`read_trees`) and verify them; ``(verdict, status)``.
 
@@ -333,8 +372,8 @@ def verify_file(path: str, input_format: str | None = None) -> tuple[dict[str, A
     -------
     (dict, int)
         The verdict (``valid``, ``trees``, ``n``, ``m``, ``network``, ``params``, ``upper_bound``, ``problems``;
-        ``input``, the name of the file the network was first read from, when it records one) and the exit
-        status: 0 valid, 1 invalid trees.
+        ``input``, the name of the file the network was first read from, when it records one; ``max_depth``, the
+        deepest tree's depth from its root, when valid) and the exit status: 0 valid, 1 invalid trees.
 
     Raises
     ------
@@ -351,5 +390,6 @@ def verify_file(path: str, input_format: str | None = None) -> tuple[dict[str, A
     verdict = {"file": str(path), "valid": bool(report.valid), "trees": len(nf.trees), "n": g.n, "m": g.m,
                "network": nf.network, "params": jsonable(nf.params), "version": nf.version,
                "upper_bound": int(upper_bound(g)) if g.n >= 2 else 0, "problems": list(report.problems),
-               **({"input": nf.extra["input"]} if "input" in nf.extra else {})}
+               **({"input": nf.extra["input"]} if "input" in nf.extra else {}),
+               **({"max_depth": deepest(nf.trees)} if report.valid else {})}  # a broken tree has no depth
     return verdict, (0 if report.valid else 1)

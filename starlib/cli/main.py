@@ -1,8 +1,9 @@
 """The ``starlib`` command: argument parsing, the verbs, exit statuses and the one-line error rule.
 
 Exit statuses: 0 success; 1 ``verify`` found a broken tree; 2 bad input of any kind (one line on standard error,
-nothing written); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), in both cases with no partial file; 70 an
-internal error (a bug: please report it; ``STARLIB_TRACEBACK=1`` shows the traceback).
+nothing written), or an optional package missing (the line names the extra: ``pip install 'starlib[sweep]'``);
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM), in both cases with no partial file; 70 an internal error (a
+bug: please report it; ``STARLIB_TRACEBACK=1`` shows the traceback).
 
 Every output file is checked before any work (its folder exists, it is not a folder or a device, a file can be
 created there) and written atomically: a temporary file in the same folder, renamed over the target when whole.
@@ -360,9 +361,18 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
     from ..edst import get_method
     from ..io import render
-    from .commands import is_file, read_network, require_edst_network, require_star_product, resolve, source_extra
+    from .commands import (
+        deepest,
+        depth_diameter,
+        is_file,
+        read_network,
+        require_edst_network,
+        require_star_product,
+        resolve,
+        source_extra,
+    )
     from .progress import Progress
-    from .text import params_text, wrote_line
+    from .text import depth_warning, params_text, wrote_line
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
@@ -373,8 +383,8 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             pr.stage("read")
             nf = read_network(a.network, a.params, a.input_format)
             require_edst_network(nf, a.network)
-            graph = nf.graph
-            trees = _pack(a, pr, graph, method, a.network)
+            graph, fam, what = nf.graph, None, a.network
+            trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
             extra = {**source_extra(nf, a.network), "upper_bound": int(upper_bound(graph)), "method": method.name}
             size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
@@ -384,14 +394,20 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
         method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
         with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
             pr.stage("build")
-            graph = fam.build(**params)
-            trees = _pack(a, pr, graph, method, f"{fam.name} {params_text(params)}")
+            graph, what = fam.build(**params), f"{fam.name} {params_text(params)}"
+            trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
             extra = {"upper_bound": int(upper_bound(graph)), "method": method.name}
             size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options),
                          target)
+    depth = deepest(trees)
+    diameter, how = depth_diameter(graph, fam)
+    warning = None if diameter is None else depth_warning(what, depth, diameter, how)
+    if warning is not None:
+        _say(a, warning)
     if target is not None:
-        _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format))
+        _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format)
+             + f" (maximum depth {depth})")
     return 0
 
 
@@ -400,7 +416,7 @@ def _cmd_improve(a: argparse.Namespace) -> int:
     from ..edst.depth import improve_depth
     from ..io import render
     from ..validation import check_int, parse_int
-    from .commands import read_trees, require_edst_network
+    from .commands import deepest, read_trees, require_edst_network
     from .progress import Progress
     from .text import wrote_line
 
@@ -421,7 +437,7 @@ def _cmd_improve(a: argparse.Namespace) -> int:
         size = _emit(render(a.format, nf.graph, trees, network=nf.network, params=nf.params, extra=extra, **options),
                      target)
     if target is not None:
-        before, after = max(t.depth for t in nf.trees), max(trees.depths())
+        before, after = deepest(nf.trees), deepest(trees)
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(nf.graph.n), fmt=a.format)
              + f" (maximum depth {before} -> {after})")
     return 0
@@ -460,12 +476,13 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
     from ..sweep import ER_COLUMNS, er_points, run_sweep
     from ..sweep.er import ER_FAMILIES, ER_KEY
     from ..sweep.record import read_record
-    from ..validation import check_int, parse_int
+    from ..validation import check_int, parse_int, require_extra
     from .progress import Progress
     from .text import sweep_line
 
     if a.sweep != "er":
         raise ValueError(f"SWEEP={a.sweep!r} is not one of 'er'")
+    require_extra("sweep", "starlib sweep")  # before any work: dask and distributed are an extra
     points = er_points(parse_int(a.q_min, "--q-min"), parse_int(a.q_max, "--q-max"), a.family or ER_FAMILIES)
     workers = check_int(parse_int(a.workers, "--workers"), "--workers", minimum=1, maximum=256,
                         rule="an integer in 1 .. 256")
@@ -524,6 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     from ..interrupts import INTERRUPTS, Terminated, sigterm_raises
+    from ..validation import MissingExtra
 
     with INTERRUPTS.handled():
         try:
@@ -540,6 +558,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if os.environ.get("STARLIB_TRACEBACK"):
                 raise
             return _fail(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}")
+        except MissingExtra as exc:  # an optional package not installed: the extra to install, status 2
+            return _fail(f"error: {exc}")
         except MemoryError:
             return _fail("error: out of memory: the machine could not hold this network; a smaller network or "
                          "--max-memory (to refuse it up front) avoids this")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text",
-           "sweep_line"]
+           "sweep_line", "depth_warning"]
 
 #: The headings of the families table, by :attr:`~starlib.family.Family.kind`, in the order shown.
 KIND_TITLES = {
@@ -52,6 +52,25 @@ def wrote_line(path: str, size: int, *, trees: int | None = None, nodes: int | N
     what += [f"{nodes:,} node{'' if nodes == 1 else 's'}"] if nodes is not None else []
     tag = "" if fmt == "json" else f" ({fmt})"
     return f"wrote {path}{tag}: {', '.join(what + [megabytes(size)])}"
+
+
+def depth_warning(what: str, deepest: int, diameter: int, how: str) -> str | None:
+    """The one-line warning of ``edsts`` when its deepest tree exceeds ``2 x diameter + 1``; else None.
+
+    One spanning tree of depth at most the diameter always exists (a BFS tree from a centre); edge-disjoint trees
+    must detour, and ``2 x diameter + 1`` is the margin past which the trees are deep for no reason of the network:
+    ``--method shallow`` packs the most trees, then searches for the least depth.
+
+    >>> depth_warning("slimfly q=13", 85, 2, "BFS from every vertex")
+    'warning: edsts slimfly q=13: the deepest tree has depth 85, over 2 x diameter + 1 = 5 (diameter 2: BFS from \
+every vertex); --method shallow packs the most trees, then the least depth'
+    >>> depth_warning("slimfly q=13", 5, 2, "BFS from every vertex") is None
+    True
+    """
+    if deepest <= 2 * diameter + 1:
+        return None
+    return (f"warning: edsts {what}: the deepest tree has depth {deepest}, over 2 x diameter + 1 = {2 * diameter + 1} "
+            f"(diameter {diameter}: {how}); --method shallow packs the most trees, then the least depth")
 
 
 def params_text(params: Mapping[str, Any]) -> str:
@@ -152,12 +171,15 @@ def verify_text(verdict: Mapping[str, Any]) -> str:
     """One line: ``valid: 28 edge-disjoint spanning trees of bundlefly q=29 paley_q=29 (...)`` or ``INVALID: ...``.
 
     >>> verify_text({"file": "t.json", "valid": True, "trees": 2, "n": 10, "m": 15, "network": "complete-paley",
-    ...              "params": {"n": 2, "q": 5}, "upper_bound": 1, "problems": []})
-    't.json: valid: 2 edge-disjoint spanning trees of complete-paley n=2 q=5 (10 vertices, 15 links; upper bound 1)'
+    ...              "params": {"n": 2, "q": 5}, "upper_bound": 1, "problems": [], "max_depth": 3})
+    't.json: valid: 2 edge-disjoint spanning trees of complete-paley n=2 q=5 (10 vertices, 15 links; upper bound 1; \
+maximum depth 3)'
     """
     name = f"{verdict.get('network') or verdict.get('input') or 'the graph'} " \
            f"{params_text(verdict.get('params') or {})}".strip()
     where = f"{verdict['n']:,} vertices, {verdict['m']:,} links; upper bound {verdict['upper_bound']}"
+    if verdict.get("max_depth") is not None:
+        where += f"; maximum depth {verdict['max_depth']}"
     if verdict["valid"]:
         return f"{verdict['file']}: valid: {verdict['trees']} edge-disjoint spanning trees of {name} ({where})"
     problems = verdict["problems"]
