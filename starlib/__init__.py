@@ -29,7 +29,7 @@ from __future__ import annotations
 from .api import edsts, export, families, network, read, read_network, repair, verify
 from .graphs import ArrayGraph
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "repair", "ArrayGraph",
            "__version__"]
 

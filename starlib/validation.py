@@ -16,6 +16,7 @@ check                      accepts
 :func:`parse_int`          text: ASCII decimal digits with an optional leading ``-`` (user input)
 :func:`parse_int_list`     text: such integers separated by commas (``sizes=4,4,4``)
 :func:`parse_bytes`        text: a memory size (``8G``, ``512M``, ``1000000``)
+:func:`require_extra`      the optional packages of an extra (``pip install 'starlib[sweep]'``) are installed
 =========================  =================================================================
 
 Two checks live beside what they check: :func:`starlib.primes.check_prime_power` (primality and prime powers) and
@@ -43,7 +44,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["as_int", "check_int", "check_real", "check_flag", "check_choice", "check_permutation", "shorten",
-           "parse_int", "parse_int_list", "parse_bytes", "MAX_INT_DIGITS"]
+           "parse_int", "parse_int_list", "parse_bytes", "MAX_INT_DIGITS", "EXTRAS", "MissingExtra", "require_extra"]
 
 
 def as_int(value: Any) -> int | None:
@@ -431,3 +432,54 @@ def parse_bytes(text: Any, name: str = "max_memory") -> int:
     if value < 1:
         raise ValueError(f"{name}={shorten(text)} is too small: {rule}, at least 1 byte")
     return value
+
+
+#: The optional extras of ``pyproject.toml`` that starlib's own code imports, and the modules each one brings.
+#: ``pip install starlib`` gives the library and the command line; an extra brings the rest.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "sweep": ("dask", "distributed"),          # starlib.sweep, starlib sweep: Dask tasks on a cluster
+    "simulate": ("cppyy", "ns"),               # starlib.netsim: the ns-3 packet simulator (PyPI ns3, cppyy)
+    "notebooks": ("IPython", "papermill", "nbformat"),  # the notebooks, tools/run_notebook.py, inline display
+}
+
+
+class MissingExtra(ImportError):
+    """An optional package of a starlib extra is not installed (the message names the extra to install)."""
+
+
+def require_extra(extra: str, what: str) -> None:
+    """Check that the packages of ``extra`` import; else one message naming the extra to install.
+
+    Parameters
+    ----------
+    extra : str
+        A key of :data:`EXTRAS` (``"sweep"``, ``"simulate"``, ``"notebooks"``).
+    what : str
+        What needs it, as the user called it (``"starlib sweep"``, ``"starlib.sweep.run_sweep"``).
+
+    Raises
+    ------
+    MissingExtra
+        An ImportError: ``starlib sweep needs the 'sweep' extra: pip install 'starlib[sweep]'``, when one of the
+        extra's modules is not installed (found by :func:`importlib.util.find_spec`, nothing is imported; a module
+        set to None in ``sys.modules`` counts as missing).
+
+    Examples
+    --------
+    >>> require_extra("sweep", "starlib sweep")  # dask and distributed are installed here
+    >>> import sys
+    >>> saved = sys.modules.get("distributed")
+    >>> sys.modules["distributed"] = None
+    >>> try:
+    ...     require_extra("sweep", "starlib sweep")
+    ... except ImportError as exc:
+    ...     print(exc)
+    ... finally:
+    ...     _ = sys.modules.pop("distributed") if saved is None else sys.modules.update(distributed=saved)
+    starlib sweep needs the 'sweep' extra: pip install 'starlib[sweep]'
+    """
+    import importlib.util
+
+    for module in EXTRAS[check_choice(extra, "extra", tuple(EXTRAS))]:
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtra(f"{what} needs the '{extra}' extra: pip install 'starlib[{extra}]'")

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..allreduce import allreduce_time, tree_height
-from ..validation import check_choice
+from ..validation import check_choice, require_extra
 from .simulate import bfs_parents, simulate_ring, simulate_trees, simulator_version
 
 __all__ = ["NETWORKS", "ALGORITHMS", "SIZES", "RATE_GBPS", "DELAY_US", "PACKET_BYTES", "ALPHA_US", "BETA_US",
@@ -183,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     from ..io.atomic import atomic_write, check_target  # noqa: PLC0415
     try:
         check_target(args.output, "output")
-    except ValueError as exc:
+        require_extra("simulate", "python -m starlib.netsim.grid")
+    except (ValueError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     atomic_write(args.output, to_csv(grid_rows(log=sys.stderr)), "output")

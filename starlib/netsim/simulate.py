@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import bfs, csr
-from ..validation import check_int, check_real
+from ..validation import check_int, check_real, require_extra
 from .engine import SOURCE
 
 __all__ = ["SimResult", "MAX_PACKET", "simulator_version", "simulate_messages", "simulate_trees", "simulate_ring",
@@ -59,6 +59,7 @@ _STATE: dict[str, Any] = {}
 def _ns() -> tuple[Any, Any, Any]:
     """``(ns, cppyy, Engine)``: ns-3 imported and the engine compiled, once per process."""
     if not _STATE:
+        require_extra("simulate", "starlib.netsim")
         # cling reports on the C-level standard error that it could not run one static initialiser of ns-3's
         # Time class ("Failed to materialize symbols"); ns-3 works regardless (the tests time packets to the
         # nanosecond). Those two lines are dropped, anything else it prints is passed on.

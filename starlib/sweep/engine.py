@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..validation import require_extra
 from .record import read_record, write_record
 
 __all__ = ["Point", "SweepResult", "run_sweep", "open_client", "close_client"]
@@ -111,7 +112,10 @@ def open_client(scheduler: str | None = None, workers: int = 2, threads_per_work
     ------
     ValueError
         If no scheduler answers at ``scheduler`` within 10 seconds.
+    starlib.validation.MissingExtra
+        An ImportError naming the extra to install when dask or distributed is missing.
     """
+    require_extra("sweep", "starlib.sweep.open_client")
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -175,6 +179,7 @@ def run_sweep(points: Sequence[Point], path: str | os.PathLike, *, columns: Sequ
     result = SweepResult(total=len(points), skipped=len(points) - len(todo), rows=rows)
     if not todo:
         return result
+    require_extra("sweep", "starlib.sweep.run_sweep")
     from distributed import as_completed
 
     own = client is None
