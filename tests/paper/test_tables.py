@@ -127,9 +127,11 @@ def test_the_committed_tables_are_the_described_ones():
 
 
 @pytest.mark.parametrize("name", sorted(TABLE_NOTES))
-def test_every_description_renders_and_cites_its_source(name):
+def test_every_description_renders_and_speaks_of_mathematics(name):
+    """A caption speaks of the mathematics: no repository path, file, command or notebook."""
     note = describe(name)
-    assert re.search(r"(Table|Section|section|Appendix|Theorem|Definition|Figure|eq\.|notebook|docs/)", note.caption)
+    assert not re.search(r"notebook|docs/|data/|benchmarks/|\.(csv|py|md|ipynb)\b|`|\bmake\b|starlib", note.caption,
+                         re.I), note.caption
     for text in [note.caption] + [c.meaning for c in note.columns.values()]:
         assert tex_rich(text).isascii()
     for col in list(note.columns.values()) + ([note.default] if note.default else []):
@@ -198,20 +200,72 @@ def test_latex_float_with_caption_label_booktabs_and_glossary():
     assert tex.isascii()
 
 
-def test_latex_longtable_switch_and_landscape():
+def test_latex_paper_form_is_a_float_and_the_full_listing_switches_to_longtable():
     note = TableNote("Long.", {"x": Column("x")})
     short = render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS)}), "s", note=note)
-    long = render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS + 1)}), "s", note=note)
     assert "\\begin{table}" in short and "\\begin{longtable}" not in short
+    with pytest.raises(ValueError, match="41 rows, more than LONGTABLE_ROWS=40.*group_by"):
+        render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS + 1)}), "s", note=note)
+    long = render_latex(pd.DataFrame({"x": range(LONGTABLE_ROWS + 1)}), "s", note=note, full=True)
     assert "\\begin{longtable}{@{}r@{}}" in long and "\\begin{table}" not in long
     assert "\\endfirsthead" in long and "\\endhead" in long and "(continued)" in long
-    assert long.count("\\caption{") == 1 and "\\label{tab:s}" in long
-    wide = render_latex(pd.DataFrame({"x": [1]}), "w", note=TableNote("Wide.", {"x": Column("x")}, landscape=True,
-                                                                       rotate=True, size="scriptsize"))
-    assert wide.index("\\begin{landscape}") < wide.index("\\begin{table}") < wide.index("\\end{landscape}")
-    assert "\\rotatebox{90}{x}" in wide and "\\scriptsize" in wide
-    forced = render_latex(pd.DataFrame({"x": [1]}), "f", note=TableNote("F.", {"x": Column("x")}, long=True))
+    assert long.count("\\caption{") == 1 and "\\label{tab:s_full}" in long
+    turned = TableNote("Wide.", {"x": Column("x")}, landscape=True, rotate=True, size="scriptsize")
+    full = render_latex(pd.DataFrame({"x": [1]}), "w", note=turned, full=True)
+    assert full.index("\\begin{landscape}") < full.index("\\begin{table}") < full.index("\\end{landscape}")
+    paper = render_latex(pd.DataFrame({"x": [1]}), "w", note=turned)
+    assert "landscape" not in paper and "\\rotatebox{90}{x}" in paper and "\\scriptsize" in paper
+    forced = render_latex(pd.DataFrame({"x": [1]}), "f", note=TableNote("F.", {"x": Column("x")}, long=True),
+                          full=True)
     assert "\\begin{longtable}" in forced
+
+
+def test_paper_form_drops_audit_columns_and_spans_two_columns_when_wide(tmp_path):
+    note = TableNote("A.", {**NOTE.columns}, audit=("ok", "ratio"), wide=True)
+    paths = write_table(_frame(), "a", tmp_path, note=note)
+    assert [p.name for p in paths] == ["a.csv", "a.md", "a.tex", "a_full.tex"]
+    paper, full = (tmp_path / "a.tex").read_text(), (tmp_path / "a_full.tex").read_text()
+    assert "$q$ & name \\\\" in paper and "3 & a\\_b \\\\" in paper and "\\begin{table*}[tbp]" in paper
+    assert "\\textbf{ok}" not in paper and "\\textbf{ok}" in full
+    assert "$q$ & ratio & name & ok \\\\" in full and "\\begin{table}[htbp]" in full and "tab:a_full" in full
+    assert (tmp_path / "a.csv").read_text().splitlines()[0] == "q,ratio,name,ok"
+    assert write_table(_frame(), "b", tmp_path, note=NOTE)[-1].name == "b.tex"  # no full listing when the same
+
+
+def test_paper_form_compact_one_line_per_group():
+    df = pd.DataFrame({"net": ["a", "a", "a", "b"], "parameters": ["q=3 d=4", "q=7 d=4", "q=5 d=4", "q=2 d=3"],
+                       "n": [10, 30, 20, 8], "x": [0.5, 1.25, None, 2.0], "m": ["q/2", "q", "q", "q"]})
+    note = TableNote("C.", {"net": Column("net"), "parameters": Column("p"), "n": Column("n"),
+                            "x": Column("x", decimals=2), "m": Column("m", kind="math")}, group_by=("net",))
+    tex = render_latex(df, "c", note=note)
+    assert "a & q=3--7 d=4 & 10--30 & 0.50--1.25 & $q/2$, $q$ \\\\" in tex
+    assert "b & q=2 d=3 & 8 & 2.00 & $q$ \\\\" in tex
+    assert "One line per net;" in tex
+    with pytest.raises(ValueError, match="group_by=\\('nope',\\) names columns \\['nope'\\]"):
+        render_latex(df, "c", note=TableNote("C.", note.columns, group_by=("nope",)))
+    with pytest.raises(ValueError, match="in both TableNote.group_by and TableNote.audit"):
+        render_latex(df, "c", note=TableNote("C.", note.columns, group_by=("net",), audit=("net",)))
+
+
+def test_provenance_comment_is_recorded_once_and_byte_stable(tmp_path):
+    from starlib import __version__
+    from starlib.paper.tables import record_provenance
+    try:
+        record_provenance("notebooks/04-table4.ipynb", {"out_dir": "../paper_tables", "q_max": 13})
+        first = write_table(_frame(), "p", tmp_path, note=NOTE)[2].read_text()
+        again = write_table(_frame(), "p", tmp_path, note=NOTE)[2].read_text()
+    finally:
+        record_provenance(None)
+    assert first == again
+    head = first.splitlines()[:5]
+    assert head[1].endswith(f"starlib {__version__} (do not edit).")
+    assert head[2] == "% Notebook: notebooks/04-table4.ipynb; parameters: out_dir='../paper_tables', q_max=13."
+    assert head[3] == "% Commit: git log -1 -- paper_tables/p.tex"
+    assert not re.search(r"\b[0-9a-f]{40}\b", first)
+    plain = write_table(_frame(), "p", tmp_path, note=NOTE)[2].read_text()
+    assert "% Notebook:" not in plain and plain.splitlines()[2] == "% Commit: git log -1 -- paper_tables/p.tex"
+    with pytest.raises(ValueError, match="notebook=''"):
+        record_provenance("")
 
 
 def test_latex_escaping_and_missing_marker():

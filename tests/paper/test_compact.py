@@ -1,0 +1,32 @@
+"""The compact form of a long table (:mod:`starlib.paper.compact`): one line per group, ranges and sets."""
+
+import pandas as pd
+import pytest
+
+from starlib.paper.compact import MAX_SET, Spread, compact
+
+
+def test_groups_keep_first_row_order_and_spread_each_column():
+    df = pd.DataFrame({"g": ["b", "a", "b", "a"], "n": [3, 1, 9, 1], "p": ["q=5 r=1", "q=2", "q=3 r=2", "q=2"],
+                       "s": ["x", "y", "z", "y"], "f": [None, 0.5, None, 0.25]})
+    out = compact(df, ["g"])
+    assert out["g"].tolist() == ["b", "a"]
+    assert out["n"].tolist() == [Spread("range", (3, 9)), 1]
+    assert out["p"].tolist() == [Spread("params", (("q", "3", "5"), ("r", "1", "2"))), "q=2"]
+    assert out["s"].tolist() == [Spread("set", ("x", "z")), "y"]
+    assert out["f"].tolist()[0] is None and out["f"].tolist()[1] == Spread("range", (0.25, 0.5))
+
+
+def test_many_distinct_texts_are_counted_and_integer_texts_are_ranges():
+    df = pd.DataFrame({"g": ["a"] * (MAX_SET + 1), "s": [f"w{i}" for i in range(MAX_SET + 1)],
+                       "d": ["12", "4", "7", "4", "30"]})
+    out = compact(df, ["g"])
+    assert str(out["s"].iloc[0]) == f"{MAX_SET + 1} values"
+    assert out["d"].iloc[0] == Spread("range", ("4", "30"))
+
+
+def test_bad_group_by_is_refused():
+    with pytest.raises(ValueError, match="group_by=\\['x'\\].*unknown: \\['x'\\]"):
+        compact(pd.DataFrame({"g": [1]}), ["x"])
+    with pytest.raises(ValueError, match="group_by=\\[\\]"):
+        compact(pd.DataFrame({"g": [1]}), [])
