@@ -39,12 +39,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from .compact import Spread, compact
 from .latex import tex_formula, tex_mixed, tex_rich, tex_text
 from .table_notes import TABLE_NOTES, Column, TableNote
@@ -534,13 +534,21 @@ def _shown_columns(note: TableNote, shown: pd.DataFrame) -> dict[str, Column]:
     return {c: col for c, col in note.columns.items() if c in set(map(str, shown.columns))}
 
 
+def _version() -> str:
+    """The installed starlib's version (its package metadata: the paper layer imports nothing above it)."""
+    try:
+        return metadata.version("starlib")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _tex_header(name: str, full: bool) -> list[str]:
     """The comment at the top of a ``.tex`` file: what it is, where it comes from, what it needs."""
     stem = name + ("_full" if full else "")
     what = ("every row and column of table " + name + " (an appendix listing for a one-column page)" if full else
             "table " + name + " as a paper prints it (every column: " + name + ".csv)")
     out = [f"% {stem}.tex: {what}.",
-           f"% Written by starlib.paper.tables.write_table from one frame, starlib {__version__} (do not edit)."]
+           f"% Written by starlib.paper.tables.write_table from one frame, starlib {_version()} (do not edit)."]
     if _PROVENANCE:
         params = ", ".join(f"{k}={v}" for k, v in _PROVENANCE["parameters"])
         out.append(f"% Notebook: {_PROVENANCE['notebook']}" + (f"; parameters: {params}." if params else "."))
