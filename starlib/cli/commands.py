@@ -337,7 +337,7 @@ def deepest(trees: Iterable[Any]) -> int:
     >>> import starlib
     >>> G = starlib.network("slimfly", q=5)
     >>> deepest(starlib.edsts(G, method="shallow")), deepest([])
-    (3, 0)
+    (4, 0)
     """
     return max((int(t.depth) for t in trees), default=0)
 
