@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -535,11 +535,13 @@ def _shown_columns(note: TableNote, shown: pd.DataFrame) -> dict[str, Column]:
 
 
 def _version() -> str:
-    """The installed starlib's version (its package metadata: the paper layer imports nothing above it)."""
-    try:
-        return metadata.version("starlib")
-    except metadata.PackageNotFoundError:
-        return "(not installed)"
+    """starlib's version: ``__version__`` of the package this module belongs to.
+
+    Read from the parent package, which Python imports before this module, rather than imported (the paper layer
+    imports nothing above it) or taken from the installed metadata (an editable install keeps the version it was
+    installed with).
+    """
+    return str(sys.modules[__name__.split(".")[0]].__version__)
 
 
 def _tex_header(name: str, full: bool) -> list[str]:

@@ -248,8 +248,7 @@ def test_paper_form_compact_one_line_per_group():
 
 
 def test_provenance_comment_is_recorded_once_and_byte_stable(tmp_path):
-    from importlib.metadata import version
-
+    from starlib import __version__
     from starlib.paper.tables import record_provenance
     try:
         record_provenance("notebooks/04-table4.ipynb", {"out_dir": "../paper_tables", "q_max": 13})
@@ -259,7 +258,7 @@ def test_provenance_comment_is_recorded_once_and_byte_stable(tmp_path):
         record_provenance(None)
     assert first == again
     head = first.splitlines()[:5]
-    assert head[1].endswith(f"starlib {version('starlib')} (do not edit).")
+    assert head[1].endswith(f"starlib {__version__} (do not edit).")
     assert head[2] == "% Notebook: notebooks/04-table4.ipynb; parameters: out_dir='../paper_tables', q_max=13."
     assert head[3] == "% Commit: git log -1 -- paper_tables/p.tex"
     assert not re.search(r"\b[0-9a-f]{40}\b", first)
