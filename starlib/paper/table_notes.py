@@ -650,7 +650,7 @@ _PEERS = TableNote(
                             "shallow family, equal split, notebook 08's model", "$\\mu$s", tex="allreduce",
                             decimals=2)},
     landscape=True, size="scriptsize", tabcolsep="3pt",
-    audit=("certified",), group_by=("radix_budget", "kind"), wide=True)
+    audit=("certified",), group_by=("network", "kind"), wide=True)
 
 _PEERS_JELLYFISH = TableNote(
     "Jellyfish over its seeds: the random regular graph built from the Slim Fly's switches for each radix "
