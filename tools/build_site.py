@@ -33,9 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = Path(__file__).resolve().parent / "site"
 MAP_HEADING = "What regenerates what"
-EXTRA_SECTIONS = ("Errata",)
 MARKER = ".starlib-site"
 MATHJAX_DIR = "_static/mathjax"
+BIBLIOGRAPHY = "docs/references.bib"
+# The repository's public address for the Binder links, when CITATION.cff has no repository-code (declared once).
+REPOSITORY = "https://github.com/starlib/starlib"
 SITE_NOTE = """
 ---
 *About this site.* Every page is a notebook as committed, with the outputs and figures of its last run; building
@@ -172,9 +174,8 @@ def _first_table(lines: list[str]) -> list[str]:
     return lines[start:end]
 
 
-def landing_markdown(text: str, pages: dict[str, str]) -> str:
-    """The landing page's Markdown: the README's title and introduction, its map with the notebooks linked to
-    their pages, and the sections of ``EXTRA_SECTIONS`` that the README has.
+def landing_markdown(text: str, pages: dict[str, str], outputs=None) -> str:
+    """The landing page's Markdown: the whole README, its map's notebook column linked to the pages.
 
     Parameters
     ----------
@@ -182,6 +183,8 @@ def landing_markdown(text: str, pages: dict[str, str]) -> str:
         The README's Markdown.
     pages : dict of str to str
         Notebook name -> the page's relative address, for every notebook that the map names.
+    outputs : callable, optional
+        Applied to each row's output-files cell (Markdown -> Markdown), e.g. to link the files.
 
     Returns
     -------
@@ -200,6 +203,8 @@ def landing_markdown(text: str, pages: dict[str, str]) -> str:
     >>> print(landing_markdown(readme, {"04-x": "notebooks/04-x.html"}), end="")
     # T
     intro
+    ## Two commands
+    make
     ## What regenerates what
     | paper item | notebook | output files |
     |---|---|---|
@@ -215,11 +220,56 @@ def landing_markdown(text: str, pages: dict[str, str]) -> str:
     for row in rows:
         cells = split_row(section[start + row.line])
         cells[1] = f"[`{row.notebook}`]({pages[row.notebook]})"
+        if outputs is not None:
+            cells[2] = outputs(cells[2])
         section[start + row.line] = "| " + " | ".join(cells) + " |"
-    lines = parts[""] + section
-    for name in EXTRA_SECTIONS:
-        lines += parts.get(name, [])
+    parts[MAP_HEADING] = section
+    lines = [line for part in parts.values() for line in part]
     return "\n".join(lines).strip() + "\n"
+
+
+def link_outputs(cell: str, root: Path, prefix: str) -> str:
+    """Link each backticked file name of a map cell (``table4``, ``figures/scaling_*``) to its files.
+
+    A name is looked up under ``paper_tables/`` (or the repository, if it starts with ``paper_tables/``) as a
+    file, a glob, or a stem with any extension; one match links the name, several follow it as a list.
+
+    Parameters
+    ----------
+    cell : str
+        Markdown of the cell.
+    root : Path
+        The repository.
+    prefix : str
+        The relative address of the site's top from the page (``""`` or ``"../"``).
+
+    Returns
+    -------
+    str
+        Markdown; names with no file are left as written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / "paper_tables").mkdir()
+    ...     for n in ("t1.csv", "t1.tex"): _ = (Path(d) / "paper_tables" / n).write_text("x")
+    ...     link_outputs("`t1`, `none`", Path(d), "../")
+    '`t1` ([t1.csv](../paper_tables/t1.csv), [t1.tex](../paper_tables/t1.tex)), `none`'
+    """
+    def repl(m: re.Match) -> str:
+        name = m.group(1).strip()
+        base = root if name.startswith("paper_tables/") else root / "paper_tables"
+        if not name or name.startswith("/") or ".." in name:
+            return m.group(0)
+        found = sorted({p for pattern in (name, name + ".*") for p in base.glob(pattern) if p.is_file()})
+        if not found:
+            return m.group(0)
+        links = [f"[{p.name}]({prefix}{p.relative_to(root).as_posix()})" for p in found]
+        if len(found) == 1:
+            return f"[`{name}`]({prefix}{found[0].relative_to(root).as_posix()})"
+        return f"`{name}` ({', '.join(links)})"
+    return re.sub(r"`([^`]+)`", repl, cell)
 
 
 def page_title(nb) -> str:
@@ -351,11 +401,261 @@ def resolve_refs(site: Path, root: Path) -> list[Path]:
     return copied
 
 
-def _link_notebooks(html: str, names: set[str]) -> str:
-    """Links to a sibling notebook (``04-x.ipynb#h``) point at its page (``04-x.html#h``)."""
+def link_pages(html: str, source: Path, page: Path, pages: dict[Path, Path], root: Path) -> str:
+    """Links to a notebook or Markdown file that is a page of the site point at that page.
+
+    Parameters
+    ----------
+    html : str
+        A rendered page.
+    source : Path
+        The folder of the page's source in the repository (relative links start there).
+    page : Path
+        The page's place in the site.
+    pages : dict of Path to Path
+        Source file (relative to ``root``) -> its page in the site.
+    root : Path
+        The repository.
+
+    Returns
+    -------
+    str
+        The page; other links, and ``<a download ...>`` links, are left alone.
+
+    Examples
+    --------
+    >>> pages = {Path("docs/a.md"): Path("docs/a.html"), Path("notebooks/01-x.ipynb"): Path("notebooks/01-x.html")}
+    >>> link_pages('<a href="../docs/a.md#s">a</a> <a href="01-x.ipynb">x</a> <a download href="01-x.ipynb">',
+    ...            Path("/r/notebooks"), Path("notebooks/01-x.html"), pages, Path("/r"))
+    '<a href="../docs/a.html#s">a</a> <a href="01-x.html">x</a> <a download href="01-x.ipynb">'
+    """
     def repl(m: re.Match) -> str:
-        return f'href="{m.group(1)}.html{m.group(2) or ""}"' if m.group(1) in names else m.group(0)
-    return re.sub(r'href="([^"/#?]+)\.ipynb(#[^"]*)?"', repl, html)
+        target = Path(os.path.normpath(source / m.group(1)))
+        if not target.is_relative_to(root) or target.relative_to(root) not in pages:
+            return m.group(0)
+        href = os.path.relpath(pages[target.relative_to(root)], page.parent)
+        return f'href="{Path(href).as_posix()}{m.group(2) or ""}"'
+    return re.sub(r'(?<!download )(?<!download="" )href="([^":#?]+\.(?:ipynb|md))(#[^"]*)?"', repl, html)
+
+
+def repository_url(root: Path) -> str:
+    """The repository's public address: ``repository-code`` of ``CITATION.cff``, else ``REPOSITORY``.
+
+    Parameters
+    ----------
+    root : Path
+        The repository.
+
+    Returns
+    -------
+    str
+        A URL.
+
+    Examples
+    --------
+    >>> repository_url(Path("/nonexistent")) == REPOSITORY
+    True
+    """
+    cff = root / "CITATION.cff"
+    text = cff.read_text(encoding="utf-8") if cff.is_file() else ""
+    m = re.search(r"^repository-code:\s*[\"']?([^\"'\s]+)", text, flags=re.MULTILINE)
+    return m.group(1) if m else REPOSITORY
+
+
+def binder_url(repository: str, notebook: str) -> str:
+    """The Binder address that opens ``notebook`` (a path in the repository) in JupyterLab.
+
+    Examples
+    --------
+    >>> binder_url("https://github.com/o/r", "notebooks/01-a.ipynb")
+    'https://mybinder.org/v2/gh/o/r/HEAD?labpath=notebooks%2F01-a.ipynb'
+    """
+    from urllib.parse import quote
+
+    m = re.match(r"https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", repository)
+    spec = f"gh/{m.group(1)}/{m.group(2)}" if m else f"git/{quote(repository, safe='')}"
+    return f"https://mybinder.org/v2/{spec}/HEAD?labpath={quote(notebook, safe='')}"
+
+
+def version_stamp(root: Path) -> str:
+    """``starlib <version>``, with ``, commit <short hash>`` (``-dirty`` if the tree has changes) inside git.
+
+    Parameters
+    ----------
+    root : Path
+        The repository (``starlib/__init__.py`` gives the version; it is read, not imported).
+
+    Returns
+    -------
+    str
+        The stamp; parts that cannot be found are left out.
+
+    Examples
+    --------
+    >>> version_stamp(Path("/nonexistent"))
+    'starlib'
+    """
+    import subprocess
+
+    init = root / "starlib" / "__init__.py"
+    m = re.search(r'^__version__\s*=\s*"([^"]+)"', init.read_text(encoding="utf-8"), flags=re.MULTILINE) \
+        if init.is_file() else None
+    stamp = f"starlib {m.group(1)}" if m else "starlib"
+    try:
+        def git(*args: str) -> str:
+            return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True,
+                                  timeout=30).stdout.strip()
+        if git("rev-parse", "--show-toplevel") and Path(git("rev-parse", "--show-toplevel")).resolve() == \
+                root.resolve():
+            commit = git("rev-parse", "--short", "HEAD")
+            dirty = "-dirty" if git("status", "--porcelain", "--untracked-files=no") else ""
+            stamp += f", commit {commit}{dirty}"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return stamp
+
+
+def parse_bibtex(text: str) -> list[dict[str, str]]:
+    """The entries of a BibTeX file: ``key``, ``type`` and each field, braces and quotes removed.
+
+    Parameters
+    ----------
+    text : str
+        BibTeX; fields delimited by ``{...}`` (nested braces allowed), ``"..."`` or a bare number.
+
+    Returns
+    -------
+    list of dict
+        In file order.
+
+    Raises
+    ------
+    ValueError
+        For an entry whose braces do not close.
+
+    Examples
+    --------
+    >>> parse_bibtex('@article{k1, title = {The {Slim} Fly}, year = 2014}')
+    [{'type': 'article', 'key': 'k1', 'title': 'The Slim Fly', 'year': '2014'}]
+    """
+    entries = []
+    for m in re.finditer(r"@(\w+)\s*\{\s*([^,\s]+)\s*,", text):
+        depth, i = 1, m.end()
+        while depth and i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        if depth:
+            raise ValueError(f"BibTeX entry {m.group(2)!r}: its braces do not close")
+        body, entry, j = text[m.end():i - 1], {"type": m.group(1).lower(), "key": m.group(2)}, 0
+        for f in re.finditer(r"(\w+)\s*=\s*", body):
+            if f.start() < j:
+                continue
+            k, value = f.end(), ""
+            if body[k:k + 1] in "{\"":
+                close, depth, k = {"{": "}", "\"": "\""}[body[k]], 1, k + 1
+                start = k
+                while k < len(body) and depth:
+                    if body[k] == close and (close == "}" or depth == 1):
+                        depth -= 1
+                    elif body[k] == "{" and close == "}":
+                        depth += 1
+                    k += 1
+                value = body[start:k - 1]
+            else:
+                value = re.match(r"[^,]*", body[k:]).group(0).strip()
+                k += len(value)
+            entry[f.group(1).lower()] = latex_text(value)
+            j = k
+        entries.append(entry)
+    return entries
+
+
+ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "H": "\u030b",
+           "v": "\u030c", "c": "\u0327"}
+
+
+def latex_text(value: str) -> str:
+    """A BibTeX field as plain text: accent commands as Unicode letters, braces dropped, spaces collapsed.
+
+    Examples
+    --------
+    >>> latex_text(r"Erd{\\H{o}}s and {\\v{S}}ir{\\'a}{\\v{n}}, {Slim}  Fly")
+    'Erdős and Širáň, Slim Fly'
+    """
+    import unicodedata
+
+    def accent(m: re.Match) -> str:
+        return unicodedata.normalize("NFC", m.group(2) + ACCENTS[m.group(1)])
+    value = re.sub(r"\\([\'`^\"~Hvc])\s*\{?(\w)\}?", accent, value)
+    return re.sub(r"\s+", " ", value.replace("{", "").replace("}", "")).strip()
+
+
+def bibliography_markdown(entries: list[dict[str, str]]) -> str:
+    """The bibliography page's Markdown: one anchored item per entry, sorted by key.
+
+    Examples
+    --------
+    >>> print(bibliography_markdown([{"key": "a", "author": "A. B and C. D", "title": "T", "year": "2000",
+    ...                               "doi": "10.1/x"}]), end="")
+    # References
+    <BLANKLINE>
+    Cited works of the compendium, from `docs/references.bib`; a citation links here as `references.html#<key>`.
+    <BLANKLINE>
+    * <a id="a"></a>**[a]** A. B, C. D, "T", 2000, [doi:10.1/x](https://doi.org/10.1/x).
+    """
+    lines = ["# References", "",
+             "Cited works of the compendium, from `docs/references.bib`; a citation links here as "
+             "`references.html#<key>`.", ""]
+    for e in sorted(entries, key=lambda e: e["key"].lower()):
+        parts = [", ".join(a.strip() for a in e.get("author", "").split(" and ") if a.strip()),
+                 f'"{e["title"]}"' if "title" in e else "",
+                 e.get("journal") or e.get("booktitle") or e.get("institution") or e.get("publisher", ""),
+                 " ".join(x for x in (e.get("volume", ""), f"({e['number']})" if "number" in e else "") if x),
+                 e.get("pages", "").replace("--", "-"), e.get("year", "")]
+        if "doi" in e:
+            parts.append(f"[doi:{e['doi']}](https://doi.org/{e['doi']})")
+        elif "eprint" in e:
+            parts.append(f"[arXiv:{e['eprint']}](https://arxiv.org/abs/{e['eprint']})")
+        elif "url" in e:
+            parts.append(f"<{e['url']}>")
+        lines.append(f'* <a id="{e["key"]}"></a>**[{e["key"]}]** ' + ", ".join(x for x in parts if x) + ".")
+    return "\n".join(lines) + "\n"
+
+
+class _Text(HTMLParser):
+    """The visible text of a page's notebook cells (for the search index)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in ("script", "style", "nav", "aside"):
+            self.skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "nav", "aside") and self.skip:
+            self.skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def page_text(html: str) -> str:
+    """A page's text for searching: everything in ``<main>`` but scripts, styles, navigation and side boxes.
+
+    Examples
+    --------
+    >>> page_text('<nav>menu</nav><main><nav>x</nav><h1>Star  products</h1><script>s()</script></main>')
+    'Star products'
+    """
+    start = html.find("<main>")
+    parser = _Text()
+    parser.feed(html[start if start >= 0 else 0:html.rfind("</main>") if "</main>" in html else len(html)])
+    parser.close()
+    return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
 
 
 def _exporter():
@@ -371,8 +671,31 @@ def _render(exporter, nb, name: str, source_dir: Path, site: dict) -> str:
     return html
 
 
+@dataclass
+class _Page:
+    """One page to build: where it goes, its title, its source notebook and what the template needs."""
+
+    path: Path
+    title: str
+    nb: object
+    source: Path
+    site: dict
+
+
+def _markdown_notebook(markdown: str, cell_id: str):
+    import nbformat
+
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(markdown, id=cell_id)])
+
+
 def build_site(out: Path, root: Path = ROOT) -> list[Path]:
-    """Build the site into ``out`` from ``root``'s README and committed notebooks (none is executed).
+    """Build the site into ``out`` from ``root``'s README, ``docs/*.md``, ``docs/references.bib`` and committed
+    notebooks (none is executed).
+
+    Pages, in reading order (the sidebar's order, and that of previous/next): ``index.html`` (the README), the
+    ``docs/<name>.html`` pages, ``docs/references.html`` if there is a BibTeX file, then the notebooks. Each
+    notebook page offers its ``.ipynb`` for download and a Binder launch link (``repository_url``). Every page
+    has the search box, whose index (``_static/search-index.js``) is the text of all pages, and the version stamp.
 
     Parameters
     ----------
@@ -380,12 +703,13 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
         The site's folder: new, empty, or an earlier site (it has the marker ``.starlib-site``); replaced only
         when the whole build succeeded.
     root : Path
-        The repository: ``README.md``, ``notebooks/[0-9]*.ipynb`` and the files the notebooks show.
+        The repository: ``README.md``, ``notebooks/[0-9]*.ipynb``, optionally ``docs/``, and the files the
+        pages show.
 
     Returns
     -------
     list of Path
-        The pages, relative to ``out``: ``index.html``, then ``notebooks/<name>.html`` in notebook order.
+        The pages, relative to ``out``, in reading order.
 
     Raises
     ------
@@ -409,6 +733,8 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
     ...     build_site(Path(d, "site"), repo), "01-a.html" in Path(d, "site", "index.html").read_text()
     ([PosixPath('index.html'), PosixPath('notebooks/01-a.html')], True)
     """
+    import json
+
     import nbformat
     from jupyter_server_mathjax import __file__ as mathjax_init
 
@@ -424,6 +750,32 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
     unlisted = [p.stem for p in notebooks if p.stem not in rows]
     if unlisted:
         raise ValueError(f"notebooks {unlisted} are not in the README's '{MAP_HEADING}' table; add a row for each")
+    repository, stamp = repository_url(root), version_stamp(root)
+    names = [p.stem for p in notebooks]
+
+    pages: list[_Page] = []
+    landing = _markdown_notebook(landing_markdown(
+        readme, {name: f"notebooks/{name}.html" for name in names},
+        lambda cell: link_outputs(cell, root, "")) + SITE_NOTE, "landing")
+    pages.append(_Page(Path("index.html"), page_title(landing) or "starlib", landing, root, {"landing": True}))
+    for md in sorted((root / "docs").glob("*.md")):
+        nb = _markdown_notebook(md.read_text(encoding="utf-8"), md.stem)
+        pages.append(_Page(Path("docs", f"{md.stem}.html"), page_title(nb) or md.stem, nb, md.parent, {}))
+    bib = root / BIBLIOGRAPHY
+    if bib.is_file():
+        nb = _markdown_notebook(bibliography_markdown(parse_bibtex(bib.read_text(encoding="utf-8"))), "references")
+        pages.append(_Page(Path("docs", "references.html"), "References", nb, bib.parent, {}))
+    for path in notebooks:
+        nb = nbformat.read(str(path), as_version=4)
+        row = rows[path.stem]
+        pages.append(_Page(Path("notebooks", f"{path.stem}.html"), page_title(nb) or path.stem, nb, path.parent, {
+            "has_code": any(c.cell_type == "code" for c in nb.cells), "item": row.item,
+            "outputs": link_outputs(row.outputs, root, "../"), "name": path.stem,
+            "download": f"{path.stem}.ipynb", "binder": binder_url(repository, f"notebooks/{path.name}")}))
+    sources = {Path("README.md"): Path("index.html")}
+    sources.update({p.source.relative_to(root) / p.path.with_suffix(".md").name: p.path
+                    for p in pages if p.path.parts[0] == "docs"})
+    sources.update({Path("notebooks", f"{name}.ipynb"): Path("notebooks", f"{name}.html") for name in names})
 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
@@ -432,25 +784,27 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
         for name in ("site.css", "site.js"):
             shutil.copyfile(TEMPLATE_DIR / name, tmp / "_static" / name)
         exporter = _exporter()
-        names = [p.stem for p in notebooks]
-        (tmp / "notebooks").mkdir()
-        for i, path in enumerate(notebooks):
-            nb = nbformat.read(str(path), as_version=4)
-            nb.metadata["title"] = page_title(nb) or path.stem
-            row = rows[path.stem]
-            nav = {"root": "../", "has_code": any(c.cell_type == "code" for c in nb.cells),
-                   "item": row.item, "outputs": row.outputs,
-                   "prev": {"name": names[i - 1], "href": f"{names[i - 1]}.html"} if i > 0 else None,
-                   "next": {"name": names[i + 1], "href": f"{names[i + 1]}.html"} if i + 1 < len(names) else None}
-            html = _link_notebooks(_render(exporter, nb, path.stem, path.parent, nav), set(names))
-            (tmp / "notebooks" / f"{path.stem}.html").write_text(html, encoding="utf-8")
-        landing = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
-            landing_markdown(readme, {name: f"notebooks/{name}.html" for name in names}) + SITE_NOTE,
-            id="landing")])
-        landing.metadata["title"] = page_title(landing) or "starlib"
-        first = {"name": names[0], "href": f"notebooks/{names[0]}.html"} if names else None
-        html = _render(exporter, landing, "index", root, {"root": "", "landing": True, "next": first})
-        (tmp / "index.html").write_text(html, encoding="utf-8")
+        index = []
+        for i, page in enumerate(pages):
+            up = "../" * (len(page.path.parts) - 1)
+
+            def rel(target: Path, up: str = up) -> str:
+                return up + target.as_posix()
+            page.nb.metadata["title"] = page.title
+            site = dict(page.site, root=up, stamp=stamp, repository=repository,
+                        toc=[{"title": p.title, "href": rel(p.path), "current": p is page,
+                              "group": p.path.parts[0] if len(p.path.parts) > 1 else ""} for p in pages],
+                        prev={"name": pages[i - 1].title, "href": rel(pages[i - 1].path)} if i else None,
+                        next={"name": pages[i + 1].title, "href": rel(pages[i + 1].path)}
+                        if i + 1 < len(pages) else None)
+            html = _render(exporter, page.nb, page.path.stem, page.source, site)
+            html = link_pages(html, page.source, page.path, sources, root)
+            (tmp / page.path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / page.path).write_text(html, encoding="utf-8")
+            index.append({"title": page.title, "href": page.path.as_posix(), "text": page_text(html)})
+        (tmp / "_static" / "search-index.js").write_text(
+            "// The search index of the reader's site (tools/build_site.py): the text of every page.\n"
+            "window.STARLIB_SEARCH = " + json.dumps(index, ensure_ascii=False, indent=0) + ";\n", encoding="utf-8")
         resolve_refs(tmp, root)
         (tmp / MARKER).write_text("built by tools/build_site.py; make site replaces this folder\n")
         umask = os.umask(0)
@@ -462,7 +816,7 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return [Path("index.html")] + [Path("notebooks", f"{name}.html") for name in names]
+    return [p.path for p in pages]
 
 
 def main(argv: list[str] | None = None) -> int:
