@@ -1,10 +1,12 @@
 """The reader's site (tools/build_site.py, ``make site``), checked in a real headless Chromium.
 
-Every page is reached from the landing page and opened from a local HTTP server (under a sub-path, as the site
-may be served from anywhere) and once from disk: status 200, no console error, no failed or off-site request,
-no broken image, and every formula rendered by the bundled MathJax with no raw ``$`` left. A separate test plants
-each fault in a synthetic page and shows that the check reports it. The browser tests skip, with a message, where
-Playwright or Chromium is missing (``.ci/run`` installs Debian's Chromium); Playwright never downloads a browser.
+Every page (the README, each docs page, the references and each notebook) is reached from the landing page and
+opened from a local HTTP server (under a sub-path, as the site may be served from anywhere) and once from disk:
+status 200, no console error, no failed or off-site request, no broken image, no link to a missing file, and every
+formula rendered by the bundled MathJax with no raw ``$`` left; the search box finds a term and leads to its page.
+A separate test plants each fault in a synthetic page and shows that the check reports it. The browser tests skip,
+with a message, where Playwright or Chromium is missing (``.ci/run`` installs Debian's Chromium); Playwright never
+downloads a browser.
 """
 
 from __future__ import annotations
@@ -184,7 +186,9 @@ def site(tmp_path_factory) -> tuple[Path, list[Path]]:
 def test_every_page_of_the_site_in_chromium(browser, site):
     out, pages = site
     notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
-    assert pages == [Path("index.html")] + [Path("notebooks", f"{n}.html") for n in notebooks]
+    docs = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
+    assert pages == [Path("index.html")] + [Path("docs", f"{d}.html") for d in docs] + \
+        [Path("docs", "references.html")] + [Path("notebooks", f"{n}.html") for n in notebooks]
     rows = bs.notebook_map((ROOT / "README.md").read_text(encoding="utf-8"))
     with_math = {p.stem for p in (ROOT / "notebooks").glob("[0-9]*.ipynb")
                  if any("$" in c.source for c in nbformat.read(str(p), as_version=4).cells
@@ -199,8 +203,14 @@ def test_every_page_of_the_site_in_chromium(browser, site):
                            for target in [urljoin(url, href).split("#")[0]]
                            if target.startswith(top) and target.endswith(".html") and target not in seen})
         problems = [f"{url[len(top):]}: {p}" for url, r in sorted(seen.items()) for p in r["problems"]]
+        # every link inside the site (pages, notebooks to download, tables, figures) names a file of the site
+        internal = {urljoin(url, href).split("#")[0] for url, r in seen.items() for href in r["links"]}
+        internal = sorted(u[len(top):] for u in internal if u.startswith(top))
+        problems += [f"link to a missing file: {rel}" for rel in internal if not (out / rel).is_file()]
         assert not problems, "\n".join(problems)
         assert sorted(u[len(top):] for u in seen) == sorted(str(p) for p in pages)
+        assert len(internal) > len(pages) + len(notebooks)  # downloads and output files are linked too
+        assert all(f"notebooks/{n}.ipynb" in internal for n in notebooks)
 
         index = seen[urljoin(top, "index.html")]
         linked = [h for h in index["links"] if h.startswith("notebooks/")]
@@ -209,6 +219,31 @@ def test_every_page_of_the_site_in_chromium(browser, site):
         for name in notebooks:
             formulas = seen[urljoin(top, f"notebooks/{name}.html")]["formulas"]
             assert (formulas > 0) == (name in with_math), (name, formulas)
+        for page in pages:  # the sidebar lists every page, the stamp names the version
+            assert sum(urljoin(top, href) == urljoin(top, str(page))
+                       for href in seen[urljoin(top, "index.html")]["links"]) >= 1, page
+
+        # Search: a query lists the pages that have its words; following a hit opens that page.
+        context = browser.new_context()
+        page = context.new_page()
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
+        page.goto(urljoin(top, f"notebooks/{notebooks[-1]}.html"))
+        assert "starlib " in page.inner_text(".site-sidebar .site-stamp")
+        page.fill("#site-search", "Bollobás labelled")
+        hits = page.locator("#site-search-results a.site-search-hit")
+        hits.first.wait_for()
+        assert "../docs/references.html" in [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+        words = ("matroid", "partition")
+        expected = {f"../docs/{d}.html" for d in docs
+                    if all(w in (ROOT / "docs" / f"{d}.md").read_text(encoding="utf-8").lower() for w in words)}
+        page.fill("#site-search", " ".join(words))
+        found = {hits.nth(i).get_attribute("href") for i in range(hits.count())}
+        assert expected and expected <= found, (expected, found)
+        target = sorted(expected)[0]
+        page.click(f'#site-search-results a[href="{target}"]')
+        page.wait_for_load_state("load")
+        assert page.url == urljoin(urljoin(top, f"notebooks/{notebooks[-1]}.html"), target)
+        context.close()
 
         # The "hide code" switch hides the code and keeps the argument, on this page and the next one.
         context = browser.new_context()
