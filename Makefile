@@ -108,7 +108,7 @@ lab: venv ## open the notebooks in JupyterLab from the same environment
 html: venv ## render the executed notebooks to static HTML in html/
 	$(BIN)/jupyter nbconvert --to html --output-dir html $(NOTEBOOKS)
 
-site: venv ## the reader's site in site/: the README's map and every executed notebook as HTML (nothing re-run)
+site: venv ## the reader's site in site/: README, docs, references and every executed notebook as HTML, searchable (nothing re-run)
 	$(BIN)/python tools/build_site.py --out site
 
 clean: ## remove the virtual environment and build products (not paper_tables/)

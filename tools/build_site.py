@@ -1,16 +1,21 @@
-"""Build the reader's site: every committed, executed notebook as an HTML page, and a landing page.
+"""Build the reader's site: the README, every ``docs/*.md`` page, the references and every committed, executed
+notebook as HTML pages, with a contents sidebar, search, previous/next links and a version stamp.
 
 Usage: python tools/build_site.py [--out DIR]        (``make site`` writes ``site/``)
 
-Nothing is re-executed: each page is nbconvert's JupyterLab rendering of ``notebooks/NN-*.ipynb`` as committed,
-outputs and figures included. The landing page is the README's title, its introduction, its "What regenerates
-what" table (the notebook column linked to the pages) and its Errata section, read from ``README.md`` itself, so
-the site and the README cannot disagree. Every page loads only files of the site: MathJax 2.7 is copied from the
-locked ``jupyter-server-mathjax`` package into ``_static/mathjax/``, the page template (``tools/site/``) drops
-nbconvert's CDN scripts (require.js, mermaid), and all links are relative, so the folder works opened from disk
-or served from any path. Files that a page links to or shows (``../paper_tables/figures/*.png``) are copied to
-the same relative place in the site; a link to nothing, or a page that would load anything from the network,
-stops the build. The output has no timestamps: the same inputs give the same bytes.
+Nothing is re-executed: each notebook page is nbconvert's JupyterLab rendering of ``notebooks/NN-*.ipynb`` as
+committed, outputs and figures included, with a download link to the ``.ipynb`` and a Binder launch link (the
+repository's address from ``CITATION.cff``'s ``repository-code``, else ``REPOSITORY``). The landing page is the
+whole README, its "What regenerates what" table with the notebooks linked to their pages and the output files to
+the files; each ``docs/*.md`` becomes ``docs/<name>.html`` through the same Markdown and maths machinery, and
+``docs/references.bib`` the References page. Links between these sources (``../docs/x.md``, ``04-x.ipynb``,
+``README.md``) point at their pages. The search box reads ``_static/search-index.js``, the text of every page,
+so it works opened from disk as well as served. Every page loads only files of the site: MathJax 2.7 is copied
+from the locked ``jupyter-server-mathjax`` package into ``_static/mathjax/``, the page template (``tools/site/``)
+drops nbconvert's CDN scripts (require.js, mermaid), and all links are relative, so the folder works opened from
+disk or served from any path. Files that a page links to or shows (``../paper_tables/figures/*.png``) are copied
+to the same relative place in the site; a link to nothing, or a page that would load anything from the network,
+stops the build. The output has no timestamps: the same inputs give the same bytes, except the stamp's commit.
 
 The site is built in a temporary folder next to ``--out`` and moved into place at the end, so a failed build
 leaves the previous site alone. ``--out`` must be a new or empty folder or an earlier site (it carries the

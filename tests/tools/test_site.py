@@ -338,6 +338,32 @@ def test_builder_copies_what_pages_show_links_notebooks_and_repeats_its_bytes(tm
     bs.build_site(tmp_path / "s1", repo)  # an earlier site is replaced
 
 
+def test_builder_adds_docs_references_search_and_links_between_pages(tmp_path):
+    repo = _mini_repo(tmp_path / "repo", ["01-a"], "# 1. First\nSee [the docs](../docs/guide.md#usage).")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("# A guide\nBack to [the notebook](../notebooks/01-a.ipynb) and "
+                                            "[home](../README.md); $q^2$ and zanzibarword.\n")
+    (repo / "docs" / "references.bib").write_text("@book{b1, author = {Erd{\\H{o}}s, P.}, title = {T}, year = 1}")
+    (repo / "paper_tables").mkdir()
+    (repo / "paper_tables" / "t01-a.csv").write_text("x\n")
+    pages = bs.build_site(tmp_path / "s", repo)
+    assert pages == [Path("index.html"), Path("docs/guide.html"), Path("docs/references.html"),
+                     Path("notebooks/01-a.html")]
+    site = tmp_path / "s"
+    nb, guide = (site / "notebooks/01-a.html").read_text(), (site / "docs/guide.html").read_text()
+    assert 'href="../docs/guide.html#usage"' in nb and 'download="" href="01-a.ipynb"' in nb
+    assert (site / "notebooks/01-a.ipynb").is_file() and "mybinder.org/v2/gh/" in nb
+    assert 'href="../paper_tables/t01-a.csv"' in nb and (site / "paper_tables/t01-a.csv").is_file()
+    assert 'href="../notebooks/01-a.html"' in guide and 'href="../index.html"' in guide
+    assert 'id="b1"' in (site / "docs/references.html").read_text() and "Erdős" in \
+        (site / "docs/references.html").read_text()
+    index = (site / "_static/search-index.js").read_text()
+    assert "zanzibarword" in index and '"href": "docs/guide.html"' in index
+    for page in pages:  # every page has the sidebar with every page, and previous/next in reading order
+        html = (site / page).read_text()
+        assert html.count('id="site-search"') == 1 and all(p.name in html for p in pages)
+
+
 @pytest.mark.parametrize("case, message", [
     ("unlisted", r"notebooks \['02-b'\] are not in the README's 'What regenerates what' table"),
     ("no notebook", r"notebook\(s\) \['03-c'\] have no notebooks/<name>.ipynb"),
