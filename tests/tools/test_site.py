@@ -175,6 +175,17 @@ def check_pages(browser, urls: list[str], allowed: str, at_once: int = 4) -> dic
     return results
 
 
+def internal_links(results: dict[str, dict], top: str) -> list[str]:
+    """Every link of the checked pages that stays inside the site at ``top``, relative to it, without fragments."""
+    links = {urljoin(url, href).split("#")[0] for url, r in results.items() for href in r["links"]}
+    return sorted(u[len(top):] for u in links if u.startswith(top))
+
+
+def missing_files(links: list[str], out: Path) -> list[str]:
+    """The problems of links (relative to the site ``out``) that name no file of the site."""
+    return [f"link to a missing file: {rel}" for rel in links if not (out / rel).is_file()]
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> tuple[Path, list[Path]]:
     """The site built from this repository, deep inside a served folder (``/compendium/v1/site/``)."""
@@ -203,10 +214,8 @@ def test_every_page_of_the_site_in_chromium(browser, site):
                            for target in [urljoin(url, href).split("#")[0]]
                            if target.startswith(top) and target.endswith(".html") and target not in seen})
         problems = [f"{url[len(top):]}: {p}" for url, r in sorted(seen.items()) for p in r["problems"]]
-        # every link inside the site (pages, notebooks to download, tables, figures) names a file of the site
-        internal = {urljoin(url, href).split("#")[0] for url, r in seen.items() for href in r["links"]}
-        internal = sorted(u[len(top):] for u in internal if u.startswith(top))
-        problems += [f"link to a missing file: {rel}" for rel in internal if not (out / rel).is_file()]
+        internal = internal_links(seen, top)
+        problems += missing_files(internal, out)
         assert not problems, "\n".join(problems)
         assert sorted(u[len(top):] for u in seen) == sorted(str(p) for p in pages)
         assert len(internal) > len(pages) + len(notebooks)  # downloads and output files are linked too
@@ -290,14 +299,17 @@ def test_the_page_check_catches_each_fault(browser, tmp_path):
         "tex_error": ("<p>$\\frac{1}{$</p>", "MathJax error in: \\frac{1}{"),
         "undefined_macro": ("<p>$\\notamacro x$</p>", "MathJax error in: \\notamacro x"),
         "zero_size_image": ('<img src="data:image/png;base64,">', "broken image data:image/png"),
+        "missing_link": ('<a href="missing.csv">a table</a>', ""),  # reported by missing_files
     }
     for name, (snippet, _) in faults.items():
         (out / "notebooks" / f"{name}.html").write_text(clean.replace("</main>", snippet + "</main>"))
     with serve(out) as base:
         checked = check_pages(browser, [urljoin(base, f"notebooks/{name}.html") for name in ["01-a", *faults]], base)
         results = {url.rsplit("/", 1)[1][:-5]: result for url, result in checked.items()}
+        links = internal_links(checked, base)
     assert results["01-a"]["problems"] == [] and results["01-a"]["formulas"] == 1
-    for name, (_, report) in faults.items():
+    assert missing_files(links, out) == ["link to a missing file: notebooks/missing.csv"]
+    for name, (_, report) in [(n, f) for n, f in faults.items() if n != "missing_link"]:
         assert any(report in p for p in results[name]["problems"]), (name, results[name]["problems"])
 
 
