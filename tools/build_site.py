@@ -5,7 +5,8 @@ Usage: python tools/build_site.py [--out DIR]        (``make site`` writes ``sit
 
 Nothing is re-executed: each notebook page is nbconvert's JupyterLab rendering of ``notebooks/NN-*.ipynb`` as
 committed, outputs and figures included, with a download link to the ``.ipynb`` and a Binder launch link (the
-repository's address from ``CITATION.cff``'s ``repository-code``, else ``REPOSITORY``). The landing page is the
+repository's public address from ``CITATION.cff``'s ``repository-code``; without one the page says that the
+address is not declared, rather than guess it). The landing page is the
 whole README, its "What regenerates what" table with the notebooks linked to their pages and the output files to
 the files; each ``docs/*.md`` becomes ``docs/<name>.html`` through the same Markdown and maths machinery, and
 ``docs/references.bib`` the References page. Links between these sources (``../docs/x.md``, ``04-x.ipynb``,
@@ -41,8 +42,6 @@ MAP_HEADING = "What regenerates what"
 MARKER = ".starlib-site"
 MATHJAX_DIR = "_static/mathjax"
 BIBLIOGRAPHY = "docs/references.bib"
-# The repository's public address for the Binder links, when CITATION.cff has no repository-code (declared once).
-REPOSITORY = "https://github.com/starlib/starlib"
 SITE_NOTE = """
 ---
 *About this site.* Every page is a notebook as committed, with the outputs and figures of its last run; building
@@ -443,8 +442,8 @@ def link_pages(html: str, source: Path, page: Path, pages: dict[Path, Path], roo
     return re.sub(r'(?<!download )(?<!download="" )href="([^":#?]+\.(?:ipynb|md))(#[^"]*)?"', repl, html)
 
 
-def repository_url(root: Path) -> str:
-    """The repository's public address: ``repository-code`` of ``CITATION.cff``, else ``REPOSITORY``.
+def repository_url(root: Path) -> str | None:
+    """The repository's public address: ``repository-code`` of ``CITATION.cff``, or ``None`` if it has none.
 
     Parameters
     ----------
@@ -453,18 +452,19 @@ def repository_url(root: Path) -> str:
 
     Returns
     -------
-    str
-        A URL.
+    str or None
+        A URL (the Binder links need it), or ``None``: the archive address is entered in ``CITATION.cff`` when the
+        repository is published, and the pages then say so instead of linking to a guessed address.
 
     Examples
     --------
-    >>> repository_url(Path("/nonexistent")) == REPOSITORY
+    >>> repository_url(Path("/nonexistent")) is None
     True
     """
     cff = root / "CITATION.cff"
     text = cff.read_text(encoding="utf-8") if cff.is_file() else ""
     m = re.search(r"^repository-code:\s*[\"']?([^\"'\s]+)", text, flags=re.MULTILINE)
-    return m.group(1) if m else REPOSITORY
+    return m.group(1) if m else None
 
 
 def binder_url(repository: str, notebook: str) -> str:
@@ -776,7 +776,8 @@ def build_site(out: Path, root: Path = ROOT) -> list[Path]:
         pages.append(_Page(Path("notebooks", f"{path.stem}.html"), page_title(nb) or path.stem, nb, path.parent, {
             "has_code": any(c.cell_type == "code" for c in nb.cells), "item": row.item,
             "outputs": link_outputs(row.outputs, root, "../"), "name": path.stem,
-            "download": f"{path.stem}.ipynb", "binder": binder_url(repository, f"notebooks/{path.name}")}))
+            "download": f"{path.stem}.ipynb",
+            "binder": binder_url(repository, f"notebooks/{path.name}") if repository else None}))
     sources = {Path("README.md"): Path("index.html")}
     sources.update({p.source.relative_to(root) / p.path.with_suffix(".md").name: p.path
                     for p in pages if p.path.parts[0] == "docs"})

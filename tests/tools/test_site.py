@@ -341,6 +341,7 @@ def test_builder_copies_what_pages_show_links_notebooks_and_repeats_its_bytes(tm
     assert pages == [Path("index.html"), Path("notebooks/01-a.html"), Path("notebooks/02-b.html")]
     page = (tmp_path / "s1" / "notebooks" / "01-a.html").read_text()
     assert 'href="02-b.html#Top"' in page and "02-b.ipynb" not in page and 'href="https://example.org/x"' in page
+    assert "mybinder" not in page and "public address is not declared" in page  # no CITATION.cff: no guessed address
     assert (tmp_path / "s1" / "paper_tables" / "figures" / "f.png").read_bytes() == b"\x89PNG"
     index = (tmp_path / "s1" / "index.html").read_text()
     assert '<a href="notebooks/01-a.html"><code>01-a</code></a>' in index and "item 02-b" in index
@@ -352,6 +353,7 @@ def test_builder_copies_what_pages_show_links_notebooks_and_repeats_its_bytes(tm
 
 def test_builder_adds_docs_references_search_and_links_between_pages(tmp_path):
     repo = _mini_repo(tmp_path / "repo", ["01-a"], "# 1. First\nSee [the docs](../docs/guide.md#usage).")
+    (repo / "CITATION.cff").write_text("cff-version: 1.2.0\nrepository-code: \"https://github.com/o/r\"\n")
     (repo / "docs").mkdir()
     (repo / "docs" / "guide.md").write_text("# A guide\nBack to [the notebook](../notebooks/01-a.ipynb) and "
                                             "[home](../README.md); $q^2$ and zanzibarword.\n")
@@ -364,7 +366,8 @@ def test_builder_adds_docs_references_search_and_links_between_pages(tmp_path):
     site = tmp_path / "s"
     nb, guide = (site / "notebooks/01-a.html").read_text(), (site / "docs/guide.html").read_text()
     assert 'href="../docs/guide.html#usage"' in nb and 'download="" href="01-a.ipynb"' in nb
-    assert (site / "notebooks/01-a.ipynb").is_file() and "mybinder.org/v2/gh/" in nb
+    assert (site / "notebooks/01-a.ipynb").is_file()
+    assert "mybinder.org/v2/gh/o/r/HEAD?labpath=notebooks%2F01-a.ipynb" in nb
     assert 'href="../paper_tables/t01-a.csv"' in nb and (site / "paper_tables/t01-a.csv").is_file()
     assert 'href="../notebooks/01-a.html"' in guide and 'href="../index.html"' in guide
     assert 'id="b1"' in (site / "docs/references.html").read_text() and "Erdős" in \
