@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import matplotlib
 import matplotlib.figure
 import matplotlib.pyplot as plt
+import matplotlib.text
 import matplotlib.ticker as mticker
 import pandas as pd
 from cycler import cycler
@@ -41,12 +42,23 @@ from cycler import cycler
 from .tables import format_cell
 
 __all__ = ["save_figure", "show_figure", "show_table", "table_bundle", "stable_rc", "png_size", "PALETTE", "MARKERS",
-           "Style", "METHOD_STYLES", "PAPER_RC", "paper_style", "network_title", "plain_log_ticks", "FIGURE_DPI"]
+           "Style", "METHOD_STYLES", "PAPER_RC", "paper_style", "network_title", "plain_log_ticks", "FIGURE_DPI",
+           "ONE_COLUMN", "TWO_COLUMN", "MIN_FONT_PT", "MAX_HEIGHT", "print_faults", "check_print_figure"]
 
 stable_rc = {"svg.hashsalt": "starlib", "pdf.compression": 6, "path.simplify": True}
 
 #: Raster resolution of every PNG (dots per inch).
 FIGURE_DPI = 150
+
+#: Print widths (inches) of an IEEE two-column page: one column (``\\columnwidth``) and both (``\\textwidth``).
+ONE_COLUMN = 3.5
+TWO_COLUMN = 7.1
+
+#: Smallest font (points) any text of a figure may have at its print width.
+MIN_FONT_PT = 7.0
+
+#: Tallest figure (inches) that fits a page with its caption.
+MAX_HEIGHT = 9.0
 
 #: Okabe and Ito's eight colours, distinguishable with every common colour-vision deficiency (Okabe & Ito 2008,
 #: "Color Universal Design"): blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow.
@@ -140,6 +152,74 @@ def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = 
             fig.savefig(p, format=fmt, dpi=dpi, metadata=meta[fmt])
             paths.append(p)
     return paths
+
+
+def print_faults(fig: matplotlib.figure.Figure) -> list[str]:
+    """What keeps ``fig`` from printing legibly: a width not :data:`ONE_COLUMN` or :data:`TWO_COLUMN`, a height
+    above :data:`MAX_HEIGHT`, visible text under :data:`MIN_FONT_PT`, or a legend in more than one panel.
+
+    Every visible, non-empty Text artist counts (titles, labels, tick labels, legends, annotations, node
+    labels); since the figure is drawn at its print width, a text's font size is its printed size.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure, drawn at its print size.
+
+    Returns
+    -------
+    list of str
+        One sentence per rule broken (empty if the figure prints legibly).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = plt.figure(figsize=(ONE_COLUMN, 2.5)); _ = fig.text(0.5, 0.5, "small", fontsize=5)
+    >>> print_faults(fig)
+    ["smallest text is 5 pt < 7.0 pt ('small')"]
+    >>> plt.close(fig)
+    """
+    faults = []
+    width, height = fig.get_size_inches()
+    if not any(abs(width - w) < 0.01 for w in (ONE_COLUMN, TWO_COLUMN)):
+        faults.append(f"width {width:.2f} in is neither one column ({ONE_COLUMN} in) nor two ({TWO_COLUMN} in)")
+    if height > MAX_HEIGHT + 1e-9:
+        faults.append(f"height {height:.2f} in exceeds {MAX_HEIGHT} in")
+    fig.canvas.draw()  # tick labels exist only once drawn
+    texts = [t for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip() and t.get_figure(root=True) is fig]
+    if texts:
+        smallest = min(texts, key=lambda t: t.get_fontsize())
+        if smallest.get_fontsize() < MIN_FONT_PT - 1e-9:
+            faults.append(f"smallest text is {smallest.get_fontsize():g} pt < {MIN_FONT_PT} pt "
+                          f"({smallest.get_text()!r})")
+    panel_legends = sum(1 for ax in fig.axes if ax.get_legend() is not None)
+    if panel_legends > 1:
+        faults.append(f"{panel_legends} panels each draw a legend: use one figure-level legend")
+    return faults
+
+
+def check_print_figure(fig: matplotlib.figure.Figure, name: str) -> None:
+    """Raise unless ``fig`` prints legibly (:func:`print_faults` finds nothing).
+
+    Raises
+    ------
+    ValueError
+        Naming the figure, the rule and the offending value.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = plt.figure(figsize=(12, 4))
+    >>> check_print_figure(fig, "wide")
+    Traceback (most recent call last):
+    ...
+    ValueError: figure 'wide': width 12.00 in is neither one column (3.5 in) nor two (7.1 in)
+    >>> plt.close(fig)
+    """
+    faults = print_faults(fig)
+    if faults:
+        raise ValueError(f"figure {name!r}: " + "; ".join(faults))
 
 
 def png_size(path: str | Path) -> tuple[int, int]:

@@ -431,3 +431,90 @@ def test_every_committed_figure_is_shown_by_a_notebook():
         data = (FIGURES / f"{name}.png").read_bytes()
         at = data.index(b"pHYs") + 4
         assert round(int.from_bytes(data[at:at + 4], "big") * 0.0254) >= 150 and data[at + 8] == 1, name
+
+
+# --- print size and smallest font (issue 25, point 2) ---------------------------------------------------------
+
+from starlib.paper.figures import (  # noqa: E402
+    MIN_FONT_PT,
+    ONE_COLUMN,
+    TWO_COLUMN,
+    check_print_figure,
+    print_faults,
+)
+
+
+def _legible(width: float = ONE_COLUMN) -> plt.Figure:
+    with paper_style():
+        fig, ax = plt.subplots(figsize=(width, 2.4))
+        ax.plot([1, 2], [1, 2], label="a")
+        ax.set(xlabel="x", ylabel="y", title="t")
+    return fig
+
+
+@pytest.mark.parametrize("width", [ONE_COLUMN, TWO_COLUMN])
+def test_print_check_passes_a_legible_figure(width):
+    fig = _legible(width)
+    assert print_faults(fig) == []
+    check_print_figure(fig, "ok")
+    plt.close(fig)
+
+
+def test_print_check_refuses_a_screen_width():
+    fig = _legible(12.0)
+    with pytest.raises(ValueError, match=r"figure 'wide': width 12.00 in"):
+        check_print_figure(fig, "wide")
+    plt.close(fig)
+
+
+def test_print_check_refuses_a_page_high_figure():
+    fig = _legible()
+    fig.set_size_inches(ONE_COLUMN, 10.0)
+    assert any("height 10.00 in" in f for f in print_faults(fig))
+    plt.close(fig)
+
+
+def test_print_check_finds_a_5pt_tick_label():
+    fig = _legible()
+    fig.axes[0].tick_params(axis="x", labelsize=5)
+    faults = print_faults(fig)
+    assert len(faults) == 1 and f"5 pt < {MIN_FONT_PT} pt" in faults[0]
+    plt.close(fig)
+
+
+def test_print_check_finds_a_small_annotation_and_ignores_hidden_text():
+    fig = _legible()
+    note = fig.axes[0].annotate("tiny", (1, 1), fontsize=6)
+    assert any("'tiny'" in f for f in print_faults(fig))
+    note.set_visible(False)
+    assert print_faults(fig) == []
+    plt.close(fig)
+
+
+def test_print_check_finds_a_legend_in_every_panel():
+    with paper_style():
+        fig, axes = plt.subplots(1, 2, figsize=(TWO_COLUMN, 2.5))
+        for ax in axes:
+            ax.plot([1, 2], label="a")
+            ax.legend()
+    assert any("2 panels each draw a legend" in f for f in print_faults(fig))
+    for ax in axes:
+        ax.get_legend().remove()
+    fig.legend(*axes[0].get_legend_handles_labels())
+    assert print_faults(fig) == []
+    plt.close(fig)
+
+
+def test_sweep_figure_prints_and_draws_zero_seconds_at_zero():
+    from starlib.paper.sweep_figures import sweep_figure
+
+    record = pd.DataFrame({"family": ["hamiltonian"] * 3 + ["low-depth"] * 3, "q": [2, 3, 4] * 2,
+                           "max_depth": [1, 2, 3, 3, 3, 3], "seconds": [0.0, 0.0, 0.2, 0.0, 0.1, 0.3],
+                           "peak_mb": [300.0, 301.0, 302.0, 300.0, 300.0, 305.0]})
+    fig = sweep_figure(record)
+    check_print_figure(fig, "er_sweep")
+    time_axis = fig.axes[1]
+    assert time_axis.get_yscale() == "symlog"
+    assert min(min(line.get_ydata()) for line in time_axis.get_lines()) == 0.0  # no invented floor
+    assert len([ax for ax in fig.axes if ax.get_legend() is not None]) == 0 and len(fig.legends) == 1
+    plt.close(fig)
