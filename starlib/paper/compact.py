@@ -6,8 +6,11 @@ each value. :func:`compact` does it for any frame, from the frame: the rows are 
 row, and every other column becomes a :class:`Spread` of its values in the group:
 
 * numbers (and integers written as text): the least and the largest (one value when they are equal);
+* texts listing integers and integer ranges (degree sets ``5-6``, ``2,3``): the least and the largest of them
+  all (``5-6``, ``7`` and ``9-10`` as ``5-10``);
 * parameter strings ``key=value key=value`` (or ``;`` between them) with numeric values and the same keys in the
-  group: the range of each key (``q=3 paley_q=5`` and ``q=47 paley_q=13`` as ``q=3-47 paley_q=5-13``);
+  group: the range of each key (``q=3 paley_q=5`` and ``q=47 paley_q=13`` as ``q=3-47 paley_q=5-13``; a key
+  may end in primes: ``q'=5``);
 * anything else: the distinct values in the order of their first row (at most :data:`MAX_SET` of them; more are
   counted: ``7 values``).
 
@@ -37,8 +40,10 @@ __all__ = ["MAX_SET", "Spread", "compact"]
 #: the most distinct values a set shows; a group with more shows how many there are
 MAX_SET = 4
 
-_PARAM = re.compile(r"([A-Za-z_][A-Za-z_0-9]*)=(-?\d+(?:\.\d+)?)")
+_PARAM = re.compile(r"([A-Za-z_][A-Za-z_0-9]*'*)=(-?\d+(?:\.\d+)?)")
 _INT = re.compile(r"-?\d+")
+_INT_RANGE = re.compile(r"(-?\d+)-(-?\d+)")
+_LIST = re.compile(r"\s*,\s*")
 _SEP = re.compile(r"\s*;\s*|\s+")
 
 
@@ -99,6 +104,23 @@ def _params(values: list[object]) -> tuple | None:
     return tuple(out)
 
 
+def _int_ends(values: list[object]) -> list[str] | None:
+    """The integers of texts that list integers and integer ranges (``5-6``, ``2,3``, ``7``), else ``None``."""
+    out = []
+    for v in values:
+        if not isinstance(v, str):
+            return None
+        for part in _LIST.split(v.strip()):
+            m = _INT_RANGE.fullmatch(part)
+            if m:
+                out += m.groups()
+            elif _INT.fullmatch(part):
+                out.append(part)
+            else:
+                return None
+    return out
+
+
 def _spread(values: list[object]) -> object:
     present = [v for v in values if not _missing(v)]
     if not present:
@@ -110,6 +132,9 @@ def _spread(values: list[object]) -> object:
         return Spread("range", (min(distinct), max(distinct)))
     if all(isinstance(v, str) and _INT.fullmatch(v) for v in distinct):  # integers written as text
         return Spread("range", (min(distinct, key=int), max(distinct, key=int)))
+    ends = _int_ends(distinct)
+    if ends is not None:
+        return Spread("range", (min(ends, key=int), max(ends, key=int)))
     params = _params(distinct)
     if params is not None:
         return Spread("params", params)

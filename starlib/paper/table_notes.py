@@ -83,6 +83,13 @@ class TableNote:
     group_by : the paper form's compact layout: one line per group of these columns, every other column as the
         range or set of its values in the group (:func:`starlib.paper.compact.compact`); empty: one line per row.
     wide : the paper form spans both columns of a two-column paper (``table*``); else a one-column ``table``.
+    detail : the columns shown only in the full listing: per-row identifiers (an instance, a network's name and
+        parameters) and per-row details that a line of the compact form cannot summarize (a degree distribution,
+        a schedule). The CSV and the full listing keep them; requires ``group_by``.
+    equal : pairs ``(a, b)`` of columns whose agreement the paper form states: it shows a column ``a = b``
+        (yes where ``a`` equals ``b`` in every row of the line, computed from the frame) after the later of
+        the two; it may be
+        named in ``group_by``.
 
     ``landscape``, ``long`` and ``rotate`` shape the full listing (and ``rotate``, ``size``, ``tabcolsep`` the
     paper form too); the paper form is never a landscape page nor a ``longtable``.
@@ -99,12 +106,23 @@ class TableNote:
     audit: tuple[str, ...] = ()
     group_by: tuple[str, ...] = ()
     wide: bool = False
+    detail: tuple[str, ...] = ()
+    equal: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("audit", "group_by"):
+        for name in ("audit", "group_by", "detail"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(c, str) for c in value):
                 raise ValueError(f"{name}={value!r} must be a tuple of column names")
+        if self.detail and not self.group_by:
+            raise ValueError(f"detail={self.detail!r} needs group_by (a paper form of one line per row shows them)")
+        if not isinstance(self.equal, tuple) or not all(
+                isinstance(p, tuple) and len(p) == 2 and all(isinstance(c, str) for c in p) for p in self.equal):
+            raise ValueError(f"equal={self.equal!r} must be a tuple of (column, column) pairs")
+
+    def equal_name(self, a: str, b: str) -> str:
+        """The name of the paper form's column stating that ``a`` equals ``b``."""
+        return f"{a} = {b}"
 
 
 # -- columns shared by several tables ----------------------------------------------------------------------------
@@ -202,7 +220,8 @@ _TABLE5_MEASURED = TableNote(
      "cf_r": Column("closed form of $r$", "edges", tex="$r$ (f.)"),
      "agree": _flag("every measured value equals its closed form and the packing attains $t$")},
     landscape=True, size="footnotesize", tabcolsep="3pt",
-    audit=("family", "cf_n", "cf_m", "cf_degrees", "cf_t", "cf_r", "agree"), group_by=("graph", "case"), wide=True)
+    audit=("family", "cf_n", "cf_m", "cf_degrees", "cf_t", "cf_r", "agree"), group_by=("graph", "case"), wide=True,
+    detail=("degrees",))
 
 _BOUNDS_CHECK = TableNote(
     "Upper bounds on the number of EDSTs of a star product (Section IV and Appendix A of the star-product "
@@ -286,7 +305,8 @@ _TABLE1_INSTANCES = TableNote(
      "agree": _flag("everything agrees: count, verifier, claim, depth bounds, theorem", "agree")},
     landscape=True, size="scriptsize", tabcolsep="2.5pt", rotate=True,
     audit=("source", "formula_count", "claim", "claim_holds", "verified", "depth_formula",
-           "min_depth_formula", "agree"), group_by=("row",), wide=True)
+           "min_depth_formula", "agree"), group_by=("row",), wide=True,
+    detail=("instance", "parameters", "d_G", "d_H", "D_G", "D_T"))
 
 _TABLE4 = TableNote(
     "Table IV of the star-product paper (Appendix B-C): Slim Fly, Bundlefly and PolarStar as star "
@@ -450,7 +470,7 @@ _ER_EDSTS = TableNote(
      "seconds": Column("wall time to build and verify (recorded only with `record_times`)", "s", tex="time",
                        decimals=3)},
     size="footnotesize",
-    audit=("seconds",), group_by=("verified",))
+    audit=("seconds",), equal=(("trees", "bound"),), group_by=("verified", "trees = bound"))
 
 _ER_EDSTS_DEPTH = TableNote(
     "Depth of two EDST families of $\\mathrm{ER}_q$: Construction A's Hamiltonian paths (Appendix B-B7 of "
@@ -650,7 +670,7 @@ _PEERS = TableNote(
                             "shallow family, equal split, notebook 08's model", "$\\mu$s", tex="allreduce",
                             decimals=2)},
     landscape=True, size="scriptsize", tabcolsep="3pt",
-    audit=("certified",), group_by=("network", "kind"), wide=True)
+    audit=("certified",), group_by=("network", "kind"), wide=True, detail=("parameters",))
 
 _PEERS_JELLYFISH = TableNote(
     "Jellyfish over its seeds: the random regular graph built from the Slim Fly's switches for each radix "
@@ -942,7 +962,7 @@ _SUPER_CAYLEY = TableNote(
      "diameter": Column("diameter", "hops", tex="diam."),
      "mean_distance": Column("mean distance from a node to the others", "hops", tex="mean dist.", decimals=4)},
     size="footnotesize",
-    group_by=("family",))
+    group_by=("family",), detail=("network",))
 
 _SCHED_NETWORK = Column("host network", tex="network")
 _SUPER_CAYLEY_CONGESTION = TableNote(
@@ -980,7 +1000,7 @@ _SUPER_CAYLEY_ALLPORT = TableNote(
      "simulated": Column("the schedule simulated packet by packet on all $k!$ nodes (up to `k_node_max`)",
                          tex="sim.")},
     size="footnotesize",
-    group_by=("network",), wide=True)
+    group_by=("network",), wide=True, detail=("proof_schedule",))
 
 _FIGURE_DIM = Column("star dimension $j$: the generator the packet for dimension $j$ takes at this step "
                      "($T_j$: transposition, $R^i$: rotation by $i$ boxes; a dash: waiting or not yet sent; "

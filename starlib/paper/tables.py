@@ -391,19 +391,55 @@ def _tex_spread(value: Spread, col: Column | None, float_digits: int) -> str:
     return "--".join(parts) if value.kind == "range" else ", ".join(parts)
 
 
-def _paper_frame(frame: pd.DataFrame, name: str, note: TableNote) -> pd.DataFrame:
-    """The paper form's rows and columns: the audit columns dropped, the rows grouped by ``note.group_by``."""
+def _paper_shown(frame: pd.DataFrame, name: str, note: TableNote) -> tuple[pd.DataFrame, TableNote]:
+    """The paper form's columns, one row per row of ``frame``, and the description that covers them.
+
+    The audit and detail columns are dropped; each pair ``(a, b)`` of ``note.equal`` adds a column ``a = b``
+    (``a`` equals ``b`` in the row) after the later of the two, described from their headers.
+    """
     cols = [str(c) for c in frame.columns]
-    for field_name, declared in (("audit", note.audit), ("group_by", note.group_by)):
+    for field_name, declared in (("audit", note.audit), ("detail", note.detail),
+                                 ("equal", tuple(c for pair in note.equal for c in pair))):
         unknown = [c for c in declared if c not in cols]
         if unknown:
             raise ValueError(f"table {name!r}: TableNote.{field_name}={declared!r} names columns {unknown} that the "
                              "frame does not have")
-    both = [c for c in note.group_by if c in note.audit]
-    if both:
-        raise ValueError(f"table {name!r}: columns {both} are in both TableNote.group_by and TableNote.audit "
-                         "(a paper table groups by columns it shows)")
-    shown = frame[[c for c in frame.columns if str(c) not in note.audit]]
+    hidden = set(note.audit) | set(note.detail)
+    hidden_pairs = [p for p in note.equal if set(p) & hidden]
+    if hidden_pairs:
+        raise ValueError(f"table {name!r}: TableNote.equal pairs {hidden_pairs} name columns the paper form does not "
+                         "show (audit or detail)")
+    shown = frame[[c for c in frame.columns if str(c) not in hidden]].copy()
+    columns = {c: col for c, col in note.columns.items() if c in set(map(str, shown.columns))}
+    for a, b in note.equal:
+        new = note.equal_name(a, b)
+        if new in cols:
+            raise ValueError(f"table {name!r}: TableNote.equal adds a column {new!r} that the frame already has")
+        ca, cb = columns.get(a, note.default), columns.get(b, note.default)
+        values = [bool(x == y) and not (_is_missing(x) or _is_missing(y)) for x, y in zip(shown[a], shown[b],
+                                                                                          strict=True)]
+        shown.insert(max(shown.columns.get_loc(a), shown.columns.get_loc(b)) + 1, new, values)
+        ha, hb = (c.tex if c is not None and c.tex else tex_text(x) for c, x in ((ca, a), (cb, b)))
+        columns[new] = Column(f"yes if {ha} equals {hb} in every row of the line", tex=f"{ha} $=$ {hb}")
+    order = [str(c) for c in shown.columns]
+    columns = {c: columns[c] for c in order if c in columns}
+    keys = set(order)
+    for field_name, declared in (("group_by", note.group_by),):
+        unknown = [c for c in declared if c not in keys and c not in hidden]
+        if unknown:
+            raise ValueError(f"table {name!r}: TableNote.{field_name}={declared!r} names columns {unknown} that the "
+                             "frame does not have")
+    for field_name, other in (("audit", note.audit), ("detail", note.detail)):
+        both = [c for c in note.group_by if c in other]
+        if both:
+            raise ValueError(f"table {name!r}: columns {both} are in both TableNote.group_by and "
+                             f"TableNote.{field_name} (a paper table groups by columns it shows)")
+    return shown, replace(note, columns=columns)
+
+
+def _paper_frame(frame: pd.DataFrame, name: str, note: TableNote) -> pd.DataFrame:
+    """The paper form's rows and columns: audit and detail columns dropped, rows grouped by ``note.group_by``."""
+    shown, _ = _paper_shown(frame, name, note)
     paper = compact(shown, note.group_by) if note.group_by else shown
     if len(paper) > LONGTABLE_ROWS:
         raise ValueError(f"table {name!r}: its paper form has {len(paper)} rows, more than LONGTABLE_ROWS="
@@ -465,9 +501,12 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     if note.size not in _SIZES:
         raise ValueError(f"table {name!r}: size={note.size!r} is not one of {', '.join(_SIZES)}")
     _column_notes(frame, name, note)  # the description matches the whole frame
-    shown = frame if full else frame[[c for c in frame.columns if str(c) not in note.audit]]
-    rows = frame if full else _paper_frame(frame, name, note)
-    cols = _column_notes(shown, name, note if full else replace(note, columns=_shown_columns(note, shown)))
+    if full:
+        shown, rows, shown_note = frame, frame, note
+    else:
+        shown, shown_note = _paper_shown(frame, name, note)
+        rows = _paper_frame(frame, name, note)
+    cols = _column_notes(shown, name, shown_note)
     spec = []
     for j, col in enumerate(cols):
         if col is not None and col.width:
@@ -494,7 +533,7 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
         by = dict(zip(map(str, shown.columns), heads, strict=True))
         caption += (" One line per " + ", ".join(by[c] for c in note.group_by)
                     + r"; $a$--$b$: the range of a column's values in it, $a, b$: its distinct values.")
-    glossary = _tex_glossary(shown, note, heads, has_missing)
+    glossary = _tex_glossary(shown, shown_note, heads, has_missing)
     out = _tex_header(name, full)
     long = full and (len(frame) > LONGTABLE_ROWS if note.long is None else note.long)
     ncol = shown.shape[1]
@@ -528,10 +567,6 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     if landscape:
         out.append(r"\end{landscape}")
     return "\n".join(out) + "\n"
-
-
-def _shown_columns(note: TableNote, shown: pd.DataFrame) -> dict[str, Column]:
-    return {c: col for c, col in note.columns.items() if c in set(map(str, shown.columns))}
 
 
 def _version() -> str:
@@ -636,7 +671,7 @@ def write_table(
              render_latex(df, name, float_digits, note=note)]
     out = Path(out_dir)
     paths = [out / f"{name}.csv", out / f"{name}.md", out / f"{name}.tex"]
-    if note.audit or note.group_by:
+    if note.audit or note.group_by or note.detail:
         texts.append(render_latex(df, name, float_digits, note=note, full=True))
         paths.append(out / f"{name}_full.tex")
     out.mkdir(parents=True, exist_ok=True)
