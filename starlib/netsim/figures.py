@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from ..paper.figures import MARKERS, PALETTE, paper_style
+from ..paper.figures import MARKERS, PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["simulated_figure", "ALGORITHM_LABELS", "NETWORK_LABELS"]
 
@@ -44,7 +44,7 @@ def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
     nets = sorted(table.network.unique())
     algs = [a for a in ALGORITHM_LABELS if a in set(table.algorithm)]
     with paper_style():
-        fig, axes = plt.subplots(len(nets), 2, figsize=(7.2, 2.1 * len(nets) + 0.6), squeeze=False)
+        fig, axes = plt.subplots(len(nets), 2, figsize=(TWO_COLUMN, 2.1 * len(nets) + 0.6), squeeze=False)
         for row, net in zip(axes, nets, strict=True):
             sub = table[table.network == net]
             for i, alg in enumerate(algs):

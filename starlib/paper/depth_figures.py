@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from .figures import MARKERS, METHOD_STYLES, PALETTE, network_title, paper_style, plain_log_ticks
+from .figures import MARKERS, METHOD_STYLES, PALETTE, TWO_COLUMN, network_title, paper_style, plain_log_ticks
 
 __all__ = ["table1_depth_figure", "depth_vs_bound_figure", "depth_by_q_figure", "depth_tradeoff_figure",
            "generic_orders_figure", "family_panel", "er_depth_figure"]
@@ -83,7 +83,7 @@ def table1_depth_figure(instances: pd.DataFrame) -> matplotlib.figure.Figure:
     if unknown:
         raise ValueError(f"instances: method {unknown[0]!r} has no style (one of {', '.join(METHOD_STYLES)})")
     with paper_style():
-        fig, ax = plt.subplots(figsize=(6.4, 5.0))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 5.0))
         for method in [m for m in METHOD_STYLES if m in set(built["method"])]:
             sub = built[built["method"] == method]
             points = sub.drop_duplicates(["instance", "depth", "depth_formula"])
@@ -131,7 +131,7 @@ def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
     if len(theorems) > len(PALETTE):
         raise ValueError(f"bounded: {len(theorems)} theorems, more than the {len(PALETTE)} colours of the palette")
     with paper_style():
-        fig, ax = plt.subplots(figsize=(6.4, 5.4))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 5.0))
         for i, thm in enumerate(theorems):
             grp = bounded[bounded["theorem"] == thm]
             ax.scatter(grp["bound"], grp["depth"], s=26, marker=MARKERS[i], facecolors="none",
@@ -276,7 +276,7 @@ def generic_orders_figure(orders: pd.DataFrame) -> matplotlib.figure.Figure:
         Depth of the exact packer's trees for every edge order tried.
     """
     with paper_style():
-        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 4.0))
         ticks, names = [], []
         groups = list(orders.groupby(["network", "parameters"]))
         width = max(len(g) for _, g in groups) + 3
@@ -322,7 +322,7 @@ def er_depth_figure(depths: pd.DataFrame, lower_bound: int = 3) -> matplotlib.fi
     """
     names = {"hamiltonian": "Construction A: Hamiltonian paths", "low-depth": "lifted-cluster trees (low depth)"}
     with paper_style():
-        fig, ax = plt.subplots(figsize=(7.0, 4.2))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 4.2))
         for i, (method, label) in enumerate(names.items()):
             sub = depths[depths.method == method].sort_values("q")
             ax.plot(sub.q, sub.max_depth, marker=MARKERS[i], ms=4.5, lw=1.3, color=PALETTE[i], label=label)

@@ -27,7 +27,7 @@ from matplotlib.lines import Line2D
 
 from .. import netdesign as nd
 from .drawing import rounded_layout
-from .figures import MARKERS, PALETTE, paper_style
+from .figures import MARKERS, PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["max_routers_figure", "confidence_figure", "route_figure", "toy_networks_figure", "evolution_figure",
            "COMPUTE_COLOUR", "ROUTER_COLOUR"]
@@ -115,7 +115,7 @@ def confidence_figure(Us: Sequence[int], rng: np.random.Generator, mc_trials: in
     The network-design notes, section 8.1.1, eqs. (17)-(20).
     """
     with paper_style():
-        fig, ax = plt.subplots(figsize=(7.0, 4.3))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 4.3))
         for i, U in enumerate(Us):
             p = np.unique(np.geomspace(1, 5 * U, 60).astype(int))
             ax.plot(p, [nd.bisection_confidence(int(x), U) for x in p], color=PALETTE[i], lw=1.8, label=f"U = {U}")
@@ -183,7 +183,7 @@ def route_figure(connections: Any, pos: Mapping, route: Sequence[int],
     src, dst = route[0], route[-1]
     routers, links = nd.router_hops(connections, src, dst), nd.router_hops(connections, src, dst, count="links")
     with paper_style():
-        fig, ax = plt.subplots(figsize=(6.6, 4.2))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 4.2))
         route_edges = list(zip(route[:-1], route[1:], strict=True))
         on_route = {frozenset(e) for e in route_edges}
         off_route = [e for e in zip(detour[:-1], detour[1:], strict=True) if frozenset(e) not in on_route]
