@@ -27,7 +27,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..products import StarProduct
-from .figures import PALETTE, paper_style
+from .figures import PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["TREE_COLOURS", "product_positions", "draw_tree", "draw_tree_panels"]
 
@@ -119,7 +119,7 @@ def draw_tree(P: StarProduct, tree: Any, ax: plt.Axes, colour: str = TREE_COLOUR
 
 
 def draw_tree_panels(P: StarProduct, trees: Sequence[Any], titles: Sequence[str] | None = None,
-                     structure_pos: dict | None = None, panel_size: float = 3.6,
+                     structure_pos: dict | None = None,
                      node_size: float = 30, legend: bool = True) -> matplotlib.figure.Figure:
     """A figure with one :func:`draw_tree` panel per tree (in a row) and a legend of the line styles.
 
@@ -129,7 +129,6 @@ def draw_tree_panels(P: StarProduct, trees: Sequence[Any], titles: Sequence[str]
     trees : sequence of Tree or arrays
     titles : one title per tree (default: ``"tree i: <construction>, depth d"``).
     structure_pos : optional positions of the structure graph's vertices.
-    panel_size : width and height of a panel in inches.
     node_size : marker area of the vertices.
     legend : draw the key (links of the product, tree edges inside and between supernodes, and the root when the
         trees have one) below the panels.
@@ -137,7 +136,7 @@ def draw_tree_panels(P: StarProduct, trees: Sequence[Any], titles: Sequence[str]
     Returns
     -------
     matplotlib.figure.Figure
-        A row of panels, one per tree, with the key below them.
+        A row of square panels, one per tree, filling :data:`TWO_COLUMN` width, with the key below them.
 
     Raises
     ------
@@ -156,8 +155,8 @@ def draw_tree_panels(P: StarProduct, trees: Sequence[Any], titles: Sequence[str]
         titles = [f"tree {i + 1}: {getattr(t, 'construction', '')}, depth {getattr(t, 'depth', '?')}"
                   for i, t in enumerate(trees)]
     with paper_style():
-        fig, axes = plt.subplots(1, len(trees), figsize=(panel_size * len(trees), panel_size + 0.5 * legend),
-                                 squeeze=False, layout="constrained")
+        height = min(TWO_COLUMN / len(trees) + 0.6, 4.0) + 0.5 * legend
+        fig, axes = plt.subplots(1, len(trees), figsize=(TWO_COLUMN, height), squeeze=False, layout="constrained")
         fig.get_layout_engine().set(h_pad=0.12)  # equal-aspect panels: keep the titles clear of the top edge
         for i, (t, ax) in enumerate(zip(trees, axes[0], strict=True)):
             draw_tree(P, t, ax, colour=TREE_COLOURS[i % len(TREE_COLOURS)], title=titles[i],
