@@ -24,7 +24,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from .figures import MARKERS, METHOD_STYLES, PALETTE, TWO_COLUMN, network_title, paper_style, plain_log_ticks
+from .figures import (
+    MARKERS,
+    MAX_HEIGHT,
+    METHOD_STYLES,
+    PALETTE,
+    TWO_COLUMN,
+    network_title,
+    paper_style,
+    plain_log_ticks,
+)
 
 __all__ = ["table1_depth_figure", "depth_vs_bound_figure", "depth_by_q_figure", "depth_tradeoff_figure",
            "generic_orders_figure", "family_panel", "er_depth_figure"]
@@ -193,7 +202,8 @@ def depth_by_q_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
     cols = 3
     rows = -(-(len(panels) + 1) // cols)
     with paper_style():
-        fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.3 * rows), squeeze=False, layout="constrained")
+        fig, axes = plt.subplots(rows, cols, figsize=(TWO_COLUMN, min(2.4 * rows, MAX_HEIGHT)), squeeze=False,
+                                 layout="constrained")
         for ax, panel in zip(axes.flat, panels, strict=False):
             sub = data[data["panel"] == panel]
             for method in [m for m in METHOD_STYLES if m in set(sub["method"])]:
@@ -239,7 +249,7 @@ def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
     Section VI of Isham et al. (2025).
     """
     with paper_style():
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True, layout="constrained")
+        fig, axes = plt.subplots(1, 2, figsize=(TWO_COLUMN, 3.6), sharey=True, layout="constrained")
         for ax, choice in zip(axes, ("paths", "shallow"), strict=True):
             sub = summary[summary["factor_trees"].isin([choice, "-"]) & (summary["trees"] > 0)]
             for _, grp in sub.groupby(["network", "parameters"]):
@@ -257,7 +267,7 @@ def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
         handles, labels = axes[1].get_legend_handles_labels()
         handles.append(Line2D([], [], color="#bdbdbd", lw=0.9))
         labels.append("the two sets of one network")
-        axes[1].legend(handles, labels, loc="upper left")
+        fig.legend(handles, labels, loc="outside lower center", ncols=2, frameon=False)
     return fig
 
 
