@@ -30,3 +30,16 @@ def test_bad_group_by_is_refused():
         compact(pd.DataFrame({"g": [1]}), ["x"])
     with pytest.raises(ValueError, match="group_by=\\[\\]"):
         compact(pd.DataFrame({"g": [1]}), [])
+
+
+def test_texts_listing_integers_and_ranges_spread_as_one_range():
+    df = pd.DataFrame({"g": ["a"] * 3 + ["b"] * 2, "deg": ["5-6", "7", "9-10", "2,3", "3, 14"]})
+    out = compact(df, ["g"])
+    assert out["deg"].tolist() == [Spread("range", ("5", "10")), Spread("range", ("2", "14"))]
+    mixed = compact(pd.DataFrame({"g": ["a", "a"], "deg": ["5-6", "x"]}), ["g"])
+    assert mixed["deg"].iloc[0] == Spread("set", ("5-6", "x"))  # not all integer texts: a set
+
+
+def test_parameter_keys_may_end_in_primes():
+    df = pd.DataFrame({"g": ["a"] * (MAX_SET + 1), "p": [f"q'={q}" for q in (5, 9, 13, 17, 49)]})
+    assert compact(df, ["g"])["p"].iloc[0] == Spread("params", (("q'", "5", "49"),))

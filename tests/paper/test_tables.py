@@ -283,3 +283,51 @@ def test_latex_scientific_notation_and_math_columns(tmp_path):
     tex = render_latex(df, "s", note=note)
     assert "$4.74 \\times 10^{-298}$ & $3q/4$ & $q$ even \\\\" in tex
     assert "$1.00$ & $q/2$ & --- \\\\" in tex
+
+
+def test_detail_columns_are_shown_only_in_the_full_listing(tmp_path):
+    df = pd.DataFrame({"net": ["a"] * 6, "name": [f"a({i})" for i in range(6)], "n": range(6)})
+    cols = {"net": Column("net"), "name": Column("the instance"), "n": Column("n")}
+    plain = render_latex(df, "d", note=TableNote("D.", cols, group_by=("net",)))
+    assert "6 values" in plain  # without the declaration, the identifier is counted
+    note = TableNote("D.", cols, group_by=("net",), detail=("name",))
+    paths = write_table(df, "d", tmp_path, note=note)
+    paper, full = (tmp_path / "d.tex").read_text(), (tmp_path / "d_full.tex").read_text()
+    assert paths[-1].name == "d_full.tex"
+    assert "6 values" not in paper and "a(3)" not in paper and "a & 0--5 \\\\" in paper
+    assert "a(3)" in full and "\\textbf{name}" in full and "\\textbf{name}" not in paper
+    assert (tmp_path / "d.csv").read_text().splitlines()[0] == "net,name,n"
+    with pytest.raises(ValueError, match="detail=\\('name',\\) needs group_by"):
+        TableNote("D.", cols, detail=("name",))
+    with pytest.raises(ValueError, match="TableNote.detail=\\('nope',\\) names columns \\['nope'\\]"):
+        render_latex(df, "d", note=TableNote("D.", cols, group_by=("net",), detail=("nope",)))
+    with pytest.raises(ValueError, match="in both TableNote.group_by and TableNote.detail"):
+        render_latex(df, "d", note=TableNote("D.", cols, group_by=("net",), detail=("net",)))
+
+
+def test_equal_adds_a_computed_comparison_that_can_group_the_paper_form():
+    df = pd.DataFrame({"q": [2, 3, 4, 5], "bound": [1, 2, 2, 3], "trees": [1, 2, 1, 3]})
+    cols = {"q": Column("q", tex="$q$"), "bound": Column("bound", "trees"), "trees": Column("trees", "trees")}
+    note = TableNote("E.", cols, equal=(("trees", "bound"),), group_by=("trees = bound",))
+    tex = render_latex(df, "e", note=note)
+    assert "$q$ & bound & trees & trees $=$ bound \\\\" in tex
+    assert "2--5 & 1--3 & 1--3 & yes \\\\" in tex and "4 & 2 & 1 & no \\\\" in tex
+    assert "\\textbf{trees $=$ bound}: yes if trees equals bound in every row of the line." in tex
+    assert "One line per trees $=$ bound;" in tex
+    assert "trees = bound" not in render_latex(df, "e", note=note, full=True)  # the full listing: the frame
+    with pytest.raises(ValueError, match="TableNote.equal=.*names columns \\['nope'\\]"):
+        render_latex(df, "e", note=TableNote("E.", cols, equal=(("trees", "nope"),)))
+    with pytest.raises(ValueError, match="must be a tuple of \\(column, column\\) pairs"):
+        TableNote("E.", cols, equal=("trees",))
+
+
+def test_no_paper_form_counts_values_instead_of_showing_them():
+    """Every compact paper form (from the committed CSV files) shows ranges and sets, never "N values"."""
+    from starlib.paper.tables import _paper_frame
+
+    for name, note in TABLE_NOTES.items():
+        if not note.group_by:
+            continue
+        paper = _paper_frame(pd.read_csv(ROOT / "paper_tables" / f"{name}.csv"), name, note)
+        counted = sorted({c for c in paper.columns for v in paper[c] if getattr(v, "kind", None) == "count"})
+        assert not counted, f"{name}: columns {counted} show 'N values' (declare them detail, or group by them)"
