@@ -216,7 +216,7 @@ def test_depth_tradeoff_vs_bound_and_orders_figures():
     from starlib.paper.depth_figures import depth_tradeoff_figure, depth_vs_bound_figure, generic_orders_figure
 
     fig = depth_tradeoff_figure(_summary())
-    labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     joins = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) == 2]
     plt.close(fig)
     assert labels == ["low-depth Universal", "Maximum", "exact packer", "the two sets of one network"]
