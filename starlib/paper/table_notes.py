@@ -533,11 +533,11 @@ _ALLREDUCE = TableNote(
      "trees": Column("trees in the set", "trees", tex="$k$"),
      "max_depth": Column("depth of the deepest tree", "hops", tex="$D_{\\max}$"),
      "t_1KiB_us": Column("allreduce time of 1 KiB, equal split", "$\\mu$s", tex="1\\,KiB", decimals=2),
-     "t_64KiB_us": Column("allreduce time of 64 KiB, equal split", "$\\mu$s", tex="64\\,KiB", decimals=2),
-     "t_1MiB_us": Column("allreduce time of 1 MiB, equal split", "$\\mu$s", tex="1\\,MiB", decimals=2),
-     "t_64MiB_us": Column("allreduce time of 64 MiB, equal split", "$\\mu$s", tex="64\\,MiB", decimals=2),
+     "t_64KiB_us": Column("allreduce time of 64 KiB, equal split", "$\\mu$s", tex="64\\,KiB", decimals=1),
+     "t_1MiB_us": Column("allreduce time of 1 MiB, equal split", "$\\mu$s", tex="1\\,MiB", decimals=1),
+     "t_64MiB_us": Column("allreduce time of 64 MiB, equal split", "$\\mu$s", tex="64\\,MiB", decimals=0),
      "t_64MiB_balanced_us": Column("allreduce time of 64 MiB, split balanced by tree depth", "$\\mu$s",
-                                   tex="64\\,MiB bal.", decimals=2),
+                                   tex="64\\,MiB bal.", decimals=0),
      "bandwidth_GBps": Column("bandwidth of the set: trees times the link bandwidth", "GB/s", tex="GB/s",
                               decimals=1),
      "crossover_vs_low_depth_equal_bytes": Column(
@@ -962,7 +962,7 @@ _SUPER_CAYLEY = TableNote(
      "diameter": Column("diameter", "hops", tex="diam."),
      "mean_distance": Column("mean distance from a node to the others", "hops", tex="mean dist.", decimals=4)},
     size="footnotesize",
-    group_by=("family",), detail=("network",))
+    group_by=("family",), detail=("network",), wide=True)
 
 _SCHED_NETWORK = Column("host network", tex="network")
 _SUPER_CAYLEY_CONGESTION = TableNote(
