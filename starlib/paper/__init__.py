@@ -20,7 +20,7 @@ module                      contents
 :mod:`.tables`              deterministic CSV / Markdown / LaTeX writers
 :mod:`.table_notes`         every table's caption, column glossary (meaning, unit, decimals) and LaTeX layout
 :mod:`.display`             tables shown in a notebook: declared headers and units, formulas typeset, 30 rows and a link
-:mod:`.figures`             figures saved byte-stably and shown in the notebook; tables shown as tables
+:mod:`.figures`             figures at print size (one or two columns), saved byte-stably and shown in the notebook
 :mod:`.drawing`             drawings of networks and star products (positions rounded: the same bytes on any CPU)
 :mod:`.tree_figures`        drawings of EDSTs
 :mod:`.depth_figures`,      the figures of notebooks 04, 06, 08, 09, 10 and 11

@@ -36,12 +36,9 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import matplotlib.text
 import matplotlib.ticker as mticker
-import pandas as pd
 from cycler import cycler
 
-from .tables import format_cell
-
-__all__ = ["save_figure", "show_figure", "show_table", "table_bundle", "stable_rc", "png_size", "PALETTE", "MARKERS",
+__all__ = ["save_figure", "show_figure", "stable_rc", "png_size", "PALETTE", "MARKERS",
            "Style", "METHOD_STYLES", "PAPER_RC", "paper_style", "network_title", "plain_log_ticks", "FIGURE_DPI",
            "ONE_COLUMN", "TWO_COLUMN", "MIN_FONT_PT", "MAX_HEIGHT", "print_faults", "check_print_figure"]
 
@@ -270,48 +267,6 @@ def show_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path, d
     paths = save_figure(fig, name, out_dir, ("png", "pdf"), dpi)
     plt.close(fig)
     display(Image(data=paths[0].read_bytes(), format="png", width=width_px))
-
-
-def show_table(frame: pd.DataFrame, float_digits: int = 4, index: bool = False) -> None:
-    """Display ``frame`` as a rendered table, every cell formatted as in the files under ``paper_tables/``.
-
-    Integers stay integers, other floats get ``float_digits`` decimals, booleans read ``yes``/``no`` and missing
-    values ``--`` (:func:`starlib.paper.tables.format_cell`). The output holds ``text/html`` (what a notebook
-    shows) and ``text/plain`` (the same table as aligned text); both are deterministic, so nbval compares them.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table; its column order is kept.
-    float_digits : int
-        Digits after the decimal point of non-integral floats.
-    index : bool
-        Show the frame's index (for pivot tables, whose index labels the rows).
-
-    """
-    from IPython.display import display
-
-    display(table_bundle(frame, float_digits, index), raw=True)
-
-
-def table_bundle(frame: pd.DataFrame, float_digits: int = 4, index: bool = False) -> dict[str, str]:
-    """The ``text/html`` and ``text/plain`` renderings that :func:`show_table` displays.
-
-    Parameters are those of :func:`show_table`.
-
-    Example
-    -------
-    >>> bundle = table_bundle(pd.DataFrame({"q": [3, 4], "ratio": [0.5, 1.0], "ok": [True, None]}), float_digits=2)
-    >>> print(bundle["text/plain"])
-    q ratio  ok
-    3  0.50 yes
-    4     1  --
-    >>> bundle["text/html"].count("<tr"), "<td>0.50</td>" in bundle["text/html"]
-    (3, True)
-    """
-    cells = frame.map(lambda v: format_cell(v, float_digits))
-    return {"text/html": cells.to_html(index=index, border=0, escape=True),
-            "text/plain": cells.to_string(index=index)}
 
 
 _NETWORK_TITLES = {

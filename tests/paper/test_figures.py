@@ -35,7 +35,6 @@ from starlib.paper.figures import (  # noqa: E402
     png_size,
     save_figure,
     show_figure,
-    table_bundle,
 )
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -82,17 +81,6 @@ def test_show_figure_displays_the_file_bytes(tmp_path, monkeypatch):
     (img,) = shown
     assert img.data == (tmp_path / "line.png").read_bytes() and img.width == 400
     assert (tmp_path / "line.pdf").read_bytes().startswith(b"%PDF")
-
-
-def test_table_bundle_formats_as_the_table_files():
-    frame = pd.DataFrame({"q": [3, 11], "ratio": [2 / 3, 2.0], "ok": [True, False], "name": ["<a>", None]})
-    bundle = table_bundle(frame, float_digits=3)
-    assert bundle["text/plain"].splitlines() == [" q ratio  ok name", " 3 0.667 yes  <a>", "11     2  no   --"]
-    html = bundle["text/html"]
-    assert "<td>0.667</td>" in html and "&lt;a&gt;" in html and "<th>ok</th>" in html
-    assert "<tbody>" in html and html.count("<tr>") == 2  # no index column unless asked
-    indexed = table_bundle(frame.set_index("q"), index=True)
-    assert "<th>11</th>" in indexed["text/html"] and indexed["text/plain"].splitlines()[1].startswith("q")
 
 
 def test_network_title():
