@@ -599,7 +599,7 @@ _SHALLOW_ER = TableNote(
      "lower_bound": Column("lower bound on the deepest tree of any maximum family", "hops", tex="l.b."),
      "start": Column("the family the local search and repair started from", tex="start")},
     size="footnotesize",
-    audit=("verified", "start"), group_by=("max_depth", "lower_bound"))
+    audit=("verified", "start"), equal=(("trees", "bound"),), group_by=("max_depth", "lower_bound", "trees = bound"))
 
 _SHALLOW_FRONT = TableNote(
     "The count-depth front of the families built (Section VI of the star-product paper): for each count "
