@@ -454,8 +454,9 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
 
     The paper form (``full=False``, the file ``NAME.tex``) is a ``table`` float, or ``table*`` spanning both
     columns of a two-column paper when the description says ``wide``. It shows the paper's columns only (the
-    description's ``audit`` columns are left out) and, when the description declares ``group_by``, one line per
-    group with the other columns as ranges or sets (:func:`starlib.paper.compact.compact`). A float wider than
+    description's ``audit`` and ``detail`` columns are left out; each ``equal`` pair ``(a, b)`` adds a column
+    ``a = b`` computed from the frame) and, when the description declares ``group_by``, one line per group with
+    the other columns as ranges or sets (:func:`starlib.paper.compact.compact`). A float wider than
     the text (``\\linewidth``: the column, or the page for ``table*``) is scaled down to it. Never a
     ``longtable`` nor a landscape page: a paper form of more than :data:`LONGTABLE_ROWS` rows is refused.
 
