@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from .figures import MARKERS, PALETTE, paper_style, plain_log_ticks
+from .figures import MARKERS, PALETTE, TWO_COLUMN, paper_style, plain_log_ticks
 
 __all__ = ["FAMILIES", "family_style", "degree_diameter_figure", "mnb_te_figure"]
 
@@ -82,28 +82,30 @@ def degree_diameter_figure(table: pd.DataFrame, k_max: int) -> matplotlib.figure
     Yeh, Varvarigos and Lee, *Routing and embeddings in super Cayley graphs* (PaCT 1999), Section 2.
     """
     with paper_style():
-        fig, axes = plt.subplots(1, 2, figsize=(12.5, 4.6), layout="constrained")
+        fig, axes = plt.subplots(1, 2, figsize=(TWO_COLUMN, 4.4), layout="constrained")
         for ax, col in zip(axes, ["degree", "diameter"], strict=True):
             for i, f in enumerate(FAMILIES):
                 d = table[table.family == f]
                 colour, marker = _style(f)
                 spread = 1.12 ** (i - (len(FAMILIES) - 1) / 2)
-                ax.scatter(d.nodes * spread, d[col], marker=marker, s=30, facecolors="none", edgecolors=colour,
-                           linewidths=1.2, zorder=2)
+                ax.scatter(d.nodes * spread, d[col], marker=marker, s=22, facecolors="none", edgecolors=colour,
+                           linewidths=1.1, zorder=2)
             st = table[table.family == "star"]
             ax.plot(st.nodes, st[col], color="black", lw=1.5, zorder=1)
             dims = np.arange(2, 19)
             ax.plot(2.0**dims, dims, color="black", ls="--", lw=1, zorder=1)
             ax.set_xscale("log")
+            ax.xaxis.set_major_locator(mticker.LogLocator(base=10, numticks=5))
             ax.xaxis.set_minor_formatter(mticker.NullFormatter())
-            ax.set(xlabel="number of nodes N", ylabel=col, title=f"{col} against the number of nodes")
-        key = [Line2D([], [], ls="none", marker="s", ms=8, color=c, label=name) for name, c in _NUCLEUS.values()]
-        key += [Line2D([], [], ls="none", marker=mk, ms=7, color="#525252", fillstyle="none",
+            ax.set(xlabel="number of nodes N", ylabel=col, title=col)
+        key = [Line2D([], [], ls="none", marker="s", ms=7, color=c, label=name) for name, c in _NUCLEUS.values()]
+        key += [Line2D([], [], ls="none", marker=mk, ms=6, color="#525252", fillstyle="none",
                        label=f"super generators: {name}") for name, mk in _SUPER.values()]
         key += [Line2D([], [], color="black", lw=1.5, label="star graph"),
                 Line2D([], [], color="black", ls="--", lw=1, label="hypercube ($N = 2^d$)")]
-        fig.legend(handles=key, loc="outside right center", title="colour: nucleus\nmarker: super generators")
-        fig.suptitle(f"The ten super Cayley graphs with $k = nl + 1 \\leq {k_max}$ symbols")
+        fig.legend(handles=key, loc="outside lower center", ncols=3, frameon=False,
+                   title="colour: nucleus; marker: super generators")
+        fig.suptitle(f"The ten super Cayley graphs, $k = nl + 1 \\leq {k_max}$ symbols")
     return fig
 
 
@@ -139,12 +141,12 @@ def mnb_te_figure(cor: pd.DataFrame) -> matplotlib.figure.Figure:
     series = list(dict.fromkeys(cor["series"]))
     if len(series) > len(_SERIES_STYLE):
         raise ValueError(f"cor: {len(series)} series, at most {len(_SERIES_STYLE)} can be told apart")
-    panels = [("mnb_over_order", "MNB time / order of Corollary 2", "Corollary 2: MNB against its order"),
-              ("te_over_order", "TE time / order of Corollary 3", "Corollary 3: TE against its order"),
-              ("mnb_over_lb", "MNB time / lower bound (N-1)/d", "MNB against any network of degree d"),
-              ("te_over_lb", "TE time / Moore lower bound", "TE against any network of degree d")]
+    panels = [("mnb_over_order", "MNB time / order", "Corollary 2: MNB / its order"),
+              ("te_over_order", "TE time / order", "Corollary 3: TE / its order"),
+              ("mnb_over_lb", "MNB time / ((N-1)/d)", "MNB / lower bound, degree d"),
+              ("te_over_lb", "TE time / Moore bound", "TE / Moore bound, degree d")]
     with paper_style():
-        fig, axes = plt.subplots(2, 2, figsize=(11, 7.4), sharex=True, layout="constrained")
+        fig, axes = plt.subplots(2, 2, figsize=(TWO_COLUMN, 5.6), sharex=True, layout="constrained")
         for ax, (col, ylabel, title) in zip(axes.ravel(), panels, strict=True):
             for i, label in enumerate(series):
                 d = cor[cor["series"] == label]
@@ -154,7 +156,7 @@ def mnb_te_figure(cor: pd.DataFrame) -> matplotlib.figure.Figure:
             plain_log_ticks(ax, "y")
             ax.set(ylabel=ylabel, title=title)
         for ax in axes[1]:
-            ax.set_xlabel("number of symbols k (the network has N = k! nodes)")
+            ax.set_xlabel("symbols k (N = k! nodes)")
         handles, labels = axes[0, 0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncols=len(series))
+        fig.legend(handles, labels, loc="outside lower center", ncols=2, frameon=False)
     return fig
