@@ -2,6 +2,7 @@
 
 One panel per family, log-log axes, one colour and marker per phase; the targets (10^6 links, the time budget,
 the memory limit) are labelled where they are drawn, and the legend sits below the panels, clear of every line.
+Every figure is drawn at :data:`~starlib.paper.figures.TWO_COLUMN` width with one figure-level legend.
 Kept apart from :mod:`starlib.paper.scaling`, which the benchmarks import without matplotlib.
 
 Example
@@ -25,7 +26,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .figures import MARKERS, PALETTE, paper_style
+from .figures import MARKERS, PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["PHASES", "PHASE_STYLES", "scaling_time_figure", "scaling_memory_figure", "packing_figure"]
 
@@ -54,7 +55,7 @@ def _targets(ax: Axes, target_links: float | None, level: float, level_label: st
 
 def _panels(data: pd.DataFrame, titles: Mapping[str, str]):
     """The figure, its axes, and per panel (axes, title, the family's rows by links)."""
-    fig, axes = plt.subplots(1, len(titles), figsize=(4.2 * len(titles), 4.3), sharey=True,
+    fig, axes = plt.subplots(1, len(titles), figsize=(TWO_COLUMN, 3.3), sharey=True,
                              squeeze=False, layout="constrained")
     panels = [(ax, title, data[data.family == fam].sort_values("links"))
               for ax, (fam, title) in zip(axes[0], titles.items(), strict=True)]
@@ -169,7 +170,7 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
     """
     exponents = dict(zip(fits.curve, fits.exponent, strict=True))
     with paper_style():
-        fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
+        fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(TWO_COLUMN, 3.6), layout="constrained")
         for j, (curve, sub) in enumerate(data.sort_values("links").groupby("curve", sort=False)):
             colour, marker = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)]
             label = f"{curve} (k = {exponents[curve]:.2f})" if curve in exponents else curve
@@ -184,12 +185,12 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
             mem = sub[sub.packing_mb > 0]
             ax_m.plot(mem.links, mem.packing_mb, marker=marker, ms=5, lw=1.4, color=colour)
         if random_order_links is not None:
-            _vline(ax_t, random_order_links, f"greedy order random from {random_order_links:,.0f} links")
+            _vline(ax_t, random_order_links, f"random greedy order from {random_order_links:,.0f}")
         ax_t.plot([], [], marker="o", mfc="none", ls="--", color="#525252", label="previous packer")
         ax_t.scatter([], [], marker="x", color="#525252", label="Sage Roskind-Tarjan")
         ax_t.set(xscale="log", yscale="log", xlabel="links m",
                  ylabel=f"seconds (best of up to {int(data.runs.max())} runs)", title="time")
         ax_m.set(xscale="log", yscale="log", xlabel="links m", ylabel="MB above the graph", title="peak memory")
         handles, labels = ax_t.get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncols=4)
+        fig.legend(handles, labels, loc="outside lower center", ncols=3)
     return fig
