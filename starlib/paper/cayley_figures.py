@@ -156,7 +156,7 @@ def mnb_te_figure(cor: pd.DataFrame) -> matplotlib.figure.Figure:
             plain_log_ticks(ax, "y")
             ax.set(ylabel=ylabel, title=title)
         for ax in axes[1]:
-            ax.set_xlabel("symbols k (N = k! nodes)")
+            ax.set_xlabel("number of symbols k (N = k!)")
         handles, labels = axes[0, 0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncols=2, frameon=False)
     return fig
