@@ -17,11 +17,13 @@ import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 
+from .. import factors, networks
 from ..graphs import ArrayGraph
-from ..products import StarProduct
-from .figures import PALETTE
+from ..products import StarProduct, star_product
+from .figures import PALETTE, TWO_COLUMN, paper_style
 
-__all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout", "SUPERNODE_COLOURS"]
+__all__ = ["supernode_layout", "draw_star_product", "draw_graph", "rounded_layout", "SUPERNODE_COLOURS",
+           "networks_small_figure"]
 
 #: Colours of supernodes 0, 1, 2, ... (cycled): the colour-blind-safe palette without black, which the
 #: supernode edges use.
@@ -131,3 +133,53 @@ def draw_graph(G: ArrayGraph, ax: plt.Axes | None = None, title: str | None = No
     if title:
         ax.set_title(title, fontsize=10)
     return ax
+
+
+#: Font size (points) of the panel titles of :func:`networks_small_figure` (at its print width, 7.1 in).
+_PANEL_TITLE_PT = 8.5
+
+
+def networks_small_figure(petersen: StarProduct | None = None) -> plt.Figure:
+    """Six small networks of notebook 01, two rows of three panels at the two-column width (7.1 in).
+
+    Petersen as ``K_2 * QR(5)``, MMS(3) as ``K_{3,3} * C(X)``, ER_3 (PolarFly), IQ(3), PolarStar
+    ``ER_2 * QR(5)`` and ``K_4 * QR(5)``; star products drawn by :func:`draw_star_product` (supernode edges
+    dark, bijection edges light), factor graphs by :func:`draw_graph`.
+
+    Parameters
+    ----------
+    petersen : StarProduct, optional
+        The product ``K_2 * QR(5)`` with ``f(x) = 2x`` (default: built here from :mod:`starlib.factors`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The six drawings, 7.1 in wide.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = networks_small_figure()
+    >>> fig.get_size_inches().tolist(), len(fig.axes)
+    ([7.1, 4.8], 6)
+    >>> plt.close(fig)
+    """
+    if petersen is None:
+        qr5 = factors.paley(5)
+        petersen = star_product(factors.complete(2), qr5, qr5.meta["bijection"])
+    with paper_style():
+        fig, axes = plt.subplots(2, 3, figsize=(TWO_COLUMN, 4.8), layout="constrained")
+        draw_star_product(petersen, axes[0, 0], node_size=18)
+        mms = networks.slimfly(3)
+        kqq_pos = {lab: (-1.0 if lab[0] == 0 else 1.0, 1.0 - lab[1]) for lab in mms.structure.labels}
+        draw_star_product(mms, axes[0, 1], structure_pos=kqq_pos, node_size=12)
+        draw_graph(factors.polarfly(3), axes[0, 2], layout="kamada", node_size=18)
+        draw_graph(factors.inductive_quad(3), axes[1, 0], node_size=18)
+        draw_star_product(networks.polarstar(2, supernode="paley", paley_q=5), axes[1, 1], node_size=9)
+        draw_star_product(networks.complete_paley(4, 5), axes[1, 2], node_size=12)
+        titles = [r"Petersen = $K_2 \star QR(5)$" "\n" r"$f(x)=2x$", r"MMS(3) = $K_{3,3} \star C(X)$",
+                  "ER$_3$ (PolarFly)\n13 vertices", "IQ(3), the quad gadget", r"PolarStar ER$_2 \star QR(5)$",
+                  r"$K_4 \star QR(5)$"]
+        for ax, title in zip(axes.flat, titles, strict=True):
+            ax.set_title(title, fontsize=_PANEL_TITLE_PT)
+    return fig
