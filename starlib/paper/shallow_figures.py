@@ -9,8 +9,8 @@ Example
 >>> import matplotlib; matplotlib.use("Agg")
 >>> fig = pareto_figure({"Slim Fly MMS(5)": ({"bfs": [2], "auto": [9, 12, 7], "auto+ls": [4, 4, 4]},
 ...                                          [(1, 2, "bfs"), (3, 4, "auto+ls")], 3)})
->>> len(fig.axes), fig.axes[0].get_xlabel()
-(1, 'edge-disjoint spanning trees')
+>>> len(fig.axes), fig.axes[0].get_xlabel(), list(fig.get_size_inches())
+(1, 'edge-disjoint spanning trees', [7.1, 3.0])
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.figure
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from .figures import METHOD_STYLES, PALETTE, paper_style, plain_log_ticks
+from .figures import METHOD_STYLES, PALETTE, TWO_COLUMN, paper_style, plain_log_ticks
 
 __all__ = ["pareto_figure", "depth_gap_figure"]
 
@@ -34,7 +35,7 @@ _FAMILY_LABELS = {"slimfly": "Slim Fly", "bundlefly": "Bundlefly", "polarstar-pa
 
 
 def pareto_figure(panels: Mapping[str, tuple[Mapping[str, Sequence[int]], Sequence[tuple[int, int, str]], int]],
-                  ncols: int = 4) -> matplotlib.figure.Figure:
+                  ncols: int = 3) -> matplotlib.figure.Figure:
     """Maximum depth against the number of trees, one panel per network, with the front of what can be built.
 
     Parameters
@@ -42,13 +43,14 @@ def pareto_figure(panels: Mapping[str, tuple[Mapping[str, Sequence[int]], Sequen
     panels : title -> (families, front, lower bound). ``families`` maps a method name (a key of
         :data:`~starlib.paper.figures.METHOD_STYLES`, optionally with ``"+ls"``) to its trees' depths; ``front``
         is :func:`starlib.paper.shallow_study.pareto_front`; the lower bound is drawn as a dotted line.
-    ncols : panels per row.
+    ncols : panels per row (the figure is :data:`~starlib.paper.figures.TWO_COLUMN` wide whatever ``ncols``).
     """
     titles = list(panels)
     ncols = max(1, min(ncols, len(titles)))
     nrows = -(-len(titles) // ncols)
     with paper_style():
-        fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.4 * nrows + 0.7), squeeze=False)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(TWO_COLUMN, min(2.1 * nrows + 0.9, 9.0)), squeeze=False,
+                                 layout="constrained")
         used: dict[str, None] = {}
         for ax, title in zip(axes.flat, titles, strict=False):
             families, front, bound = panels[title]
@@ -67,24 +69,28 @@ def pareto_figure(panels: Mapping[str, tuple[Mapping[str, Sequence[int]], Sequen
             ax.axhline(bound, color=PALETTE[6], linestyle=":", linewidth=1.0, zorder=1)
             ax.set_yscale("log")
             plain_log_ticks(ax, "y")
-            ax.set_title(title)
-            ax.set_xlabel("edge-disjoint spanning trees")
-            ax.set_ylabel("maximum depth")
             top = max(max(d) for d in families.values() if len(d))
             low = min([bound] + [min(d) for d in families.values() if len(d)])
+            ax.set_title(title, fontsize=9)
+            if top / max(low, 1) < 10:  # under a decade: whole depths, at most six of them
+                ticks = np.arange(int(np.ceil(max(low, 1) * 0.8)), int(top * 1.3) + 1)
+                ax.yaxis.set_major_locator(mticker.FixedLocator(ticks[:: -(-len(ticks) // 6)]))
+                ax.yaxis.set_minor_locator(mticker.NullLocator())
             ax.set_ylim(max(low, 1) * 0.8, top * 1.3)
             kmax = max(len(d) for d in families.values())
             ax.set_xlim(0.5, kmax + 0.5)
             ax.set_xticks(range(1, kmax + 1, max(1, kmax // 6)))
-        for ax in list(axes.flat)[len(titles):]:
-            ax.set_visible(False)
+        for i, ax in enumerate(axes.flat):
+            ax.set_visible(i < len(titles))
+            if i < len(titles) <= i + ncols:  # the lowest panel of its column
+                ax.set_xlabel("edge-disjoint spanning trees")
         handles = [Line2D([], [], linestyle="none", marker=METHOD_STYLES[m].marker, color=METHOD_STYLES[m].colour,
                           markerfacecolor="none", label=METHOD_STYLES[m].label) for m in used]
         handles += [Line2D([], [], linestyle="none", marker="o", color="#555555", label="filled: after local search"),
                     Line2D([], [], color=PALETTE[6], linewidth=1.0, label="front (c shallowest trees)"),
                     Line2D([], [], color=PALETTE[6], linestyle=":", linewidth=1.0, label="lower bound")]
-        fig.legend(handles=handles, loc="lower center", ncol=min(5, len(handles)), frameon=False)
-        fig.tight_layout(rect=(0, 0.1 if nrows > 1 else 0.16, 1, 1))
+        fig.supylabel("maximum depth", fontsize=10)
+        fig.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)), frameon=False)
     return fig
 
 
@@ -98,7 +104,10 @@ def depth_gap_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
     """
     fams = [f for f in FAMILIES if (table["network"] == f).any()]
     with paper_style():
-        fig, axes = plt.subplots(1, len(fams), figsize=(2.6 * len(fams), 2.9), squeeze=False, sharey=True)
+        ncols = min(3, len(fams))
+        nrows = -(-len(fams) // ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(TWO_COLUMN, 2.3 * nrows + 0.6), squeeze=False, sharey=True,
+                                 layout="constrained")
         for ax, fam in zip(axes.flat, fams, strict=False):
             sub = table[table["network"] == fam].sort_values("links")
             x = sub["links"].to_numpy()
@@ -115,15 +124,17 @@ def depth_gap_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
             plain_log_ticks(ax, "y")
             ax.set_title(_FAMILY_LABELS[fam])
             ax.set_xlabel("links")
-        axes.flat[0].set_ylabel("maximum depth")
+        for ax in list(axes.flat)[len(fams):]:
+            ax.set_visible(False)
+        for row in axes:
+            row[0].set_ylabel("maximum depth")
         handles, labels = [], []
         for ax in axes.flat:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
                 if lab not in labels:
                     handles.append(h)
                     labels.append(lab)
-        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
-        fig.tight_layout(rect=(0, 0.12, 1, 1))
+        fig.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False)
     ys = np.concatenate([table[c].to_numpy() for c in ("paper_depth", "shallow_depth", "lower_bound")])
     if ys.min() < 1:
         raise ValueError("depth_gap_figure: depths must be >= 1 on a log axis")
