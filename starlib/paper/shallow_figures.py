@@ -9,7 +9,7 @@ Example
 >>> import matplotlib; matplotlib.use("Agg")
 >>> fig = pareto_figure({"Slim Fly MMS(5)": ({"bfs": [2], "auto": [9, 12, 7], "auto+ls": [4, 4, 4]},
 ...                                          [(1, 2, "bfs"), (3, 4, "auto+ls")], 3)})
->>> len(fig.axes), fig.axes[0].get_xlabel(), list(fig.get_size_inches())
+>>> len(fig.axes), fig.axes[0].get_xlabel(), fig.get_size_inches().tolist()
 (1, 'edge-disjoint spanning trees', [7.1, 3.0])
 """
 
