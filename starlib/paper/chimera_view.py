@@ -36,9 +36,12 @@ from ..graphs import ArrayGraph
 from ..networks import chimera as chimera_product
 from ..networks import chimera_colour
 from ..validation import check_choice, check_flag, check_int
+from .drawing import draw_star_product
+from .figures import ONE_COLUMN, TWO_COLUMN, paper_style
 
 __all__ = ["ChimeraColouring", "colour_classes", "component_types", "supernodes_isomorphic", "star_product_rule",
-           "chimera_closed_form", "product_matches_chimera", "chimera_row", "draw_chimera", "BLUE", "RED"]
+           "chimera_closed_form", "product_matches_chimera", "chimera_row", "draw_chimera", "BLUE", "RED",
+           "chimera_c2_figure", "chimera_planar_figure", "chimera_toric_figure"]
 
 BLUE, RED = "#2b6cb0", "#c53030"
 _TYPES = {(8, 16): "K44", (16, 36): "pair", (32, 80): "ring"}
@@ -333,3 +336,72 @@ def draw_chimera(rows: int, cols: int, toric: bool = False, ax: plt.Axes | None 
     if title:
         ax.set_title(title, fontsize=10)
     return ax
+
+
+#: Font size (points) of the panel titles of the Chimera figures (at their print widths).
+_PANEL_TITLE_PT = 8.5
+
+
+def chimera_c2_figure() -> plt.Figure:
+    """``C_{2x2}`` coloured by cells (left) beside the same graph drawn as ``K_2 * 2K_{4,4}`` (right), 7.1 in wide.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = chimera_c2_figure()
+    >>> fig.get_size_inches().tolist(), len(fig.axes)
+    ([7.1, 3.4], 2)
+    >>> plt.close(fig)
+    """
+    with paper_style():
+        fig, axes = plt.subplots(1, 2, figsize=(TWO_COLUMN, 3.4), gridspec_kw={"width_ratios": [1, 1.25]},
+                                 layout="constrained")
+        draw_chimera(2, 2, ax=axes[0], node_size=9)
+        draw_star_product(chimera_product(2, 2), axes[1], structure_pos={0: (-1.0, 0), 1: (1.0, 0)},
+                          colours=[BLUE, RED], inner=0.75, node_size=14)
+        axes[0].set_title("$C_{2\\times2}$: blue and red cells,\ncouplers between colours grey",
+                          fontsize=_PANEL_TITLE_PT)
+        axes[1].set_title("the same graph as $K_2 \\star 2K_{4,4}$:\nsupernode edges dark, couplers light",
+                          fontsize=_PANEL_TITLE_PT)
+    return fig
+
+
+def chimera_planar_figure() -> plt.Figure:
+    """The planar Chimeras ``C_{2x2}``, ``C_{2x4}`` (star products) and ``C_4`` (not one), 7.1 in wide.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = chimera_planar_figure()
+    >>> fig.get_size_inches().tolist(), len(fig.axes)
+    ([7.1, 3.2], 3)
+    >>> plt.close(fig)
+    """
+    panels = [(2, 2, "$C_{2\\times2}$\n$= K_2 \\star 2K_{4,4}$"),
+              (2, 4, "$C_{2\\times4} = K_2 \\star (P \\cup 2K_{4,4})$"),
+              (4, 4, "$C_4$: blue ring + 4 cells, red 4 pairs\n(not a star product)")]
+    with paper_style():
+        fig, axes = plt.subplots(1, 3, figsize=(TWO_COLUMN, 3.2), gridspec_kw={"width_ratios": [1, 2, 2]},
+                                 layout="constrained")
+        for ax, (r, c, title) in zip(axes, panels, strict=True):
+            draw_chimera(r, c, ax=ax, node_size=2.5)
+            ax.set_title(title, fontsize=_PANEL_TITLE_PT)
+    return fig
+
+
+def chimera_toric_figure() -> plt.Figure:
+    """The toric ``C_4 = K_2 * H'`` with its wrap-around couplers as dashed stubs, one column (3.5 in) wide.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> fig = chimera_toric_figure()
+    >>> fig.get_size_inches().tolist(), len(fig.axes)
+    ([3.5, 3.7], 1)
+    >>> plt.close(fig)
+    """
+    with paper_style():
+        fig, ax = plt.subplots(figsize=(ONE_COLUMN, 3.7), layout="constrained")
+        draw_chimera(4, 4, toric=True, ax=ax, node_size=2.5)
+        ax.set_title("toric $C_4 = K_2 \\star H'$,\n$H'$ = two rings of four $K_{4,4}$", fontsize=_PANEL_TITLE_PT)
+    return fig
