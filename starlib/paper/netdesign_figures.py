@@ -68,7 +68,7 @@ def max_routers_figure(ns: np.ndarray, mmax: np.ndarray, levels: np.ndarray, N: 
     if not len(ns) == len(mmax) == len(levels):
         raise ValueError(f"ns, mmax, levels: lengths {len(ns)}, {len(mmax)}, {len(levels)} differ")
     with paper_style():
-        fig, ax = plt.subplots(figsize=(8.5, 4.4))
+        fig, ax = plt.subplots(figsize=(TWO_COLUMN, 3.2), layout="constrained")
         for i, k in enumerate(sorted(set(levels.tolist()), reverse=True)):
             sel = levels == k
             ax.plot(ns[sel], mmax[sel] / 1000, ls="none", marker=MARKERS[i % len(MARKERS)], ms=3.5,
@@ -80,10 +80,9 @@ def max_routers_figure(ns: np.ndarray, mmax: np.ndarray, levels: np.ndarray, N: 
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _p: f"{v:g}"))
         ax.set(xlabel="ports per compute node n", ylabel="maximum routers $M_{max}$ (thousands)",
-               title=f"Maximum routers against ports per compute node, N = {N} compute nodes, m = {m} router ports",
+               title=f"Maximum routers, N = {N} compute nodes, m = {m} router ports",
                ylim=(0, float(mmax.max()) / 1000 * 1.3))  # the legend above the points
         ax.legend(loc="upper left", ncols=4, markerscale=1.6)
-        fig.tight_layout()
     return fig
 
 
@@ -211,15 +210,21 @@ def toy_networks_figure(networks: Mapping[str, Any]) -> matplotlib.figure.Figure
     Returns
     -------
     matplotlib.figure.Figure
-        One panel per toy network, compute nodes and routers told apart.
+        One panel per toy network, two a row at :data:`~starlib.paper.figures.TWO_COLUMN` width, compute nodes and
+        routers told apart.
 
     References
     ----------
     The network-design notes, section 1.3 (Figs. 3-6).
     """
+    ncols = min(2, len(networks))
+    nrows = -(-len(networks) // ncols)
     with paper_style():
-        fig, axes = plt.subplots(1, len(networks), figsize=(3.4 * len(networks), 3.9), squeeze=False)
-        for ax, (name, db) in zip(axes[0], networks.items(), strict=True):
+        fig, axes = plt.subplots(nrows, ncols, figsize=(TWO_COLUMN, min(2.7 * nrows + 0.4, 9.0)), squeeze=False,
+                                 layout="constrained")
+        for ax in list(axes.flat)[len(networks):]:
+            ax.set_visible(False)
+        for ax, (name, db) in zip(axes.flat, networks.items(), strict=False):
             g = nx.Graph(np.asarray(db).tolist())
             pos = rounded_layout(nx.kamada_kawai_layout(g))  # the last digits depend on the CPU's BLAS
             nx.draw_networkx_edges(g, pos, ax=ax, width=1.0)
@@ -228,8 +233,7 @@ def toy_networks_figure(networks: Mapping[str, Any]) -> matplotlib.figure.Figure
                              for h, c in nd.hop_statistics(db).histogram.items())
             ax.set_title(f"{name}\npairs: {hist}", fontsize=9)
             ax.axis("off")
-        fig.legend(handles=_node_key(), loc="lower center", ncols=2, frameon=False)
-        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        fig.legend(handles=_node_key(), loc="outside lower center", ncols=2, frameon=False)
     return fig
 
 
@@ -251,12 +255,11 @@ def evolution_figure(result: Any, title: str) -> matplotlib.figure.Figure:
     series = [("score", "score f (lower is better)"), ("mean_hops", "mean router hops"),
               ("bisection", "bisection width (exact)")]
     with paper_style():
-        fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+        fig, axes = plt.subplots(1, 3, figsize=(TWO_COLUMN, 2.6), layout="constrained")
         steps = np.arange(len(result.scores))
         for i, (ax, (key, label)) in enumerate(zip(axes, series, strict=True)):
             ax.step(steps, result.history[key], where="post", color=PALETTE[i], lw=1.8)
             ax.set(xlabel="step", ylabel=label)
         axes[2].yaxis.set_major_locator(mticker.MaxNLocator(integer=True))
-        fig.suptitle(title)
-        fig.tight_layout()
+        fig.suptitle(title, fontsize=10)
     return fig
