@@ -90,6 +90,9 @@ class TableNote:
         (yes where ``a`` equals ``b`` in every row of the line, computed from the frame) after the later of
         the two; it may be
         named in ``group_by``.
+    rows : pairs ``(column, values)``: the paper form keeps only the rows whose ``column`` is one of ``values``
+        (for a table that repeats every case at several rates, the rates a paper shows); the caption says so, and
+        the CSV and the full listing keep every row.
 
     ``landscape``, ``long`` and ``rotate`` shape the full listing (and ``rotate``, ``size``, ``tabcolsep`` the
     paper form too); the paper form is never a landscape page nor a ``longtable``.
@@ -108,6 +111,7 @@ class TableNote:
     wide: bool = False
     detail: tuple[str, ...] = ()
     equal: tuple[tuple[str, str], ...] = ()
+    rows: tuple[tuple[str, tuple], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("audit", "group_by", "detail"):
@@ -119,6 +123,10 @@ class TableNote:
         if not isinstance(self.equal, tuple) or not all(
                 isinstance(p, tuple) and len(p) == 2 and all(isinstance(c, str) for c in p) for p in self.equal):
             raise ValueError(f"equal={self.equal!r} must be a tuple of (column, column) pairs")
+        if not isinstance(self.rows, tuple) or not all(
+                isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], tuple) and p[1]
+                for p in self.rows):
+            raise ValueError(f"rows={self.rows!r} must be a tuple of (column, non-empty tuple of values) pairs")
 
     def equal_name(self, a: str, b: str) -> str:
         """The name of the paper form's column stating that ``a`` equals ``b``."""
@@ -763,7 +771,7 @@ _RESILIENCE = TableNote(
      "sd_intact_fixed": Column("standard deviation with $F$ failed links", "trees", tex="sd$_F$", decimals=3)},
     size="scriptsize", tabcolsep="3pt",
     audit=("mc_intact", "sd_intact", "mc_p_any_intact", "mc_intact_fixed",
-           "sd_intact_fixed"), group_by=("network", "method"), wide=True)
+           "sd_intact_fixed"), group_by=("network", "method", "f"), wide=True, rows=(("f", (0.001, 0.01)),))
 
 _RESILIENCE_REPAIR = TableNote(
     "Repair of edge-disjoint spanning trees after $F$ links fail at once (uniform random sets): the trees "

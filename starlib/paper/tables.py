@@ -421,6 +421,14 @@ def _paper_shown(frame: pd.DataFrame, name: str, note: TableNote) -> tuple[pd.Da
         shown.insert(max(shown.columns.get_loc(a), shown.columns.get_loc(b)) + 1, new, values)
         ha, hb = (c.tex if c is not None and c.tex else tex_text(x) for c, x in ((ca, a), (cb, b)))
         columns[new] = Column(f"yes if {ha} equals {hb} in every row of the line", tex=f"{ha} $=$ {hb}")
+    for column, values in note.rows:
+        if column not in cols:
+            raise ValueError(f"table {name!r}: TableNote.rows names the column {column!r}, which the frame does not "
+                             "have")
+        shown = shown[shown[column].isin(values)].reset_index(drop=True)
+        if shown.empty:
+            raise ValueError(f"table {name!r}: TableNote.rows keeps the rows with {column} in {values!r}, and the "
+                             "frame has none")
     order = [str(c) for c in shown.columns]
     columns = {c: columns[c] for c in order if c in columns}
     keys = set(order)
@@ -530,7 +538,11 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     caption = tex_rich(note.caption)
     if full:
         caption += " Every row and column."
-    elif note.group_by:
+    if not full and note.rows:
+        by = dict(zip(map(str, shown.columns), heads, strict=True))
+        caption += "".join(f" Rows with {by.get(c, tex_text(c))} $\\in \\{{{', '.join(map(str, v))}\\}}$ only; "
+                           "the full listing has every row." for c, v in note.rows)
+    if not full and note.group_by:
         by = dict(zip(map(str, shown.columns), heads, strict=True))
         caption += (" One line per " + ", ".join(by[c] for c in note.group_by)
                     + r"; $a$--$b$: the range of a column's values in it, $a, b$: its distinct values.")

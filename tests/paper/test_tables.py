@@ -321,6 +321,21 @@ def test_equal_adds_a_computed_comparison_that_can_group_the_paper_form():
         TableNote("E.", cols, equal=("trees",))
 
 
+def test_rows_select_the_paper_forms_rows_and_the_caption_says_so():
+    df = pd.DataFrame({"f": [0.001, 0.002, 0.01, 0.001], "E": [0.9, 0.8, 0.5, 0.7]})
+    cols = {"f": Column("rate", tex="$f$", decimals=3), "E": Column("mean", "trees", tex="$E$", decimals=1)}
+    note = TableNote("R.", cols, rows=(("f", (0.001, 0.01)),))
+    tex = render_latex(df, "r", note=note)
+    body = [ln for ln in tex.splitlines() if ln.endswith("\\\\") and "&" in ln]
+    assert body[1:] == ["0.001 & 0.9 \\\\", "0.010 & 0.5 \\\\", "0.001 & 0.7 \\\\"]  # 0.002 left out
+    assert "Rows with $f$ $\\in \\{0.001, 0.01\\}$ only; the full listing has every row." in tex
+    assert "0.002" in render_latex(df, "r", note=note, full=True)
+    with pytest.raises(ValueError, match="keeps the rows with f in \\(0.5,\\), and the frame has none"):
+        render_latex(df, "r", note=TableNote("R.", cols, rows=(("f", (0.5,)),)))
+    with pytest.raises(ValueError, match="rows=.*must be a tuple of \\(column, non-empty tuple of values\\) pairs"):
+        TableNote("R.", cols, rows=(("f", 0.5),))
+
+
 def test_no_paper_form_counts_values_instead_of_showing_them():
     """Every compact paper form (from the committed CSV files) shows ranges and sets, never "N values"."""
     from starlib.paper.tables import _paper_frame
