@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import matplotlib.figure
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from .figures import MARKERS, PALETTE, paper_style
+from .figures import MARKERS, MAX_HEIGHT, PALETTE, TWO_COLUMN, paper_style
 from .peers import STAR_PRODUCTS
 
 __all__ = ["peers_figure", "NETWORK_LABELS"]
@@ -37,8 +38,8 @@ NETWORK_LABELS = {"slimfly": "Slim Fly", "polarfly": "PolarFly", "bundlefly": "B
                   "fat-tree": "fat tree", "hyperx": "HyperX", "torus": "torus", "hypercube": "hypercube",
                   "jellyfish": "Jellyfish"}
 
-_PANELS = (("edsts_per_port", "EDSTs per router port"), ("shallow_depth", "depth of the shallow maximum family"),
-           ("allreduce_us", "allreduce time ({size}), $\\mu$s"))
+_PANELS = (("edsts_per_port", "EDSTs per\nrouter port"), ("shallow_depth", "depth of the shallow\nmaximum family"),
+           ("allreduce_us", "allreduce time\n({size}), $\\mu$s"))
 
 
 def _row_key(network: str, parameters: str) -> str:
@@ -89,7 +90,8 @@ def peers_figure(table: pd.DataFrame, size_label: str) -> matplotlib.figure.Figu
     stars = sum(k in STAR_PRODUCTS for k in order)  # star products first: a rule below them
     offsets = np.linspace(-0.25, 0.25, len(budgets)) if len(budgets) > 1 else np.zeros(1)
     with paper_style():
-        fig, axes = plt.subplots(1, 3, figsize=(10.0, 0.32 * len(order) + 1.6), sharey=True)
+        fig, axes = plt.subplots(1, 3, figsize=(TWO_COLUMN, min(0.3 * len(order) + 1.9, MAX_HEIGHT)), sharey=True,
+                                 layout="constrained")
         for ax, (col, title) in zip(axes, _PANELS, strict=True):
             for b, off, colour, marker in zip(budgets, offsets, PALETTE, MARKERS, strict=False):
                 sub = t[t.radix_budget == b]
@@ -105,6 +107,8 @@ def peers_figure(table: pd.DataFrame, size_label: str) -> matplotlib.figure.Figu
                         ax.plot([float(np.median(lb))], [y], linestyle="none", marker="|", color=PALETTE[6],
                                 markersize=8, zorder=2)
             ax.set_title(title.format(size=size_label))
+            ax.xaxis.set_major_locator(mticker.MaxNLocator(nbins=6, integer=True) if col == "shallow_depth"
+                                       else mticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
             ax.grid(axis="x", linewidth=0.4, alpha=0.5)
             if stars:
                 ax.axhline(stars - 0.5, color="#999999", linewidth=0.6)
@@ -114,6 +118,6 @@ def peers_figure(table: pd.DataFrame, size_label: str) -> matplotlib.figure.Figu
                    for b, c, m in zip(budgets, PALETTE, MARKERS, strict=False)]
         handles.append(Line2D([], [], linestyle="none", marker="|", color=PALETTE[6], markersize=8,
                               label="lower bound on the depth"))
-        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False)
-        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 4), frameon=False,
+                   columnspacing=1.0, handletextpad=0.3)
     return fig
