@@ -7,18 +7,21 @@ Example
 >>> t = pd.DataFrame({"network": ["slimfly"] * 2, "params": ["q=5"] * 2, "algorithm": ["bfs"] * 2,
 ...                   "size_bytes": [1024, 2048], "sim_us": [4.0, 5.0], "model_us": [8.0, 9.0]})
 >>> fig = simulated_figure(t)
->>> len(fig.axes)
-2
+>>> len(fig.axes), [float(round(v, 2)) for v in fig.get_size_inches()]
+(2, [7.1, 2.8])
+>>> [t.get_text() for t in fig.legends[0].get_texts()]
+['one BFS tree', 'ns-3', 'model (notebook 08)']
 """
 
 from __future__ import annotations
 
 import matplotlib.figure
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from ..paper.figures import MARKERS, PALETTE, TWO_COLUMN, paper_style
+from ..paper.figures import MARKERS, MAX_HEIGHT, PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["simulated_figure", "ALGORITHM_LABELS", "NETWORK_LABELS"]
 
@@ -44,7 +47,9 @@ def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
     nets = sorted(table.network.unique())
     algs = [a for a in ALGORITHM_LABELS if a in set(table.algorithm)]
     with paper_style():
-        fig, axes = plt.subplots(len(nets), 2, figsize=(TWO_COLUMN, 2.1 * len(nets) + 0.6), squeeze=False)
+        # two columns at TWO_COLUMN width; rows share the height up to MAX_HEIGHT (2.05 in each at most)
+        height = min(2.05 * len(nets) + 0.75, MAX_HEIGHT)
+        fig, axes = plt.subplots(len(nets), 2, figsize=(TWO_COLUMN, height), squeeze=False, layout="constrained")
         for row, net in zip(axes, nets, strict=True):
             sub = table[table.network == net]
             for i, alg in enumerate(algs):
@@ -53,18 +58,18 @@ def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
                 row[0].plot(g.size_bytes, g.sim_us, "-", **kw)
                 row[0].plot(g.size_bytes, g.model_us, "--", color=PALETTE[i], lw=1)
                 row[1].plot(g.size_bytes, g.sim_us / g.model_us, "-", **kw)
-            label = f"{NETWORK_LABELS.get(net, net)} ({sub.params.iloc[0]})"
+            label = f"{NETWORK_LABELS.get(net, net)} ({sub.params.iloc[0].replace(',', ', ')})"
             row[0].set(xscale="log", yscale="log", ylabel="time ($\\mu$s)", title=label)
             row[1].set(xscale="log", ylabel="simulated / model", title=label)
             row[1].axhline(1.0, color="grey", lw=0.8)
             for ax in row:
                 ax.set_xscale("log", base=2)
+                ax.xaxis.set_major_locator(mticker.LogLocator(base=2, numticks=6))  # a few powers of two
         for ax in axes[-1]:
             ax.set_xlabel("message size (bytes)")
         handles = [Line2D([], [], color=PALETTE[i], marker=MARKERS[i], mfc="none", label=ALGORITHM_LABELS[a])
                    for i, a in enumerate(algs)]
         handles += [Line2D([], [], color="grey", ls="-", label="ns-3"),
                     Line2D([], [], color="grey", ls="--", label="model (notebook 08)")]
-        fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False)
-        fig.tight_layout(rect=(0, 0.6 / (2.1 * len(nets) + 0.6), 1, 1))
+        fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     return fig
