@@ -72,7 +72,7 @@ def pareto_figure(panels: Mapping[str, tuple[Mapping[str, Sequence[int]], Sequen
             top = max(max(d) for d in families.values() if len(d))
             low = min([bound] + [min(d) for d in families.values() if len(d)])
             ax.set_title(title, fontsize=9)
-            if top / max(low, 1) < 10:  # under a decade: whole depths, at most six of them
+            if top / max(low, 1) < 4:  # a narrow range (2 to 6, say): whole depths, at most six of them
                 ticks = np.arange(int(np.ceil(max(low, 1) * 0.8)), int(top * 1.3) + 1)
                 ax.yaxis.set_major_locator(mticker.FixedLocator(ticks[:: -(-len(ticks) // 6)]))
                 ax.yaxis.set_minor_locator(mticker.NullLocator())
