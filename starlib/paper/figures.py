@@ -17,10 +17,10 @@ Example
 -------
 >>> import tempfile, matplotlib; matplotlib.use("Agg")
 >>> import matplotlib.pyplot as plt
->>> fig, ax = plt.subplots(figsize=(2, 1))
+>>> fig, ax = plt.subplots(figsize=(ONE_COLUMN, 1))
 >>> paths = save_figure(fig, "x", tempfile.mkdtemp())
 >>> [p.name for p in paths], png_size(paths[0])
-(['x.png', 'x.pdf'], (300, 150))
+(['x.png', 'x.pdf'], (525, 150))
 >>> plt.close(fig)
 """
 
@@ -107,8 +107,12 @@ def paper_style() -> contextlib.AbstractContextManager:
 
 
 def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = "../paper_tables/figures",
-                formats: tuple[str, ...] = ("png", "pdf"), dpi: int = FIGURE_DPI) -> list[Path]:
+                formats: tuple[str, ...] = ("png", "pdf"), dpi: int = FIGURE_DPI, *,
+                print_size: bool = True) -> list[Path]:
     """Save ``fig`` as ``NAME.png`` and ``NAME.pdf`` with metadata that does not change between runs.
+
+    A figure of the compendium must print legibly (:func:`check_print_figure`: one or two columns wide, at most
+    :data:`MAX_HEIGHT` high, no text under :data:`MIN_FONT_PT`, one legend); it is refused before a file is written.
 
     Parameters
     ----------
@@ -122,6 +126,8 @@ def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = 
         Any of ``png``, ``pdf``, ``svg``.
     dpi : int
         Raster resolution, at least 150.
+    print_size : bool
+        Refuse a figure that would not print legibly (default); ``False`` for a scratch figure.
 
     Returns
     -------
@@ -131,8 +137,20 @@ def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = 
     Raises
     ------
     ValueError
-        If a format is not one of png, pdf, svg, or ``dpi`` is below 150.
+        If a format is not one of png, pdf, svg, ``dpi`` is below 150, or the figure breaks a print rule.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> fig, ax = plt.subplots(figsize=(12, 4))
+    >>> save_figure(fig, "wide", tempfile.mkdtemp())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: figure 'wide': width 12.00 in is neither one column (3.5 in) nor two (7.1 in)...
+    >>> plt.close(fig)
     """
+    if print_size:
+        check_print_figure(fig, name)
     if dpi < 150:
         raise ValueError(f"dpi={dpi} is below 150: PNGs of the compendium are at least 150 dpi")
     out = Path(out_dir)
@@ -255,7 +273,7 @@ def show_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path, d
     -------
     >>> import tempfile
     >>> d = tempfile.mkdtemp()
-    >>> fig, ax = plt.subplots(figsize=(2, 1))
+    >>> fig, ax = plt.subplots(figsize=(ONE_COLUMN, 2))
     >>> show_figure(fig, "x", d)
     <IPython.core.display.Image object>
     >>> sorted(p.name for p in Path(d).iterdir()), plt.fignum_exists(fig.number)

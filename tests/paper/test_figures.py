@@ -55,13 +55,19 @@ def test_palette_is_okabe_ito():
 
 
 def test_save_figure_writes_150_dpi_and_identical_bytes(tmp_path):
-    fig, ax = plt.subplots(figsize=(3, 2))
+    small = plt.figure(figsize=(3, 2))
+    with pytest.raises(ValueError, match="figure 'small': width 3.00 in is neither one column"):
+        save_figure(small, "small", tmp_path)
+    assert not list(tmp_path.iterdir())  # refused before any file is written
+    save_figure(small, "small", tmp_path, print_size=False)  # a scratch figure may opt out
+    plt.close(small)
+    fig, ax = plt.subplots(figsize=(3.5, 2))
     ax.plot([1, 2], [3, 4])
     first = [p.read_bytes() for p in save_figure(fig, "a", tmp_path)]
     second = [p.read_bytes() for p in save_figure(fig, "a", tmp_path / "again")]
     plt.close(fig)
     assert first == second
-    assert png_size(tmp_path / "a.png") == (450, 300)
+    assert png_size(tmp_path / "a.png") == (525, 300)
     assert b"Software" not in first[0] and b"CreationDate" not in first[1]
     with pytest.raises(ValueError, match="dpi=100"):
         save_figure(fig, "b", tmp_path, dpi=100)
@@ -74,12 +80,12 @@ def test_save_figure_writes_150_dpi_and_identical_bytes(tmp_path):
 def test_show_figure_displays_the_file_bytes(tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
-    fig, ax = plt.subplots(figsize=(4, 2))
+    fig, ax = plt.subplots(figsize=(3.5, 2))
     ax.plot([0, 1], [0, 1])
     assert show_figure(fig, "line", tmp_path) is None
     assert not plt.fignum_exists(fig.number)
     (img,) = shown
-    assert img.data == (tmp_path / "line.png").read_bytes() and img.width == 400
+    assert img.data == (tmp_path / "line.png").read_bytes() and img.width == 350
     assert (tmp_path / "line.pdf").read_bytes().startswith(b"%PDF")
 
 
@@ -239,14 +245,15 @@ def test_speedup_figure_merges_identical_curves_only():
               ("slimfly", "q=4", "maximum"): [11, 5, 6], ("slimfly", "q=4", "generic"): [10, 5, 6]}
     fig = speedup_figure(depths, [("polarstar-iq", "q=4;d=3"), ("slimfly", "q=4")], sizes, 1.0, 8e-5)
     first, second = fig.axes[0], fig.axes[1]
-    labels = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in (first, second)]
+    labels = [[t.get_text() for t in ax.texts] for ax in (first, second)]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
     suptitle = fig.get_suptitle()
     top = second.get_lines()[-1].get_ydata()
     plt.close(fig)
     # same depth maximum and count: the same time at every size (the equal split); 10 != 11: two curves
-    assert labels[0] == ["one BFS tree (k=1, D=3)", "Universal = low-depth Universal (k=1, D=6)",
-                         "Maximum = exact packer (k=3, D=19)"]
-    assert labels[1] == ["one BFS tree (k=1, D=2)", "Maximum (k=3, D=11)", "exact packer (k=3, D=10)"]
+    assert labels[0] == ["BFS: k=1, D=3", "Univ. = low-depth: k=1, D=6", "Max. = exact packer: k=3, D=19"]
+    assert labels[1] == ["BFS: k=1, D=2", "Max.: k=3, D=11", "exact packer: k=3, D=10"]
+    assert legend == ["one BFS tree", "Universal", "low-depth Universal", "Maximum", "exact packer"]
     expected = allreduce_time([2], sizes, 1.0, 8e-5) / allreduce_time([10, 5, 6], sizes, 1.0, 8e-5)
     assert np.allclose(top, expected) and 2.8 < top[-1] < 3.0  # tends to k = 3
     assert "1 µs per message" in suptitle and "12.5 GB/s" in suptitle
@@ -266,12 +273,13 @@ def test_resilience_figure_one_line_per_tree_count():
     ax = fig.axes[0]
     curves = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 100]
     texts = [t.get_text() for t in ax.texts]
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     ticks = [t.get_text() for t in ax.get_xticklabels()]
     plt.close(fig)
-    assert len(curves) == 2 and texts == ["k=1", "k=3"]
-    assert labels[:4] == ["one BFS tree (k=1)", "low-depth Universal (k=1)", "Maximum (k=3)", "exact packer (k=3)"]
-    assert ticks == ["0.1%", "1%"] and ax.get_title() == "Slim Fly MMS(4), n = 32"
+    assert len(curves) == 2 and texts == ["k=1", "k=3", "n = 32", "BFS: k=1", "low-depth: k=1", "Max.: k=3",
+                                          "exact packer: k=3"]
+    assert labels[:4] == ["one BFS tree", "low-depth Universal", "Maximum", "exact packer"]
+    assert ticks == ["0.1%", "1%"] and ax.get_title() == "Slim Fly MMS(4)"
     with pytest.raises(ValueError, match="trials=0"):
         resilience_figure(pd.DataFrame(rows), trials=0)
 
