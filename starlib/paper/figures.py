@@ -54,8 +54,9 @@ TWO_COLUMN = 7.1
 #: Smallest font (points) any text of a figure may have at its print width.
 MIN_FONT_PT = 7.0
 
-#: Tallest figure (inches) that fits a page with its caption.
-MAX_HEIGHT = 9.0
+#: Tallest figure (inches) that fits a page with its caption: in an IEEEtran conference page a figure* of 8.85 in
+#: with its caption overflows the text block (tests/paper/test_figure_page.py); 8 in leaves room for the caption.
+MAX_HEIGHT = 8.0
 
 #: Okabe and Ito's eight colours, distinguishable with every common colour-vision deficiency (Okabe & Ito 2008,
 #: "Color Universal Design"): blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow.

@@ -35,13 +35,18 @@ def pdf_size_inches(path: Path) -> tuple[float, float]:
 
 
 def page_source(pdfs: list[Path]) -> str:
-    """An IEEEtran conference document placing each PDF by its width (one column or both)."""
+    """An IEEEtran conference document placing each PDF by its width (one column or both), one figure a page.
+
+    One page each: a figure must fit a page with its caption and some text; two tall ``figure*`` floats that
+    LaTeX is forced to stack on one page at the end would overflow it for reasons of the test page, not of the
+    figures.
+    """
     body = []
     for pdf in pdfs:
         width, _ = pdf_size_inches(pdf)
         env, size = ("figure", r"\columnwidth") if width < (ONE_COLUMN + TWO_COLUMN) / 2 else ("figure*", r"\textwidth")
         body.append(f"\\begin{{{env}}}[!t]\\centering\\includegraphics[width={size}]{{{pdf.resolve().as_posix()}}}"
-                    f"\\caption{{{pdf.stem.replace('_', ' ')}}}\\end{{{env}}}\n\\lipsum[1]\n")
+                    f"\\caption{{{pdf.stem.replace('_', ' ')}}}\\end{{{env}}}\n\\lipsum[1]\n\\clearpage\n")
     return ("\\documentclass[conference]{IEEEtran}\n\\usepackage{graphicx}\n\\usepackage{lipsum}\n"
             "\\begin{document}\n" + "\n".join(body) + "\\clearpage\n\\end{document}\n")
 
@@ -93,7 +98,7 @@ def test_the_page_reports_a_figure_taller_than_the_page(tmp_path):
     from starlib.paper.figures import save_figure
 
     fig = plt.figure(figsize=(ONE_COLUMN, 12.0))
-    (pdf,) = save_figure(fig, "tall", tmp_path / "fig", formats=("pdf",))
+    (pdf,) = save_figure(fig, "tall", tmp_path / "fig", formats=("pdf",), print_size=False)  # save_figure refuses it
     plt.close(fig)
     assert pdf_size_inches(pdf) == pytest.approx((ONE_COLUMN, 12.0))
     log = compile_page([pdf], tmp_path)
