@@ -128,6 +128,11 @@ class TableNote:
                 for p in self.rows):
             raise ValueError(f"rows={self.rows!r} must be a tuple of (column, non-empty tuple of values) pairs")
 
+    @property
+    def condensed(self) -> bool:
+        """Whether the paper form leaves out columns or rows of the frame (then ``NAME_full.tex`` lists them all)."""
+        return bool(self.audit or self.group_by or self.detail or self.rows)
+
     def equal_name(self, a: str, b: str) -> str:
         """The name of the paper form's column stating that ``a`` equals ``b``."""
         return f"{a} = {b}"

@@ -431,12 +431,10 @@ def _paper_shown(frame: pd.DataFrame, name: str, note: TableNote) -> tuple[pd.Da
                              "frame has none")
     order = [str(c) for c in shown.columns]
     columns = {c: columns[c] for c in order if c in columns}
-    keys = set(order)
-    for field_name, declared in (("group_by", note.group_by),):
-        unknown = [c for c in declared if c not in keys and c not in hidden]
-        if unknown:
-            raise ValueError(f"table {name!r}: TableNote.{field_name}={declared!r} names columns {unknown} that the "
-                             "frame does not have")
+    unknown = [c for c in note.group_by if c not in order and c not in hidden]
+    if unknown:
+        raise ValueError(f"table {name!r}: TableNote.group_by={note.group_by!r} names columns {unknown} that the "
+                         "frame does not have")
     for field_name, other in (("audit", note.audit), ("detail", note.detail)):
         both = [c for c in note.group_by if c in other]
         if both:
@@ -447,7 +445,11 @@ def _paper_shown(frame: pd.DataFrame, name: str, note: TableNote) -> tuple[pd.Da
 
 def _paper_frame(frame: pd.DataFrame, name: str, note: TableNote) -> pd.DataFrame:
     """The paper form's rows and columns: audit and detail columns dropped, rows grouped by ``note.group_by``."""
-    shown, _ = _paper_shown(frame, name, note)
+    return _paper_rows(_paper_shown(frame, name, note)[0], name, note)
+
+
+def _paper_rows(shown: pd.DataFrame, name: str, note: TableNote) -> pd.DataFrame:
+    """The lines of the paper form from its columns (:func:`_paper_shown`): grouped, at most a page long."""
     paper = compact(shown, note.group_by) if note.group_by else shown
     if len(paper) > LONGTABLE_ROWS:
         raise ValueError(f"table {name!r}: its paper form has {len(paper)} rows, more than LONGTABLE_ROWS="
@@ -514,7 +516,7 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
         shown, rows, shown_note = frame, frame, note
     else:
         shown, shown_note = _paper_shown(frame, name, note)
-        rows = _paper_frame(frame, name, note)
+        rows = _paper_rows(shown, name, note)
     cols = _column_notes(shown, name, shown_note)
     spec = []
     for j, col in enumerate(cols):
@@ -538,12 +540,11 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     caption = tex_rich(note.caption)
     if full:
         caption += " Every row and column."
+    by = dict(zip(map(str, shown.columns), heads, strict=True))
     if not full and note.rows:
-        by = dict(zip(map(str, shown.columns), heads, strict=True))
         caption += "".join(f" Rows with {by.get(c, tex_text(c))} $\\in \\{{{', '.join(map(str, v))}\\}}$ only; "
                            "the full listing has every row." for c, v in note.rows)
     if not full and note.group_by:
-        by = dict(zip(map(str, shown.columns), heads, strict=True))
         caption += (" One line per " + ", ".join(by[c] for c in note.group_by)
                     + r"; $a$--$b$: the range of a column's values in it, $a, b$: its distinct values.")
     glossary = _tex_glossary(shown, shown_note, heads, has_missing)
@@ -684,7 +685,7 @@ def write_table(
              render_latex(df, name, float_digits, note=note)]
     out = Path(out_dir)
     paths = [out / f"{name}.csv", out / f"{name}.md", out / f"{name}.tex"]
-    if note.audit or note.group_by or note.detail:
+    if note.condensed:
         texts.append(render_latex(df, name, float_digits, note=note, full=True))
         paths.append(out / f"{name}_full.tex")
     out.mkdir(parents=True, exist_ok=True)
