@@ -439,6 +439,7 @@ def parse_bytes(text: Any, name: str = "max_memory") -> int:
 EXTRAS: dict[str, tuple[str, ...]] = {
     "sweep": ("dask", "distributed"),          # starlib.sweep, starlib sweep: Dask tasks on a cluster
     "simulate": ("cppyy", "ns"),               # starlib.netsim: the ns-3 packet simulator (PyPI ns3, cppyy)
+    "exact": ("ortools",),                     # starlib.edst.depth.exact, --method optimal-depth: OR-tools CP-SAT
     "notebooks": ("IPython", "papermill", "nbformat"),  # the notebooks, tools/run_notebook.py, inline display
 }
 
