@@ -1,0 +1,106 @@
+"""Slim Fly MMS(q) at its maximum EDST count with depth <= 4 (starlib.edst.product.slimfly_depth).
+
+Each family is checked by the verifier, its count against the proved maximum (eq. (1)), ``auto_trees`` and the
+upper bound, its depth against 4; the committed record ``data/slimfly_depth.csv`` (every admissible q <= 64,
+written by ``tools/check_slimfly_depth.py``) is re-checked on a sample of its rows, digest for digest.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from starlib.bounds import upper_bound
+from starlib.edst import auto_trees, verify_edsts
+from starlib.edst.product.slimfly_depth import (
+    TAG,
+    TARGET_DEPTH,
+    family_sha256,
+    slimfly_edst_count,
+    slimfly_shallow_trees,
+)
+from starlib.networks import slimfly, slimfly_hafner
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORD = ROOT / "data" / "slimfly_depth.csv"
+SAMPLE = [3, 4, 5, 7, 8, 9, 11, 13]
+ADMISSIBLE_64 = [3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59, 61, 64]
+
+
+@pytest.mark.parametrize("q", SAMPLE)
+def test_maximum_count_depth_four_verified(q: int) -> None:
+    P = slimfly(q)
+    T = slimfly_shallow_trees(q, P)
+    rep = verify_edsts(P, T)
+    assert rep.valid, rep
+    k = slimfly_edst_count(q)
+    assert len(T) == k == upper_bound(P) == len(auto_trees(P))
+    assert max(T.depths()) <= TARGET_DEPTH
+    assert T.theorem == "slimfly-depth4"
+    for t in T:
+        assert t.construction == TAG
+        assert t.meta["q"] == q and t.meta["upper_bound"] == k
+        assert t.meta["lower_bound"] <= t.depth
+
+
+def test_count_formula_matches_eq1() -> None:
+    # floor(m/(n-1)) = floor((3q - delta)/4), the proof in the module docstring, on every admissible q <= 64
+    for q in ADMISSIBLE_64:
+        delta = {0: 0, 1: 1, 3: -1}[q % 4]
+        d = (3 * q - delta) // 2
+        n, m = 2 * q * q, q * q * d
+        assert slimfly_edst_count(q) == m // (n - 1) == d // 2
+
+
+def test_deterministic() -> None:
+    assert family_sha256(slimfly_shallow_trees(8)) == family_sha256(slimfly_shallow_trees(8))
+
+
+def test_hafner_labels_through_index() -> None:
+    from starlib.edst.trees import relabel_trees
+
+    H = slimfly_hafner(5)
+    T = relabel_trees(slimfly_shallow_trees(5), H.index)
+    assert verify_edsts(H, T).valid
+    assert max(T.depths()) <= TARGET_DEPTH
+
+
+@pytest.mark.parametrize("q", [2, 6, 10, 15])
+def test_bad_q(q: int) -> None:
+    with pytest.raises(ValueError, match="q"):
+        slimfly_shallow_trees(q)
+
+
+def test_bad_graph_and_seed() -> None:
+    with pytest.raises(ValueError, match="graph"):
+        slimfly_shallow_trees(5, slimfly(7))
+    with pytest.raises(ValueError, match="seed"):
+        slimfly_shallow_trees(5, seed=-1)
+
+
+def _record() -> list[dict[str, str]]:
+    with open(RECORD, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_record_covers_every_admissible_q() -> None:
+    rows = _record()
+    assert [int(r["q"]) for r in rows] == ADMISSIBLE_64
+    for r in rows:
+        assert r["verified"] == "True"
+        assert int(r["trees"]) == int(r["upper_bound"]) == slimfly_edst_count(int(r["q"]))
+        assert int(r["lower_bound"]) <= int(r["max_depth"]) <= TARGET_DEPTH
+        assert int(r["n"]) == 2 * int(r["q"]) ** 2
+
+
+@pytest.mark.parametrize("q", [5, 8, 13, 17])
+def test_record_rows_reproduce(q: int) -> None:
+    r = next(r for r in _record() if int(r["q"]) == q)
+    P = slimfly(q)
+    T = slimfly_shallow_trees(q, P)
+    assert (int(r["n"]), int(r["links"]), int(r["trees"]), int(r["max_depth"])) == (P.n, P.m, len(T),
+                                                                                     max(T.depths()))
+    assert r["stage"] == T[0].meta["stage"]
+    assert r["sha256"] == family_sha256(T)
