@@ -27,6 +27,10 @@ edges, one parent edge in each of the ``k - 1`` or ``k`` trees it is not the roo
 to spread the child edges of every vertex evenly over the trees, which is why q = 8 is the hard case (depth 5 from
 the local search alone).
 
+**Degree cap (a theorem).** A vertex is a non-root in at least ``k - 1`` trees, each with an edge there, so no tree
+of a maximum family has degree above ``d - k + 1`` at a vertex. For ``q >= 8``, ``k - 1 > |X| = (q - delta)/2``:
+no tree holds all ``q`` cross edges of a vertex.
+
 **Lower bound (a theorem).** No family of ``k(q)`` EDSTs of MMS(q) has every tree of depth 2 or less for the
 admissible ``q`` checked (:func:`~starlib.edst.depth.depth_lower_bound` gives 3 for ``3 <= q <= 64``; its proof
 is in :mod:`starlib.edst.depth.bound`). So depth 4 is within one level of optimal.
@@ -53,14 +57,15 @@ for ``q > 64`` the function returns the best family found, whose depths say whet
 
 What a closed-form construction would have to do
 ------------------------------------------------
-(Recorded for the next attempt; not implemented.) In Hafner's form the tree rooted at a point ``P`` of column ``u``
-that takes the column's Paley-type tree (depth 2, intra edges ``X``), every line at the unique point where it meets
-column ``u`` (depth 3) and every other point below one of its lines (depth 4) has depth 4, but uses all ``q``
-cross edges of each column-``u`` point; the slack count above shows a packing of ``k`` trees must instead give each
-vertex about ``3q/4`` child edges *in total*, so the classes (``q`` columns and ``q`` slope classes, ``2q`` in all
-for ``k ~ 3q/4`` trees) cannot each be owned by one tree. Turning the twisted-sheet idea (lift a factor tree
-through the bijections, join the sheets with supernode edges near the root) into such a balanced assignment is the
-open step.
+(Recorded for the next attempt; not implemented.) In Hafner's form the tree rooted at a point ``P`` of column
+``u`` that takes the column's ``C(X)`` by a BFS tree (depth 2, since MMS(q) has diameter 2), every line below the
+point where it meets column ``u`` (depth 3) and every other point below one of its lines (depth 4) has depth 4,
+but holds all ``q`` cross edges of each column-``u`` point, which the degree cap forbids for ``q >= 8``. The slack
+count shows that a maximum family must instead give each vertex about ``3q/4`` child edges *in total*, cross and
+intra alike; in a hub design (children in one tree only) a tree owning a whole column or slope class would be the
+only tree able to use its ``q|X|/2`` intra edges, so the hub sets must interleave inside every class
+(docs/star-products.md §7.6). Turning the twisted-sheet idea (lift a factor tree through the bijections, join the
+sheets with supernode edges near the root) into such a balanced assignment is the open step.
 
 References
 ----------
