@@ -4,19 +4,23 @@ The top floor of :mod:`starlib.edst`: a method may use any floor below (the prim
 factor packings, the product constructions, the depth search). :data:`METHODS` is the one dispatch from a method
 name to a construction; the command line's ``--method``, the tables' ``method`` column and the depth study read it.
 
-=============  ===================================================================  ================================
-method         construction                                                         trees
-=============  ===================================================================  ================================
-``auto``       Table I's choice for a star product (:func:`auto_trees`); a          Table I's count; the maximum
-               structured or exact maximum packing of any other graph
-``maximum``    Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10, V-C.11)    ``t_G + t_H`` or ``t_G + t_H - 1``
-``property``   Constructions V-D.3 to V-D.5 (Theorem V-D.2)                         ``t_G + t_H - 1``
-``universal``  Constructions V-B.2 and V-B.3 (Theorem V-B.1)                        ``t_G + t_H - 2``
-``low-depth``  V-B.2 and the twisted copies of Theorem V-B.5(2)                     ``t_G + t_H - 2``
-``generic``    the exact matroid-partition packer on the whole graph                the maximum
-``shallow``    the most trees of ``auto`` and the exact packer, then the least      at least ``auto``'s
-               depth (:func:`~starlib.edst.depth.shallow_trees`)
-=============  ===================================================================  ================================
+=================  ===============================================================  ==================================
+method             construction                                                     trees
+=================  ===============================================================  ==================================
+``auto``           Table I's choice for a star product (:func:`auto_trees`); a      Table I's count; the maximum
+                   structured or exact maximum packing of any other graph
+``maximum``        Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10,        ``t_G + t_H`` or ``t_G + t_H - 1``
+                   V-C.11)
+``property``       Constructions V-D.3 to V-D.5 (Theorem V-D.2)                     ``t_G + t_H - 1``
+``universal``      Constructions V-B.2 and V-B.3 (Theorem V-B.1)                    ``t_G + t_H - 2``
+``low-depth``      V-B.2 and the twisted copies of Theorem V-B.5(2)                 ``t_G + t_H - 2``
+``generic``        the exact matroid-partition packer on the whole graph            the maximum
+``shallow``        the most trees of ``auto`` and the exact packer, then the least  at least ``auto``'s
+                   depth (:func:`~starlib.edst.depth.shallow_trees`)
+``optimal-depth``  ``shallow``'s count, then the least depth by CP-SAT: proved      ``shallow``'s count
+                   optimal, or open with a proved lower bound
+                   (:func:`~starlib.edst.depth.optimal_depth_trees`)
+=================  ===============================================================  ==================================
 
 A :class:`Method` says what it applies to (a star product, or any graph) and plans its run on one graph
 (:meth:`Method.plan`): the function to call, its estimated time when it falls back to the exact packing (refused
@@ -44,7 +48,7 @@ from typing import Any
 
 from ..graphs import ArrayGraph, GraphLike, as_graph
 from ..products import star_form
-from .depth import shallow_trees
+from .depth import optimal_depth_trees, shallow_trees
 from .factor import generic_trees, structured_edsts
 from .packing import generic_seconds
 from .product import (
@@ -238,6 +242,9 @@ METHODS: dict[str, Method] = {m.name: m for m in (
     Method("shallow", shallow_trees,
            "the most trees of auto and the exact packer, made shallow by the local search", ("shallow",),
            product_only=False),
+    Method("optimal-depth", optimal_depth_trees,
+           "shallow's count, then the least depth by OR-tools CP-SAT: optimal, or open with a proved lower bound "
+           "(the 'exact' extra; n * upper bound <= 2000)", ("optimal-depth",), product_only=False),
 )}
 
 
@@ -248,8 +255,9 @@ def edsts(graph: GraphLike, method: str = "auto", g_trees: list[Any] | None = No
     Parameters
     ----------
     graph : StarProduct, RelabelledProduct, ArrayGraph or networkx.Graph
-        Any graph for ``"auto"``, ``"generic"`` and ``"shallow"`` (a networkx graph's trees are index arrays of its
-        nodes in sorted order, :func:`~starlib.graphs.as_graph`); a star product for the others.
+        Any graph for ``"auto"``, ``"generic"``, ``"shallow"`` and ``"optimal-depth"`` (a networkx graph's trees
+        are index arrays of its nodes in sorted order, :func:`~starlib.graphs.as_graph`); a star product for the
+        others.
     method : str
         A key of :data:`METHODS`.
     g_trees, h_trees : optional
@@ -289,7 +297,8 @@ def get_method(name: str) -> Method:
     >>> get_method("best")
     Traceback (most recent call last):
     ...
-    ValueError: method='best' is not one of universal, low-depth, maximum, property, generic, auto, shallow
+    ValueError: method='best' is not one of universal, low-depth, maximum, property, generic, auto, shallow, \
+optimal-depth
     """
     if name not in METHODS:
         raise ValueError(f"method={name!r} is not one of {', '.join(METHODS)}")

@@ -83,7 +83,8 @@ from ..verify import check_edsts
 from .bound import depth_lower_bound
 
 __all__ = ["MODEL", "DepthSolve", "DepthOptimum", "depth_feasible", "optimal_depth", "vertex_transitive",
-           "SmallInstance", "small_instances", "settle_small", "MAX_VERTEX_TREES", "VT_MAX_N"]
+           "SmallInstance", "small_instances", "settle_small", "MAX_VERTEX_TREES", "VT_MAX_N",
+           "optimal_depth_trees", "METHOD_SECONDS"]
 
 #: The name and one-line description of the CP-SAT model, for a record that states the model.
 MODEL = ("cp-sat arborescence+levels", "per tree a root indicator, parent arcs (one per non-root vertex), "
@@ -579,3 +580,63 @@ def settle_small(instances: list[SmallInstance] | None = None, *, time_limit: fl
                      "optimum": res.depth, "proved_lower": res.lower, "status": res.status,
                      "seconds": round(time.perf_counter() - t0, 1)})
     return rows
+
+
+#: Deterministic seconds that ``--method optimal-depth`` (:func:`optimal_depth_trees`) gives CP-SAT by default.
+METHOD_SECONDS = 60.0
+
+
+def optimal_depth_trees(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
+                        time_limit: float = METHOD_SECONDS, seed: int = 0) -> EDSTSet:
+    """``--method optimal-depth``: the most trees starlib finds, then the least depth, optimal or with a proved gap.
+
+    ``k`` is the count of :func:`~.shallow.shallow_trees` (the maximum when it meets the upper bound or the exact
+    packer ran), whose family is the warm start of :func:`optimal_depth`.
+
+    Parameters
+    ----------
+    graph : ArrayGraph, StarProduct or networkx.Graph
+        A connected graph with ``n * upper_bound(graph) <= MAX_VERTEX_TREES`` (checked before anything runs).
+    g_trees, h_trees : list of Tree, optional
+        Factor trees of a star product, passed to :func:`~.shallow.shallow_trees`.
+    time_limit : float, optional
+        CP-SAT's deterministic time for all depths (:data:`METHOD_SECONDS`).
+    seed : int, optional
+        Seed of the local search and of CP-SAT (one worker: the same trees on every run).
+
+    Returns
+    -------
+    EDSTSet
+        ``theorem == "optimal-depth"``; every tree tagged ``"optimal-depth"`` with ``meta["status"]``
+        (``"optimal"`` or ``"open"``), ``meta["lower_bound"]`` (proved), ``meta["depth_bound"]``
+        (:func:`~.bound.depth_lower_bound`) and ``meta["model"]``.
+
+    Raises
+    ------
+    ValueError
+        If ``n * upper_bound(graph) > MAX_VERTEX_TREES`` (the parameter ``graph`` named) or ``n < 2``.
+    MissingExtra
+        If OR-tools (the ``exact`` extra) is not installed.
+
+    Example
+    -------
+    >>> import networkx as nx
+    >>> T = optimal_depth_trees(nx.wheel_graph(6))
+    >>> len(T), max(T.depths()), T[0].meta["status"], T[0].meta["lower_bound"]
+    (2, 3, 'optimal', 3)
+    """
+    g = as_graph(graph, "graph")
+    n = int(g.n)
+    if n < 2:
+        raise ValueError(f"graph: n={n} vertices; a spanning tree packing needs n >= 2")
+    ub = int(upper_bound(g))
+    if n * ub > MAX_VERTEX_TREES:
+        raise ValueError(f"graph: n * upper_bound = {n} * {ub} = {n * ub} is too large for method optimal-depth: "
+                         f"need n * upper_bound(graph) <= {MAX_VERTEX_TREES} (the exact depth model grows as n * k)")
+    require_extra("exact", "method optimal-depth")
+    from .shallow import shallow_trees
+
+    S = shallow_trees(g, g_trees, h_trees, seed=seed)
+    if len(S) == 0:
+        return S
+    return optimal_depth(g, len(S), time_limit=time_limit, warm_start=S, seed=seed).trees
