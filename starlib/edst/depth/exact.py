@@ -380,8 +380,10 @@ def depth_feasible(graph: GraphLike, k: int, depth: int, *, time_limit: float = 
     return DepthSolve(D, name, seconds, float(solver.deterministic_time), trees)
 
 
-def _warm_start(g: ArrayGraph, k: int, warm_start: EDSTSet | None) -> tuple[str, EDSTSet | None]:
-    if warm_start is not None:
+def _warm_start(g: ArrayGraph, k: int, warm_start: EDSTSet | bool | None) -> tuple[str, EDSTSet | None]:
+    if warm_start is False:
+        return "none", None
+    if warm_start is not None and warm_start is not True:
         ws = EDSTSet(sorted(warm_start, key=lambda t: t.depth)[:k])
         if len(ws) < k:
             raise ValueError(f"warm_start: {len(warm_start)} trees, need at least k={k}")
@@ -395,7 +397,7 @@ def _warm_start(g: ArrayGraph, k: int, warm_start: EDSTSet | None) -> tuple[str,
     return "none", None
 
 
-def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_start: EDSTSet | None = None,
+def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_start: EDSTSet | bool | None = None,
                   seed: int = 0, workers: int = 1, max_depth: int | None = None) -> DepthOptimum:
     """The least ``D`` such that ``graph`` has ``k`` edge-disjoint spanning trees of depth ``<= D`` (CP-SAT).
 
@@ -413,9 +415,10 @@ def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_st
         The number of trees, ``1 <= k <= upper_bound(graph)`` (eq. (1)).
     time_limit : float, optional
         CP-SAT's deterministic time (about seconds of one worker) for all the solves together.
-    warm_start : EDSTSet, optional
-        At least ``k`` EDSTs of ``graph`` (the ``k`` shallowest are used). Default: :func:`~.shallow.shallow_trees`
-        when it finds ``k`` trees, else none.
+    warm_start : EDSTSet or False, optional
+        At least ``k`` EDSTs of ``graph`` (the ``k`` shallowest are used). Default (None):
+        :func:`~.shallow.shallow_trees` when it finds ``k`` trees, else none. ``False``: none (the search goes
+        up from the lower bound).
     seed, workers : int, optional
         CP-SAT's ``random_seed`` and ``num_workers`` (one worker: the same result on every run).
     max_depth : int, optional
