@@ -357,6 +357,23 @@ def _pack(a: argparse.Namespace, pr: Any, graph: Any, method: Any, what: str) ->
     return trees
 
 
+def _depth_extra(trees: Any) -> dict[str, Any]:
+    """What ``--method optimal-depth`` proved about the depth, for the record (empty for the other methods).
+
+    >>> from starlib.edst import METHODS
+    >>> import networkx as nx
+    >>> _depth_extra(METHODS["optimal-depth"](nx.wheel_graph(6)))
+    {'depth_status': 'optimal', 'depth_lower_bound': 3, 'depth_model': 'cp-sat arborescence+levels'}
+    >>> _depth_extra(METHODS["shallow"](nx.wheel_graph(6)))
+    {}
+    """
+    meta = trees[0].meta if len(trees) else {}
+    if "status" not in meta or "model" not in meta:
+        return {}
+    return {"depth_status": meta["status"], "depth_lower_bound": int(meta["lower_bound"]),
+            "depth_model": meta["model"]}
+
+
 def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
     from ..edst import get_method
@@ -386,7 +403,8 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             graph, fam, what = nf.graph, None, a.network
             trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
-            extra = {**source_extra(nf, a.network), "upper_bound": int(upper_bound(graph)), "method": method.name}
+            extra = {**source_extra(nf, a.network), "upper_bound": int(upper_bound(graph)), "method": method.name,
+                     **_depth_extra(trees)}
             size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
                                 **options), target)
     else:
@@ -397,7 +415,7 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             graph, what = fam.build(**params), f"{fam.name} {params_text(params)}"
             trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
-            extra = {"upper_bound": int(upper_bound(graph)), "method": method.name}
+            extra = {"upper_bound": int(upper_bound(graph)), "method": method.name, **_depth_extra(trees)}
             size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options),
                          target)
     depth = deepest(trees)

@@ -173,6 +173,9 @@ def test_command_line(tmp_path):
     assert p.returncode == 0, p.stderr
     d = json.loads(out.read_text())
     assert d["method"] == "optimal-depth" and len(d["trees"]) == 1 and d["trees"][0]["depth"] == 2  # Petersen
+    assert (d["depth_status"], d["depth_lower_bound"]) == ("optimal", 2)  # the Petersen graph has radius 2
+    v = subprocess.run([sys.executable, "-m", "starlib", "verify", str(out)], capture_output=True, text=True)
+    assert v.returncode == 0, v.stderr
 
 
 def test_small_instances_settle():
