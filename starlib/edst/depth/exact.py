@@ -540,8 +540,12 @@ def small_instances() -> list[SmallInstance]:
     return [
         SmallInstance("K_{3,4}", lambda: nx.complete_bipartite_graph(3, 4), 2),
         SmallInstance("wheel W_6", lambda: nx.wheel_graph(6), 2),
+        SmallInstance("K_{4,4}", lambda: nx.complete_bipartite_graph(4, 4), 2),
+        SmallInstance("K_{5,5}", lambda: nx.complete_bipartite_graph(5, 5), 2),
         SmallInstance("Petersen", nx.petersen_graph, 1),
         SmallInstance("QR(9)", lambda: paley(9), 2),
+        SmallInstance("QR(13)", lambda: paley(13), 3),
+        SmallInstance("QR(17)", lambda: paley(17), 4),
         SmallInstance("ER_3", lambda: polarfly(3), 2),
         SmallInstance("ER_4", lambda: polarfly(4), 2),
         SmallInstance("ER_5", lambda: polarfly(5), 3),
@@ -564,7 +568,8 @@ def settle_small(instances: list[SmallInstance] | None = None, *, time_limit: fl
     Returns
     -------
     list of dict
-        ``name, n, m, k, lower_bound`` (:func:`~.bound.depth_lower_bound`), ``optimum`` (the depth found),
+        ``name, n, m, k, lower_bound`` (:func:`~.bound.depth_lower_bound`), ``start_depth`` (the warm start's,
+        :func:`~.shallow.shallow_trees`; -1 without one), ``optimum`` (the depth found),
         ``proved_lower``, ``status``, ``seconds`` (wall-clock, rounded to 0.1: varies, keep it out of a
         committed table).
 
@@ -580,7 +585,7 @@ def settle_small(instances: list[SmallInstance] | None = None, *, time_limit: fl
         t0 = time.perf_counter()
         res = optimal_depth(g, inst.k, time_limit=time_limit, seed=seed)
         rows.append({"name": inst.name, "n": int(g.n), "m": int(g.m), "k": inst.k, "lower_bound": res.bound,
-                     "optimum": res.depth, "proved_lower": res.lower, "status": res.status,
+                     "start_depth": res.start[1], "optimum": res.depth, "proved_lower": res.lower, "status": res.status,
                      "seconds": round(time.perf_counter() - t0, 1)})
     return rows
 
