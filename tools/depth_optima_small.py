@@ -1,4 +1,4 @@
-"""Record, by brute force, the least depth of ``k`` edge-disjoint spanning trees of every connected graph on <= 7 vertices.
+"""Record, by brute force, the least depth of ``k`` EDSTs of every connected graph on at most 7 vertices.
 
 Writes ``data/depth_optima_small.csv`` (default): one row per connected graph of ``networkx.graph_atlas_g()`` with
 ``2 <= n <= 7`` and per ``k`` from 1 to ``min(floor(m / (n - 1)), min degree)``; columns ``graph6`` (the graph as
@@ -105,7 +105,7 @@ def disjoint_family(masks: list[int], k: int, m: int, n: int) -> list[int] | Non
 
 
 def optima(G: nx.Graph, ks: list[int]) -> dict[int, int | None]:
-    """The least common depth bound ``D`` of ``k`` EDSTs of ``G`` for every ``k`` in ``ks`` (``None``: no ``k`` EDSTs)."""
+    """The least ``D`` such that ``k`` EDSTs of ``G`` have depth ``<= D``, for each ``k`` in ``ks`` (``None``: none)."""
     nodes = sorted(G.nodes())
     idx = {v: i for i, v in enumerate(nodes)}
     n = len(nodes)
@@ -116,7 +116,7 @@ def optima(G: nx.Graph, ks: list[int]) -> dict[int, int | None]:
     for k in ks:
         out[k] = None
         for D in range(1, n):
-            if disjoint_family([t for t, r in zip(trees, rad) if r <= D], k, len(edges), n) is not None:
+            if disjoint_family([t for t, r in zip(trees, rad, strict=True) if r <= D], k, len(edges), n) is not None:
                 out[k] = D
                 break
     return out

@@ -168,7 +168,8 @@ def _program(n: int, e: np.ndarray, k: int, D: int):
                 cc.append(np.concatenate([own, yi[near, 0]]))
                 va.append(np.concatenate([np.ones(len(own)), -np.ones(len(near))]))
                 row += 1
-        add(np.concatenate(rr), np.concatenate(cc), np.concatenate(va), np.full(row, -np.inf), np.zeros(row))
+        if row:
+            add(np.concatenate(rr), np.concatenate(cc), np.concatenate(va), np.full(row, -np.inf), np.zeros(row))
     # (5)
     r5 = np.repeat(np.arange(m), 2)
     c5, r5s = [], []
