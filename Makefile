@@ -99,6 +99,11 @@ sweep: venv ## regenerate data/er_sweep.csv: ER_q EDSTs for every prime power q 
 simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator (a few minutes here)
 	$(BIN)/python -m starlib.netsim.grid -o data/simulate.csv
 
+# The brute-force record that tests/edst/depth/test_coupled.py checks coupled_depth_bound against.
+.PHONY: depth-optima
+depth-optima: venv ## regenerate data/depth_optima_small.csv: least depth of k EDSTs, every connected graph on <= 7 vertices (brute force, ~10 s)
+	$(BIN)/python tools/depth_optima_small.py -o data/depth_optima_small.csv
+
 bench: venv ## benchmarks (prints tables; never part of the tests)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
