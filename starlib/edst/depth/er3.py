@@ -1,0 +1,409 @@
+"""Maximum EDST families of ER_q (PolarFly) of depth 3, the least possible: symmetric CP-SAT search, records.
+
+ER_q has ``k = floor((q+1)/2)`` EDSTs at most (:func:`~starlib.edst.factor.er.er_edst_bound`) and no maximum
+family has depth below 3 (docs/er-edsts.md §9); :func:`~starlib.edst.depth.er.er_shallow_trees` reaches depth 4.
+This module finds depth-3 maximum families **by search**; no closed form is known (docs/er-edsts.md §13).
+
+The search (:func:`er_depth3_search`)
+-------------------------------------
+1. **A group permuting the trees.** Let ``k'`` be the odd part of ``k`` (``k = c k'`` with ``c`` a power of 2).
+   For odd ``q`` a product of two reflections ``x -> x - 2 (x.v)/(v.v) v`` of ``GF(q)^3`` (``v`` non-isotropic,
+   drawn by a seeded generator) is an automorphism of ER_q (it keeps the dot product); a power ``g`` of one whose
+   permutation of the points has order divisible by ``k'`` has order exactly ``k'``. An element of odd order
+   ``> 1`` of ``SO(3, q)`` fixes no edge (checked per instance: every edge orbit of ``<g>`` has size ``k'``;
+   the search refuses the group otherwise). For even ``q`` the swap of the first two coordinates (order 2,
+   ``k' = 2`` when ``k`` is even) is used; it fixes some edges, which then stay unused (an even-``q`` family
+   leaves ``q(q+1)/2`` edges unused anyway). ``k' = 1`` (``q = 7``, ``q = 31``, ``q = 2``) is no symmetry.
+2. **Base trees.** ``c`` base trees ``B_0 .. B_{c-1}``, rooted at non-absolute points of distinct
+   ``<g>``-orbits; the family is ``g^i(B_j)`` for ``i < k'``, ``j < c`` (``k`` trees). It is edge-disjoint iff
+   every edge orbit holds at most one edge of all base trees together (the images of one orbit representative
+   are ``k'`` distinct edges), and every tree has depth 3 iff every base tree has (``g`` is an automorphism).
+   For odd ``q`` the family uses every edge, so "exactly one" per orbit.
+3. **CP-SAT model of the base trees** (one worker, fixed seed, deterministic time limit): Booleans for the parent
+   arcs of each base tree, levels ``l`` in ``[dist_G(root, v), 3]``, ``arc u->v => l_v = l_u + 1``, one parent
+   per non-root vertex, and the orbit constraints of step 2. Root choices are tried in a seeded order until one
+   is feasible.
+
+Every family is checked by :func:`~starlib.edst.verify.check_edsts`; the search is deterministic (seeded draws,
+one CP-SAT worker, ``max_deterministic_time``, no clock). ``make er-depth3`` runs it and writes the committed
+records ``data/er_depth3/q{q}.json`` (starlib JSON, :func:`starlib.io.write_json`); :func:`er_depth3_trees` loads
+them. The measured table (q, roots, seconds) is in docs/er-edsts.md §13.
+
+Example
+-------
+>>> T = er_depth3_search(5)
+>>> len(T), T.depths()
+(3, [3, 3, 3])
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from ...factors import polarfly, polarfly_points
+from ...fields import GFTables, tables
+from ...graphs import ArrayGraph, GraphLike, as_graph
+from ...primes import check_prime_power
+from ...validation import check_int
+from ..factor.er import er_edst_bound
+from ..factor.er.families import singer_labels_of
+from ..trees import EDSTSet, Tree, bfs_distances, relabel_trees
+from ..verify import check_edsts
+
+__all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "write_er_depth3", "DATA_DIR", "TAG"]
+
+#: the committed records, ``q{q}.json``
+DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "er_depth3"
+#: the construction tag of the trees
+TAG = "ER-depth3"
+#: the target depth
+DEPTH = 3
+
+
+def _point_index(T: GFTables, q: int, pts: np.ndarray) -> np.ndarray:
+    """Vertex index in ``polarfly(q)`` of each (non-zero) coordinate row."""
+    a, b, c = pts[:, 0], pts[:, 1], pts[:, 2]
+    out = np.empty(pts.shape[0], np.int64)
+    iz = c != 0
+    ic = T.inv(np.where(iz, c, 1))
+    out[iz] = (T.mul(a, ic) * q + T.mul(b, ic))[iz]
+    iy = (~iz) & (b != 0)
+    ib = T.inv(np.where(iy, b, 1))
+    out[iy] = (q * q + T.mul(a, ib))[iy]
+    out[(~iz) & (b == 0)] = q * q + q
+    return out
+
+
+def _dot(T: GFTables, x: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return T.add(T.add(T.mul(x[:, 0], v[0]), T.mul(x[:, 1], v[1])), T.mul(x[:, 2], v[2]))
+
+
+def _reflection(T: GFTables, q: int, pts: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The point permutation of ``x -> x - 2 (x.v)/(v.v) v`` (odd ``q``, ``v.v != 0``)."""
+    s = T.div(T.mul(2 % T.p, _dot(T, pts, v)), int(_dot(T, v[None, :], v)[0]))
+    img = np.stack([T.sub(pts[:, i], T.mul(s, v[i])) for i in range(3)], axis=1)
+    return _point_index(T, q, img)
+
+
+def _perm_order(p: np.ndarray) -> int:
+    seen = np.zeros(p.shape[0], bool)
+    o = 1
+    for s in range(p.shape[0]):
+        length = 0
+        x = s
+        while not seen[x]:
+            seen[x] = True
+            x = p[x]
+            length += 1
+        if length:
+            o = o * length // math.gcd(o, length)
+    return o
+
+
+def _perm_pow(p: np.ndarray, e: int) -> np.ndarray:
+    r = np.arange(p.shape[0])
+    b = p.copy()
+    while e:
+        if e & 1:
+            r = b[r]
+        b = b[b]
+        e >>= 1
+    return r
+
+
+def _group(q: int, order: int, seed: int) -> np.ndarray:
+    """A point permutation of ER_q of order ``order`` (step 1 of the module docstring)."""
+    n = q * q + q + 1
+    if order == 1:
+        return np.arange(n)
+    T = tables(q)
+    pts = polarfly_points(q)
+    if q % 2 == 0:
+        if order != 2:  # pragma: no cover - callers ask for 1 or 2
+            raise ValueError(f"order={order}: even q uses order 1 or 2")
+        return _point_index(T, q, pts[:, [1, 0, 2]])
+    norms = _dot(T, pts, pts.T)[np.arange(n), np.arange(n)] if n <= 0 else np.array(
+        [int(_dot(T, pts[i:i + 1], pts[i])[0]) for i in range(n)])
+    nonabs = pts[norms != 0]
+    rng = np.random.default_rng(seed)
+    for _ in range(10_000):
+        u, v = nonabs[rng.integers(nonabs.shape[0], size=2)]
+        p = _reflection(T, q, pts, u)[_reflection(T, q, pts, v)]
+        o = _perm_order(p)
+        if o % order == 0:
+            return _perm_pow(p, o // order)
+    raise RuntimeError(f"q={q}: no element of order {order} found")  # pragma: no cover
+
+
+def _edge_orbits(e: np.ndarray, n: int, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Orbit id of every edge under ``<perm>`` and the orbit sizes (raises if ``perm`` is no automorphism)."""
+    key = e[:, 0] * n + e[:, 1]
+    order = np.argsort(key)
+    img = np.sort(perm[e], axis=1)
+    ikey = img[:, 0] * n + img[:, 1]
+    pos = np.searchsorted(key[order], ikey)
+    pos = np.minimum(pos, key.shape[0] - 1)
+    if not np.array_equal(key[order][pos], ikey):
+        raise RuntimeError("the group element is not an automorphism")  # pragma: no cover
+    nxt = order[pos]
+    orb = np.full(e.shape[0], -1, np.int64)
+    sizes = []
+    for i in range(e.shape[0]):
+        j = i
+        s = 0
+        while orb[j] < 0:
+            orb[j] = len(sizes)
+            s += 1
+            j = nxt[j]
+        if s:
+            sizes.append(s)
+    return orb, np.array(sizes, np.int64)
+
+
+def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots: list[int], exact: bool,
+           time_limit: float, seed: int) -> list[np.ndarray] | None:
+    """CP-SAT model of step 3: the base trees' edge rows, or None (infeasible or out of time)."""
+    from ortools.sat.python import cp_model
+
+    n = int(g.n)
+    e = np.asarray(g.edges, dtype=np.int64)
+    M = cp_model.CpModel()
+    arcs: list[tuple[int, int, int, object]] = []
+    for j, r in enumerate(roots):
+        dist = bfs_distances(n, e, r)
+        lv = [M.NewIntVar(int(dist[v]), 0 if v == r else DEPTH, f"l{j}_{v}") for v in range(n)]
+        inc: list[list[object]] = [[] for _ in range(n)]
+        for i in range(e.shape[0]):
+            u, v = int(e[i, 0]), int(e[i, 1])
+            for x, y in ((u, v), (v, u)):
+                if y == r or dist[x] + 1 > DEPTH:
+                    continue
+                a = M.NewBoolVar(f"a{j}_{x}_{y}")
+                arcs.append((j, i, x, a))
+                inc[y].append(a)
+                M.Add(lv[y] == lv[x] + 1).OnlyEnforceIf(a)
+        for v in range(n):
+            if v != r:
+                M.AddExactlyOne(inc[v])
+    by_orbit: list[list[object]] = [[] for _ in range(sizes.shape[0])]
+    for _, i, _, a in arcs:
+        by_orbit[orb[i]].append(a)
+    for o, lits in enumerate(by_orbit):
+        if sizes[o] != order:
+            for a in lits:
+                M.Add(a == 0)
+        elif exact:
+            M.AddExactlyOne(lits)
+        else:
+            M.AddAtMostOne(lits)
+    S = cp_model.CpSolver()
+    S.parameters.num_workers = 1
+    S.parameters.random_seed = int(seed)
+    S.parameters.max_deterministic_time = float(time_limit)
+    st = S.Solve(M)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    base = [[] for _ in roots]
+    for j, i, _, a in arcs:
+        if S.Value(a):
+            base[j].append(e[i])
+    return [np.array(b, dtype=np.int64).reshape(-1, 2) for b in base]
+
+
+def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: int = 12) -> EDSTSet | None:
+    """Search ``floor((q+1)/2)`` EDSTs of ER_q of depth 3 (module docstring), in ``polarfly(q)``'s indexing.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    seed : int, optional
+        Seed of the group element, the root order and CP-SAT; the same inputs give the same trees.
+    time_limit : float, optional
+        CP-SAT's deterministic time per root choice (work units, not seconds of the clock).
+    tries : int, optional
+        Number of root choices tried.
+
+    Returns
+    -------
+    EDSTSet or None
+        ``er_edst_bound(q)`` trees of depth 3 (``q = 2``: one tree of depth 2), checked by
+        :func:`~starlib.edst.verify.check_edsts`, tag ``"ER-depth3"``, ``meta`` with ``"order"`` (of the group),
+        ``"base"`` (index of the base tree) and ``"shift"`` (``i`` of ``g^i``); None if no root choice gave one.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power or ``seed``, ``time_limit`` or ``tries`` is out of range.
+
+    Example
+    -------
+    >>> T = er_depth3_search(3)
+    >>> len(T), max(T.depths())
+    (2, 3)
+    """
+    q = check_prime_power(q)
+    seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
+    tries = check_int(tries, "tries", minimum=1, rule="at least one root choice")
+    if not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time_limit={time_limit!r}: must be a positive number (deterministic time units)")
+    g = polarfly(q)
+    n = int(g.n)
+    k = er_edst_bound(q)
+    e = np.asarray(g.edges, dtype=np.int64)
+    if q == 2:  # k = 1: a BFS tree of a vertex of degree 3 has depth 2 = the diameter
+        from ..trees import bfs_tree
+        r = int(np.flatnonzero(np.bincount(e.ravel(), minlength=n) == 3)[0])
+        out = EDSTSet([Tree(bfs_tree(n, e, r), r, TAG, n=n, meta={"order": 1, "base": 0, "shift": 0})])
+        check_edsts(g, out)
+        return out
+    order = k
+    while order % 2 == 0:
+        order //= 2
+    if q % 2 == 0:
+        order = 2 if k % 2 == 0 else 1
+    c = k // order
+    perm = _group(q, order, seed)
+    orb, sizes = _edge_orbits(e, n, perm)
+    absolute = set(int(v) for v in g.meta["absolute_points"])
+    fixed = set(np.flatnonzero(perm == np.arange(n)).tolist()) if order > 1 else set()
+    reps, seen = [], np.zeros(n, bool)
+    for v in range(n):
+        if seen[v]:
+            continue
+        x = v
+        while not seen[x]:
+            seen[x] = True
+            x = perm[x]
+        if v not in absolute and v not in fixed:
+            reps.append(v)
+    rng = np.random.default_rng(seed + 1)
+    rng.shuffle(reps)
+    for t in range(tries):
+        roots = [int(x) for x in reps[t * c:(t + 1) * c]]
+        if len(roots) < c:
+            break
+        base = _solve(g, orb, sizes, order, roots, q % 2 == 1, time_limit, seed)
+        if base is None:
+            continue
+        out = EDSTSet()
+        for j, rows in enumerate(base):
+            p = np.arange(n)
+            for i in range(order):
+                out.append(Tree(p[rows], int(p[roots[j]]), TAG, n=n, meta={"order": order, "base": j, "shift": i}))
+                p = perm[p]
+        check_edsts(g, out)
+        return out
+    return None
+
+
+def _path(q: int, directory: str | Path | None) -> Path:
+    return (DATA_DIR if directory is None else Path(directory)) / f"q{q}.json"
+
+
+def write_er_depth3(q: int, directory: str | Path | None = None, **search: object) -> Path | None:
+    """Run :func:`er_depth3_search` and write the family as starlib JSON ``q{q}.json`` (atomic).
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    directory : str or Path, optional
+        Where to write; default :data:`DATA_DIR` (``data/er_depth3``).
+    **search
+        Keyword arguments of :func:`er_depth3_search`.
+
+    Returns
+    -------
+    Path or None
+        The file written, or None (nothing written) when the search found no family.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_er_depth3(3, d).name
+    'q3.json'
+    """
+    from ...io import write_json
+
+    q = check_prime_power(q)
+    trees = er_depth3_search(q, **search)  # type: ignore[arg-type]
+    if trees is None:
+        return None
+    return write_json(_path(q, directory), polarfly(q), trees, network="polarfly", params={"q": q},
+                      extra={"method": "er_depth3_search", "search": {k: v for k, v in sorted(search.items())}})
+
+
+def er_depth3_qs(directory: str | Path | None = None) -> list[int]:
+    """The ``q`` with a committed depth-3 record, increasing.
+
+    Example
+    -------
+    >>> er_depth3_qs()[:3]
+    [2, 3, 4]
+    """
+    d = DATA_DIR if directory is None else Path(directory)
+    return sorted(int(p.stem[1:]) for p in d.glob("q*.json") if p.stem[1:].isdigit())
+
+
+def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | Path | None = None) -> EDSTSet | None:
+    """The committed depth-3 maximum family of ER_q, re-verified, or None if none is known for ``q``.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    graph : ArrayGraph, optional
+        The host graph, ``polarfly(q)`` (default) or the Singer graph of ``q``
+        (:func:`~starlib.edst.factor.er.singer.singer_graph`); the trees are in its vertex indices.
+    directory : str or Path, optional
+        Where the records are; default :data:`DATA_DIR`.
+
+    Returns
+    -------
+    EDSTSet or None
+        ``er_edst_bound(q)`` trees of depth 3 (``q = 2``: depth 2), checked by
+        :func:`~starlib.edst.verify.check_edsts` on ``graph``; None when no record exists for ``q``.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not a prime power, ``graph`` is not ER_q, or the record is not a valid depth-3 family.
+
+    Example
+    -------
+    >>> T = er_depth3_trees(5)
+    >>> len(T), T.depths()
+    (3, [3, 3, 3])
+    >>> er_depth3_trees(1024) is None
+    True
+    """
+    from ...io import read_json
+
+    q = check_prime_power(q)
+    path = _path(q, directory)
+    if not path.exists():
+        return None
+    f = read_json(path)
+    pf = polarfly(q)
+    if f.trees is None or f.graph.n != pf.n or not np.array_equal(f.graph.edges, pf.edges):
+        raise ValueError(f"q={q}: record {path} is not a family on polarfly({q})")
+    trees = EDSTSet(f.trees)
+    if len(trees) != er_edst_bound(q) or max(trees.depths()) > max(DEPTH, 2 if q == 2 else DEPTH):
+        raise ValueError(f"q={q}: record {path} has {len(trees)} trees of depths {trees.depths()}, "
+                         f"expected {er_edst_bound(q)} of depth <= 3")
+    if graph is None:
+        check_edsts(pf, trees)
+        return trees
+    g = as_graph(graph, "graph")
+    host = singer_labels_of(g, q)
+    inv = np.empty_like(host)
+    inv[host] = np.arange(host.shape[0])
+    index = inv[singer_labels_of(pf, q)]
+    out = relabel_trees(trees, index)
+    check_edsts(g, out)
+    return out
