@@ -54,9 +54,26 @@ seconds of the per-depth log are wall-clock and vary.
 
 Measured
 --------
-(one worker, seed 0, this machine: 2 shared cores; ``time_limit=60``). Settled (status ``"optimal"``):
-see :func:`small_instances` (K_{3,4}, the wheel W_6, QR(9), Petersen, ER_3, ER_4, ER_5 with their ``k``) —
-filled in below by the measurement of this module's author.
+One worker, seed 0, ``time_limit=60`` (deterministic), warm start :func:`~.shallow.shallow_trees` (its count is
+``k``); wall-clock seconds on 2 cores shared with other jobs, so loose (deterministic 60 took 67 to 281 s wall).
+
+* **Settled within seconds** (:func:`small_instances`; each under 11 s wall, most under 2 s): ``K_{3,4}``,
+  ``W_6``, ``K_{4,4}``, ``K_{5,5}`` and QR(9) with ``k = 2``: optimum 3, depth 2 refuted by CP-SAT where the
+  counting bound says only 2; Petersen ``k = 1``: 2; QR(13) ``k = 3`` and QR(17) ``k = 4``: optimum 2, a depth-2
+  family found below the shallow start's 3; ER_3, ER_4 (``k = 2``) and ER_5 (``k = 3``): optimum 3 = the bound,
+  a depth-3 family found below the shallow start's 4 (ER_5: 3 to 11 s).
+* **ER_7** ``k = 3``: optimum 3 (12 s). ``k = 4``: open, depth 4, proved lower bound 3 (depth 3: UNKNOWN
+  after 60, 79 s wall).
+* **ER_8** ``k = 4``: optimum 3, a depth-3 family found (107 s wall) below the shallow start's 4.
+* **ER_9** ``k = 5``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 281 s wall).
+* **Slim Fly** MMS(3) ``k = 2``: optimum 3 at once (the shallow start meets the bound, no solve). MMS(4)
+  ``k = 3``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 67 s wall). MMS(5) ``k = 3``: not yet measured.
+* **PolarStar** (ER_3 * QR(5) and up): not yet measured.
+
+So the model proves depth-2 infeasibility on every graph tried and finds depth-3 families up to ER_8, but
+no depth-3 question of Slim Fly MMS(4), ER_7 ``k = 4`` or ER_9 was decided in a minute. A variant with Boolean
+levels (``x[t, v, l]``) was slower (ER_5 ``k = 3``, depth 3: 9.2 s wall against 2.7 s; MMS(4) depth 3 still
+UNKNOWN after 30) and is not kept.
 
 Example
 -------
