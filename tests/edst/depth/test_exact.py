@@ -185,3 +185,13 @@ def test_small_instances_settle():
         G = as_graph(s.build())
         assert r["status"] == "optimal" and r["optimum"] == r["proved_lower"] >= r["lower_bound"]
         assert (r["n"], r["m"], r["k"]) == (G.n, G.m, s.k) and r["lower_bound"] == depth_lower_bound(G, s.k).value
+
+
+def test_missing_ortools_names_the_extra(monkeypatch):
+    from starlib.validation import MissingExtra
+
+    monkeypatch.setitem(sys.modules, "ortools", None)
+    with pytest.raises(MissingExtra, match="method optimal-depth needs the 'exact' extra"):
+        METHODS["optimal-depth"](nx.wheel_graph(6))
+    with pytest.raises(MissingExtra, match="needs the 'exact' extra: pip install 'starlib.exact.'"):
+        depth_feasible(nx.wheel_graph(6), 2, 2)
