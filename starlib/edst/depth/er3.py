@@ -53,7 +53,8 @@ from ..factor.er.families import singer_labels_of
 from ..trees import EDSTSet, Tree, bfs_distances, relabel_trees
 from ..verify import check_edsts
 
-__all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "write_er_depth3", "DATA_DIR", "TAG"]
+__all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "write_er_depth3", "write_all", "DATA_DIR", "TAG",
+           "ER_DEPTH3_QS"]
 
 #: the committed records, ``q{q}.json``
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "er_depth3"
@@ -260,11 +261,23 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
         out = EDSTSet([Tree(bfs_tree(n, e, r), r, TAG, n=n, meta={"order": 1, "base": 0, "shift": 0})])
         check_edsts(g, out)
         return out
-    order = k
-    while order % 2 == 0:
-        order //= 2
+    orders = [k]
+    while orders[0] % 2 == 0:
+        orders[0] //= 2
     if q % 2 == 0:
-        order = 2 if k % 2 == 0 else 1
+        orders = [2, 1] if k % 2 == 0 else [1]
+    for order in orders:
+        out = _search_order(q, g, k, order, seed, time_limit, tries)
+        if out is not None:
+            return out
+    return None
+
+
+def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_limit: float,
+                  tries: int) -> EDSTSet | None:
+    """:func:`er_depth3_search` with a group of this order (``c = k / order`` base trees)."""
+    n = int(g.n)
+    e = np.asarray(g.edges, dtype=np.int64)
     c = k // order
     perm = _group(q, order, seed)
     orb, sizes = _edge_orbits(e, n, perm)
@@ -278,10 +291,12 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
         while not seen[x]:
             seen[x] = True
             x = perm[x]
-        if v not in absolute and v not in fixed:
+        if v not in fixed:
             reps.append(v)
     rng = np.random.default_rng(seed + 1)
     rng.shuffle(reps)
+    # non-absolute roots first (ER_3, ER_5 have no depth-3 tree rooted at an absolute point); even q: then the rest
+    reps = [v for v in reps if v not in absolute] + ([v for v in reps if v in absolute] if q % 2 == 0 else [])
     for t in range(tries):
         roots = [int(x) for x in reps[t * c:(t + 1) * c]]
         if len(roots) < c:
@@ -407,3 +422,35 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     out = relabel_trees(trees, index)
     check_edsts(g, out)
     return out
+
+
+#: the prime powers the committed records cover (``make er-depth3`` writes them)
+ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32)
+
+
+def write_all(qs: tuple[int, ...] = ER_DEPTH3_QS, directory: str | Path | None = None) -> list[tuple[int, int, float]]:
+    """Write the record of every ``q`` in ``qs`` (``make er-depth3``); print and return (q, depth, seconds).
+
+    The depth is ``-1`` when the search found nothing (no file written). The seconds are measured and vary;
+    they are not in the records.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     [row[:2] for row in write_all((2, 3), d)]  # doctest: +ELLIPSIS
+    q=2 ...
+    [(2, 2), (3, 3)]
+    """
+    import time
+
+    rows = []
+    for q in qs:
+        t0 = time.perf_counter()
+        path = write_er_depth3(q, directory)
+        sec = time.perf_counter() - t0
+        depth = -1 if path is None else max(er_depth3_trees(q, directory=directory).depths())  # type: ignore[union-attr]
+        roots = [] if path is None else [t.root for t in er_depth3_trees(q, directory=directory)]  # type: ignore[union-attr]
+        print(f"q={q} depth={depth} seconds={sec:.1f} roots={roots}", flush=True)
+        rows.append((q, depth, sec))
+    return rows
