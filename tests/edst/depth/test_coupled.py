@@ -144,3 +144,26 @@ def test_bad_depth_and_disconnected():
         coupled_program_feasible(nx.wheel_graph(6), 2, -1)
     with pytest.raises(ValueError, match="disconnected"):
         coupled_depth_bound(nx.Graph([(0, 1), (2, 3)]), 1)
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_witness_is_a_family_of_the_optimum_depth(name):
+    """The solver's family at the bound, checked here: spanning trees, pairwise edge-disjoint, depth <= 3."""
+    G = NAMED[name]
+    b = coupled_depth_bound(G, 2)
+    assert b.optimal and b.witness.shape == (2, G.number_of_nodes())
+    used = set()
+    for par in b.witness:
+        roots = [v for v in range(len(par)) if par[v] < 0]
+        assert len(roots) == 1
+        T = nx.Graph()
+        T.add_nodes_from(G)
+        for v, u in enumerate(par):
+            if u >= 0:
+                assert G.has_edge(int(u), v)
+                T.add_edge(int(u), v)
+        assert nx.is_tree(T)
+        assert max(nx.shortest_path_length(T, roots[0]).values()) <= 3
+        edges = {frozenset(x) for x in T.edges()}
+        assert not edges & used
+        used |= edges
