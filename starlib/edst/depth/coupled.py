@@ -49,13 +49,17 @@ The LP relaxation is no cheaper substitute: it is feasible at ``D = 2`` on all t
 
 Measured (one core, shared): on every connected graph with at most 7 vertices and every ``k`` (1354 rows of
 ``data/depth_optima_small.csv``, brute force) the value is the optimum on all rows, the per-tree bound on 1333;
-about 30 s for all. On Table IV with ``k`` = the shallow count: PolarStar ``ER_2 * IQ(3)`` (``k = 2``),
-``ER_2 * IQ(4)`` (3), ``ER_2 * QR(5)`` (2), ``ER_2 * QR(9)`` (3), ``ER_3 * QR(5)`` (2): value 4 (per-tree 3),
-depth 3 refuted and a family of depth 4 found (so 4 is the optimum; the heuristic's families have depth 5 on the
-last four); ``ER_3 * IQ(3)``, ``ER_3 * IQ(4)``, ``ER_4 * IQ(3)``, ``ER_2 * IQ(7)``, ``ER_2 * IQ(8)``: 4, depth 3
-refuted, depth 4 undecided within the budget; PolarFly ``ER_3`` (``k = 2``) and Slim Fly ``MMS(3)`` (``k = 2``):
-3, optimal (a depth-3 family found). Larger PolarFly, Slim Fly and Bundlefly instances are undecided or skipped:
-the value there is the per-tree bound.
+about 30 s for all. On Table IV with ``k`` = the shallow count (two runs with the defaults): PolarStar
+``ER_2 * IQ(3)`` (``k = 2``), ``ER_2 * IQ(4)`` (3), ``ER_3 * IQ(4)`` (3), ``ER_2 * QR(5)`` (2), ``ER_2 * QR(9)``
+(3), ``ER_3 * QR(5)`` (2), ``ER_2 * QR(13)`` (4), ``ER_4 * QR(5)`` (3): value 4 (per-tree 3), depth 3 refuted and a
+family of depth 4 found, so 4 is the optimum (the heuristic's families have depth 5 on all but the first; depth 3
+refuted also by CP-SAT, :func:`~starlib.edst.depth.exact.depth_feasible`, on the first four checked);
+``ER_3 * IQ(3)``, ``ER_4 * IQ(3)``, ``ER_2 * IQ(7)``, ``ER_3 * QR(9)``: 4, depth 3 refuted, depth 4 undecided
+within the budget; PolarFly ``ER_3`` (``k = 2``) and Slim Fly ``MMS(3)`` (``k = 2``): 3, optimal (a depth-3
+family found). Larger PolarFly, Slim Fly and Bundlefly instances are undecided or skipped: the value there is the
+per-tree bound. The verdicts depend on the solver's speed (a time budget): near the budget a rerun may refute one
+depth less (``ER_2 * IQ(8)`` was raised to 4 in one run, not in another); ``refuted`` records what was proved.
+HiGHS may overrun the budget in presolve (up to 25 s measured on Bundlefly ``MMS(3) * QR(9)``, n = 162).
 
 Example
 -------
