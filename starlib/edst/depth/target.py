@@ -156,8 +156,8 @@ def _round_roots(trees: EDSTSet, rnd: int, rng: np.random.Generator) -> list[int
     return roots
 
 
-def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed: int = 0, rounds: int = 6,
-                    max_steps: int = 400, max_evals: int | None = None, anneal: int = 200_000) -> EDSTSet:
+def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed: int = 0, rounds: int = 4,
+                    max_steps: int = 400, max_evals: int | None = None, anneal: int = 400_000) -> EDSTSet:
     """Drive every tree of an EDST family to depth at most ``target`` by targeted exchanges, keeping the count.
 
     Rounds of the compiled repair of :mod:`starlib.edst.depth.er` (its moves count only the pairs (tree,
@@ -180,7 +180,7 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     max_steps : int, optional
         Steps per round at most (a sweep of single exchanges, else chained ones, a lift or a kick; 400).
     max_evals : int, optional
-        Trial exchanges per round at most (each costs ``O(n)``); default ``max(20_000, 10**8 // n)``.
+        Trial exchanges per round at most (each costs ``O(n)``); default ``max(20_000, 2 * 10**7 // n)``.
 
     Returns
     -------
@@ -215,7 +215,7 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     arrays, tags = _family_arrays(trees)
     out = centred_trees(n, [sort_edge_rows(a) for a in arrays], tags)
     if max_evals is None:
-        max_evals = max(20_000, 100_000_000 // max(n, 1))
+        max_evals = max(20_000, 20_000_000 // max(n, 1))
     max_evals = check_int(max_evals, "max_evals", minimum=1, rule="a number of trial exchanges >= 1")
     anneal = check_int(anneal, "anneal", minimum=0, rule="a number of trial moves >= 0")
     if n > 2 and out and max(out.depths()) > target:
@@ -231,7 +231,7 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
                                            int(max_steps), 3, 32, int(max_evals))[:4]
             if bad > 0 and anneal > 0:  # the greedy repair is stuck: anneal from its best state
                 bpar = _anneal(n, indptr, indices, eid, bown.copy(), bpar.copy(), bpe.copy(), root, int(target),
-                               s1 + 1, int(anneal), 2.0, 0.05)[0]
+                               s1 + 1, int(anneal), 4.0, 0.2)[0]
             rows = []
             for t in range(len(start)):
                 v = np.delete(np.arange(n), int(root[t]))
@@ -248,8 +248,8 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     return out
 
 
-def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, seed: int = 0, rounds: int = 6,
-                  max_steps: int = 400, max_evals: int | None = None, anneal: int = 200_000) -> EDSTSet:
+def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, seed: int = 0, rounds: int = 4,
+                  max_steps: int = 400, max_evals: int | None = None, anneal: int = 400_000) -> EDSTSet:
     """Lower the maximum depth one level at a time with :func:`repair_to_depth`, down to ``lower_bound``.
 
     From the family's maximum depth ``d`` (each tree at its centre) it asks for ``d - 1`` while ``d`` is above
