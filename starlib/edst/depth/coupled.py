@@ -53,7 +53,8 @@ about 30 s for all. On Table IV with ``k`` = the shallow count (two runs with th
 ``ER_2 * IQ(3)`` (``k = 2``), ``ER_2 * IQ(4)`` (3), ``ER_3 * IQ(4)`` (3), ``ER_2 * QR(5)`` (2), ``ER_2 * QR(9)``
 (3), ``ER_3 * QR(5)`` (2), ``ER_2 * QR(13)`` (4), ``ER_4 * QR(5)`` (3): value 4 (per-tree 3), depth 3 refuted and a
 family of depth 4 found, so 4 is the optimum (the heuristic's families have depth 5 on all but the first; depth 3
-refuted also by CP-SAT, :func:`~starlib.edst.depth.exact.depth_feasible`, on the first four checked);
+refuted also by CP-SAT, :func:`~starlib.edst.depth.exact.depth_feasible`, and the family checked, on
+``ER_2 * IQ(3)``, ``ER_2 * IQ(4)``, ``ER_2 * QR(5)``, ``ER_3 * QR(5)``);
 ``ER_3 * IQ(3)``, ``ER_4 * IQ(3)``, ``ER_2 * IQ(7)``, ``ER_3 * QR(9)``: 4, depth 3 refuted, depth 4 undecided
 within the budget; PolarFly ``ER_3`` (``k = 2``) and Slim Fly ``MMS(3)`` (``k = 2``): 3, optimal (a depth-3
 family found). Larger PolarFly, Slim Fly and Bundlefly instances are undecided or skipped: the value there is the
