@@ -49,8 +49,10 @@ The warm start's trees, sorted by root, are the solution hint (``AddHint``).
 
 Time and determinism: ``time_limit`` is CP-SAT's **deterministic** time (``max_deterministic_time``, work units
 that track seconds of one worker roughly, not the wall clock), spent over all the depths tried; with one worker
-and a fixed ``seed`` the same input gives the same depths, statuses and trees on every run and machine load. The
-seconds of the per-depth log are wall-clock and vary.
+and a fixed ``seed`` the same input gives the same depths, statuses and trees on every run and machine load. A
+wall-clock stop at ``4 * time_limit`` seconds is a safety net only (on a loaded machine one deterministic second
+took up to 5 wall seconds); a solve it cuts short is not reproducible. The seconds of the per-depth log are
+wall-clock and vary.
 
 Measured
 --------
@@ -263,7 +265,7 @@ def _hint_arrays(trees: EDSTSet, n: int) -> list[tuple[int, np.ndarray, np.ndarr
 
 def depth_feasible(graph: GraphLike, k: int, depth: int, *, time_limit: float = 10.0, hint: EDSTSet | None = None,
                    seed: int = 0, workers: int = 1, symmetry: bool = True, cuts: bool = True,
-                   _prepared: dict[str, Any] | None = None) -> DepthSolve:
+                   wall_limit: float | None = None, _prepared: dict[str, Any] | None = None) -> DepthSolve:
     """Solve the model of the module text once: ``k`` EDSTs of ``graph``, each of depth ``<= depth``?
 
     Parameters
@@ -284,6 +286,9 @@ def depth_feasible(graph: GraphLike, k: int, depth: int, *, time_limit: float = 
         CP-SAT's ``num_workers`` (1 is deterministic).
     symmetry, cuts : bool, optional
         Add the symmetry-breaking rules and the cuts of the module text (both sound; off only to compare).
+    wall_limit : float, optional
+        A wall-clock stop in seconds, a safety net (default ``4 * time_limit``): deterministic time can run
+        slower than the clock on a loaded machine; a solve it stops is not reproducible.
 
     Returns
     -------
@@ -377,8 +382,9 @@ def depth_feasible(graph: GraphLike, k: int, depth: int, *, time_limit: float = 
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.max_deterministic_time = float(time_limit)
-    if workers > 1:  # several workers race on the wall clock; keep a wall-clock stop as well
-        solver.parameters.max_time_in_seconds = float(time_limit) * 4
+    wall = 4 * float(time_limit) if wall_limit is None else check_real(wall_limit, "wall_limit", minimum=0.0,
+                                                                        rule="a wall-clock limit >= 0 seconds")
+    solver.parameters.max_time_in_seconds = max(wall, 1e-3)
     status = solver.Solve(model)
     name = solver.StatusName(status)
     seconds = time.perf_counter() - t0
@@ -431,7 +437,8 @@ def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_st
     k : int
         The number of trees, ``1 <= k <= upper_bound(graph)`` (eq. (1)).
     time_limit : float, optional
-        CP-SAT's deterministic time (about seconds of one worker) for all the solves together.
+        CP-SAT's deterministic time (about seconds of one worker) for all the solves together; a wall-clock
+        safety stop at ``4 * time_limit`` seconds as well (:func:`depth_feasible`).
     warm_start : EDSTSet or False, optional
         At least ``k`` EDSTs of ``graph`` (the ``k`` shallowest are used). Default (None):
         :func:`~.shallow.shallow_trees` when it finds ``k`` trees, else none. ``False``: none (the search goes
@@ -477,11 +484,12 @@ def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_st
     prep: dict[str, Any] = {}
     log: list[tuple[int, str, float]] = []
     spent = 0.0
+    t_start = time.perf_counter()
 
     def solve(D: int) -> DepthSolve:
         nonlocal spent
         s = depth_feasible(g, k, D, time_limit=max(time_limit - spent, 1e-3), hint=ws, seed=seed, workers=workers,
-                           _prepared=prep)
+                           wall_limit=max(4 * time_limit - (time.perf_counter() - t_start), 1e-3), _prepared=prep)
         spent += s.deterministic_time
         log.append((D, s.status, s.seconds))
         return s
