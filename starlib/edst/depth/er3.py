@@ -11,9 +11,9 @@ The search (:func:`er_depth3_search`)
    drawn by a seeded generator) is an automorphism of ER_q (it keeps the dot product); a power ``g`` of one whose
    permutation of the points has order divisible by ``k'`` has order exactly ``k'``. An element of odd order
    ``> 1`` of ``SO(3, q)`` fixes no edge (checked per instance: every edge orbit of ``<g>`` has size ``k'``;
-   the search refuses the group otherwise). For even ``q`` the swap of the first two coordinates (order 2,
-   ``k' = 2`` when ``k`` is even) is used; it fixes some edges, which then stay unused (an even-``q`` family
-   leaves ``q(q+1)/2`` edges unused anyway). ``k' = 1`` (``q = 7``, ``q = 31``, ``q = 2``) is no symmetry.
+   orbits of another size are left unused, which for odd ``q`` makes the model infeasible). Even ``q`` and
+   ``k' = 1`` (``q = 3, 7, 31``) use no symmetry (``c = k`` base trees): the swap of the first two coordinates
+   (order 2) was tried for even ``q`` and gave no depth-3 family at ``q = 4, 8, 16``.
 2. **Base trees.** ``c`` base trees ``B_0 .. B_{c-1}``, rooted at non-absolute points of distinct
    ``<g>``-orbits; the family is ``g^i(B_j)`` for ``i < k'``, ``j < c`` (``k`` trees). It is edge-disjoint iff
    every edge orbit holds at most one edge of all base trees together (the images of one orbit representative
@@ -264,8 +264,8 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
     orders = [k]
     while orders[0] % 2 == 0:
         orders[0] //= 2
-    if q % 2 == 0:
-        orders = [2, 1] if k % 2 == 0 else [1]
+    if q % 2 == 0:  # the coordinate swap (order 2) gave no depth-3 family at q = 4, 8, 16: no symmetry
+        orders = [1]
     for order in orders:
         out = _search_order(q, g, k, order, seed, time_limit, tries)
         if out is not None:
