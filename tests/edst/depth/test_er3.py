@@ -108,3 +108,13 @@ def test_bad_search_arguments():
 def test_wrong_host_graph():
     with pytest.raises(ValueError, match="graph"):
         er_depth3_trees(5, polarfly(7))
+
+
+@pytest.mark.parametrize("q", [3, 5, 7, 11, 13])
+def test_odd_prime_q_roots_are_not_absolute(q):
+    """Absolute points by the dot product mod the prime q (independent of starlib's field tables)."""
+    g = polarfly(q)
+    pts = [tuple(map(int, lab)) for lab in g.labels]
+    absolute = {v for v, p in enumerate(pts) if sum(x * x for x in p) % q == 0}
+    assert absolute and len(absolute) == q + 1
+    assert not absolute & {t.root for t in er_depth3_trees(q)}
