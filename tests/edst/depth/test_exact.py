@@ -195,3 +195,24 @@ def test_missing_ortools_names_the_extra(monkeypatch):
         METHODS["optimal-depth"](nx.wheel_graph(6))
     with pytest.raises(MissingExtra, match="needs the 'exact' extra: pip install 'starlib.exact.'"):
         depth_feasible(nx.wheel_graph(6), 2, 2)
+
+
+def test_hoffman_singleton_has_no_two_edsts_of_depth_3():
+    """The Hoffman-Singleton graph HS (networkx's builder; Slim Fly MMS(5) is this graph) has no 2 EDSTs of depth 3.
+
+    Hand proof. HS is a Moore graph: 7-regular, girth 5, diameter 2, so two non-adjacent vertices have exactly one
+    common neighbour and adjacent ones none. Let ``T`` be a spanning tree of depth <= 3 rooted at ``r`` and ``w``
+    a neighbour of ``r`` that is not a child of ``r`` in ``T``. Its tree path from ``r`` starts ``r, x`` with
+    ``x != w`` another neighbour of ``r``; ``x`` and ``w`` are not adjacent (no triangle) and their one common
+    neighbour is ``r``, so the path from ``x`` to ``w`` avoiding ``r`` has length >= 3 and ``w`` sits at depth
+    >= 4. Hence every spanning tree of depth <= 3 holds all 7 edges at its root. A second edge-disjoint spanning
+    tree needs an edge at that root: none is left. So ``k = 2`` trees need depth >= 4, while the counting bound
+    (radius and degree budgets) gives only 3; three trees of depth 4 exist (the solver finds them, verified).
+    """
+    HS = as_graph(nx.hoffman_singleton_graph())
+    assert depth_lower_bound(HS, 2).value == 3 == depth_lower_bound(HS, 3).value
+    for sym, cuts in [(True, True), (False, False)]:
+        assert depth_feasible(HS, 2, 3, time_limit=20, symmetry=sym, cuts=cuts).infeasible
+    r = optimal_depth(HS, 3, time_limit=20)
+    assert (r.depth, r.lower, r.status) == (4, 4, "optimal") and verify_edsts(HS, r.trees).valid
+    assert max(nx_depths(r.trees)) == 4
