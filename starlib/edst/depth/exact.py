@@ -69,13 +69,17 @@ One worker, seed 0, ``time_limit=60`` (deterministic), warm start :func:`~.shall
 * **ER_8** ``k = 4``: optimum 3, a depth-3 family found (107 s wall) below the shallow start's 4.
 * **ER_9** ``k = 5``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 281 s wall).
 * **Slim Fly** MMS(3) ``k = 2``: optimum 3 at once (the shallow start meets the bound, no solve). MMS(4)
-  ``k = 3``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 67 s wall). MMS(5) ``k = 3``: not yet measured.
-* **PolarStar** (ER_3 * QR(5) and up): not yet measured.
+  ``k = 3``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 67 s wall). MMS(5) ``k = 3``: **optimum 4**, above
+  the counting bound 3: depth 3 refuted in 0.5 s (even ``k = 2``, even without cuts and symmetry rules; MMS(5) is
+  the Hoffman-Singleton graph, and a Moore graph of girth 5 forces every depth-3 tree to hold all edges at its
+  root, which leaves none for a second tree: the hand proof is in ``tests/edst/depth/test_exact.py``).
+* **PolarStar** ER_3 * QR(5) (``polarstar(3, paley_q=5)``, 65 routers) ``k = 2``: **optimum 4**, above the
+  counting bound 3 and below the shallow start's 5 (depth 4 found, depth 3 refuted; 0.4 s).
 
-So the model proves depth-2 infeasibility on every graph tried and finds depth-3 families up to ER_8, but
-no depth-3 question of Slim Fly MMS(4), ER_7 ``k = 4`` or ER_9 was decided in a minute. A variant with Boolean
-levels (``x[t, v, l]``) was slower (ER_5 ``k = 3``, depth 3: 9.2 s wall against 2.7 s; MMS(4) depth 3 still
-UNKNOWN after 30) and is not kept.
+So the model refutes depth 2 on every graph tried, settles depth 3 on MMS(5) and PolarStar ER_3 * QR(5) at
+once, and finds depth-3 families up to ER_8; the depth-3 questions of Slim Fly MMS(4), ER_7 ``k = 4`` and ER_9
+``k = 5`` stayed open after a minute. A variant with Boolean levels (``x[t, v, l]``) was slower (ER_5 ``k = 3``,
+depth 3: 9.2 s wall against 2.7 s; MMS(4) depth 3 still UNKNOWN after 30) and is not kept.
 
 Example
 -------
