@@ -29,7 +29,7 @@ one CP-SAT worker, ``max_deterministic_time``, no clock). ``make er-depth3`` run
 records ``data/er_depth3/q{q}.json`` (starlib JSON, :func:`starlib.io.write_json`); :func:`er_depth3_trees` loads
 them. The measured table (q, group order, base trees, seconds) is in docs/er-edsts.md §13.3.
 
-Measured (seed 0, one worker): depth 3 for every prime power ``q <= 29`` and ``q = 37`` (``q = 2``: depth 2),
+Measured (seed 0, one worker): depth 3 for every prime power ``q <= 29`` and ``q = 37, 41`` (``q = 2``: depth 2),
 from under a second (``q <= 13``) to about two minutes (``q = 27``, ``q = 37``) per ``q``; ``q = 31`` and
 ``q = 32`` (no symmetry, 16 trees on about 1000 vertices) found nothing in one root choice of 400 and 600
 deterministic units. The repair kernel of
@@ -431,7 +431,7 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
 
 
 #: the prime powers the committed records cover (``make er-depth3`` writes them); not 31, 32 (docs §13.3)
-ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 37)
+ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 37, 41)
 #: search arguments other than the defaults, per ``q`` (the records name the arguments they were made with)
 ER_DEPTH3_PARAMS: dict[int, dict[str, float]] = {23: {"time_limit": 80.0, "tries": 4}}
 
