@@ -69,7 +69,7 @@ One worker, seed 0, ``time_limit=60`` (deterministic), warm start :func:`~.shall
 * **ER_8** ``k = 4``: optimum 3, a depth-3 family found (107 s wall) below the shallow start's 4.
 * **ER_9** ``k = 5``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 281 s wall).
 * **Slim Fly** MMS(3) ``k = 2``: optimum 3 at once (the shallow start meets the bound, no solve). MMS(4)
-  ``k = 3``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 67 s wall). MMS(5) ``k = 3``: **optimum 4**, above
+  ``k = 3``: open, depth 4, lower bound 3 (depth 3 UNKNOWN, 67-108 s wall). MMS(5) ``k = 3``: **optimum 4**, above
   the counting bound 3: depth 3 refuted in 0.5 s (even ``k = 2``, even without cuts and symmetry rules; MMS(5) is
   the Hoffman-Singleton graph, and a Moore graph of girth 5 forces every depth-3 tree to hold all edges at its
   root, which leaves none for a second tree: the hand proof is in ``tests/edst/depth/test_exact.py``).
