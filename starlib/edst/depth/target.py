@@ -1,7 +1,7 @@
 """Drive a family of edge-disjoint spanning trees to a target depth, keeping the count.
 
 :func:`repair_to_depth` takes any EDST family (e.g. the result of :func:`~starlib.edst.depth.shallow_trees`) and
-a target depth ``D``. Each round (at most ``rounds``, 8) has two phases, the roots fixed within the round:
+a target depth ``D``. Each round (at most ``rounds``, 4) has two phases, the roots fixed within the round:
 
 1. **Targeted repair** -- the compiled kernel of :mod:`starlib.edst.depth.er` (written for ER_q; it takes any graph
    through :func:`~starlib.edst.depth.search.graph_index`). It counts only the pairs (tree, vertex) deeper than
@@ -12,7 +12,7 @@ a target depth ``D``. Each round (at most ``rounds``, 8) has two phases, the roo
    summed over the trees, the number of vertices deeper than ``D`` plus their total excess depth; a move is a
    random legal exchange (half the time at a deep vertex, the new parent anywhere not below it -- not only a
    lift), accepted by the Metropolis rule at a temperature falling geometrically from 4 to 0.2 over ``anneal``
-   trial moves (400,000); the best state is kept.
+   trial moves (1,600,000); the best state is kept.
 
 Between rounds the trees are re-rooted (at their centres, or in odd rounds at a seeded choice among their
 vertices of least eccentricity) and the next round starts from the best family so far; it stops once every tree
@@ -29,17 +29,18 @@ procedure is deterministic: seeded random numbers, budgets counted in steps and 
 
 Measured
 --------
-``repair_to_depth(graph, S, lower_bound + 1)`` with ``S = shallow_trees(graph)`` and the defaults (``seed = 0``, one
-core), on the 68 Table IV networks with at most 500 routers (``paper_tables/maximum_shallow.csv``, its
-``lower_bound`` column; rows already at ``lower_bound + 1`` or below skipped): 60 rows end within one level of the
-bound (26 before). Depth 4 is reached on Slim Fly q = 8 (from 5), on Bundlefly MMS(3) * QR(p) for p = 5, 9, 13, 17
-(from 5), on 10 PolarStar-IQ rows (from 5, or 6 at (q, d) = (3, 7), (3, 12)) and 12 PolarStar-Paley rows (from 5);
-every row with bound 4 reaches 5. Eight PolarStar rows stay at 5 over a bound of 3: IQ (q, d) = (2, 12), (3, 11),
-(4, 7), (4, 8) and Paley (q, p) = (4, 13), (5, 9), (4, 17), (9, 5). Every family verified, depths cross-checked by
-an independent BFS. 114 s of CPU in all (about 5 s of it the first call's compilation), at most 10.5 s per network;
-the rows that reach the target take 0.1-6 s, the misses spend the whole budget (8 rounds).
-:func:`deepen_search` down to the bound finds depth 3, the bound, on ER_4 (two trees, from depth 4): certified
-optimal.
+``deepen_search(graph, S, lower_bound + 1)`` (targets one level at a time from the depth of S down to ``lower_bound
++ 1``) with ``S = shallow_trees(graph)`` and the defaults (``seed = 0``, one core), on the 68 Table IV networks with
+at most 500 routers (``paper_tables/maximum_shallow.csv``, its ``lower_bound`` column): 65 rows end within one level
+of the bound (26 before). Depth 4 is reached on Slim Fly q = 8 (from 5), on Bundlefly MMS(3) * QR(p) for p = 5, 9,
+13, 17 (from 5), on every PolarStar-IQ and PolarStar-Paley row of bound 3 (from 5, or 6 at IQ (q, d) = (3, 7), (3,
+11), (3, 12) and Paley (q, p) = (4, 13)) except three: IQ (4, 8) and Paley (4, 17) reach 5 (from 6), Paley (9, 5)
+stays at 5. Every row of bound 4 reaches 5. Every family verified, depths cross-checked by an independent BFS. 112 s
+of CPU in all (about 5 s of it the first call's compilation), at most 16 s per network; the rows that reach their
+target take 0-12 s, the three misses spend the whole budget. Calling :func:`repair_to_depth` at ``lower_bound + 1``
+directly (no intermediate target) misses IQ (3, 11) from depth 6, which the step through 5 reaches; with the earlier
+defaults (8 rounds of 400,000 annealing moves) eight PolarStar rows stayed at 5. :func:`deepen_search` down to the
+bound itself finds depth 3, the bound, on ER_4 (two trees, from depth 4): certified optimal.
 
 Example
 -------
@@ -176,8 +177,8 @@ def _round_roots(trees: EDSTSet, rnd: int, rng: np.random.Generator) -> list[int
     return roots
 
 
-def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed: int = 0, rounds: int = 8,
-                    max_steps: int = 400, max_evals: int | None = None, anneal: int = 400_000) -> EDSTSet:
+def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed: int = 0, rounds: int = 4,
+                    max_steps: int = 400, max_evals: int | None = None, anneal: int = 1_600_000) -> EDSTSet:
     """Drive every tree of an EDST family to depth at most ``target`` by targeted exchanges, keeping the count.
 
     Rounds of the compiled repair of :mod:`starlib.edst.depth.er` (its moves count only the pairs (tree,
@@ -197,14 +198,14 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     seed : int, optional
         Seed of the tie orders, kicks and root draws (same input and seed, same output).
     rounds : int, optional
-        Rounds at most (8).
+        Rounds at most (4).
     max_steps : int, optional
         Steps per round at most (a sweep of single exchanges, else chained ones, a lift or a kick; 400).
     max_evals : int, optional
         Trial exchanges of the repair per round at most (each costs ``O(n)``); default
         ``max(20_000, 2 * 10**7 // n)``.
     anneal : int, optional
-        Trial moves of the annealing per round (each costs ``O(n)``; 400,000; 0 switches it off).
+        Trial moves of the annealing per round (each costs ``O(n)``; 1,600,000; 0 switches it off).
 
     Returns
     -------
@@ -272,8 +273,8 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     return out
 
 
-def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, seed: int = 0, rounds: int = 8,
-                  max_steps: int = 400, max_evals: int | None = None, anneal: int = 400_000) -> EDSTSet:
+def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, seed: int = 0, rounds: int = 4,
+                  max_steps: int = 400, max_evals: int | None = None, anneal: int = 1_600_000) -> EDSTSet:
     """Lower the maximum depth one level at a time with :func:`repair_to_depth`, down to ``lower_bound``.
 
     From the family's maximum depth ``d`` (each tree at its centre) it asks for ``d - 1`` while ``d`` is above
