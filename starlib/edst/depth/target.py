@@ -41,6 +41,7 @@ target take 0-12 s, the three misses spend the whole budget. Calling :func:`repa
 directly (no intermediate target) misses IQ (3, 11) from depth 6, which the step through 5 reaches; with the earlier
 defaults (8 rounds of 400,000 annealing moves) eight PolarStar rows stayed at 5. :func:`deepen_search` down to the
 bound itself finds depth 3, the bound, on ER_4 (two trees, from depth 4): certified optimal.
+With ``seed = 1`` Paley (4, 17) reaches 4 (3.4 s); IQ (4, 8) and Paley (9, 5) stay at 5 with it too.
 
 Example
 -------
