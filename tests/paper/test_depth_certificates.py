@@ -1,0 +1,87 @@
+"""The committed depth certificates (data/depth_certificates.csv and data/depth_certificates/) re-checked.
+
+Every family file is re-read and re-verified (k EDSTs of the stated depth, the digest of the record); the cheapest
+refuted depths are re-solved on the stated model with the recorded time limit and seed; the columns agree.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from starlib.edst.depth import exact
+from starlib.edst.verify import check_edsts
+from starlib.io.json_format import read_json
+from starlib.paper.depth_certificates import COLUMNS, certify_row, family_filename
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "data" / "depth_certificates.csv"
+FAMILIES = ROOT / "data" / "depth_certificates"
+
+
+def _rows() -> list[dict[str, str]]:
+    with open(RECORD, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+ROWS = _rows()
+with open(ROOT / "paper_tables" / "maximum_shallow.csv", newline="") as _fh:
+    TABLE = {(r["network"], r["parameters"]): r for r in csv.DictReader(_fh)}
+WITH_FAMILY = [r for r in ROWS if r["family_file"]]
+REFUTED = sorted((r for r in ROWS if r["refuted"]), key=lambda r: int(r["n"]) * int(r["k"]))[:2]
+
+
+def test_record_columns_and_order() -> None:
+    with open(RECORD, newline="") as fh:
+        assert tuple(next(csv.reader(fh))) == COLUMNS
+    keys = [(r["network"], r["parameters"]) for r in ROWS]
+    assert len(set(keys)) == len(keys) and len(ROWS) > 0
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['network']} {r['parameters']}")
+def test_row_consistent(row: dict[str, str]) -> None:
+    b, lo, best, start = (int(row[c]) for c in ("per_tree_bound", "proved_lower", "best_depth", "start_depth"))
+    assert lo >= b and best >= lo and start >= best
+    assert row["status"] == ("optimal" if best == lo else "open")
+    refuted = [int(d) for d in row["refuted"].split()]
+    assert lo == (max(refuted) + 1 if refuted else b)
+    assert row["model"] == exact.MODEL[0]
+    table = TABLE[row["network"], row["parameters"]]  # the Table IV row it certifies: same network, k, start, bound
+    assert (row["n"], row["k"], row["start_depth"], row["per_tree_bound"]) == \
+        (table["n"], table["shallow_trees"], table["shallow_depth"], table["lower_bound"])
+    assert int(row["n"]) * int(row["k"]) <= exact.MAX_VERTEX_TREES
+    assert (row["family_file"] == "") == (row["family_sha256"] == "") == (best == start)
+    if row["family_file"]:
+        assert row["family_file"] == family_filename(row["network"], row["parameters"])
+
+
+def test_no_stray_family_files() -> None:
+    assert sorted(p.name for p in FAMILIES.glob("*.json")) == sorted(r["family_file"] for r in WITH_FAMILY)
+
+
+@pytest.mark.parametrize("row", WITH_FAMILY, ids=lambda r: r["family_file"])
+def test_family_file_verifies(row: dict[str, str]) -> None:
+    path = FAMILIES / row["family_file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == row["family_sha256"]
+    f = read_json(path)
+    assert f.network == row["network"] and int(f.graph.n) == int(row["n"]) and int(f.graph.m) == int(row["links"])
+    assert f.trees is not None and len(f.trees) == int(row["k"])
+    check_edsts(f.graph, f.trees)
+    assert max(f.trees.depths()) == int(row["best_depth"])
+
+
+@pytest.mark.parametrize("row", REFUTED, ids=lambda r: f"{r['network']} {r['parameters']}")
+def test_refuted_depth_still_infeasible(row: dict[str, str]) -> None:
+    again = certify_row(row["network"], row["parameters"], time_limit=float(row["time_limit"]),
+                        seed=int(row["seed"]))
+    assert again["refuted"] == row["refuted"]
+    assert {c: str(again[c]) for c in ("k", "proved_lower", "best_depth", "family_sha256")} == \
+        {c: row[c] for c in ("k", "proved_lower", "best_depth", "family_sha256")}
+
+
+def test_certify_row_rejects_bad_time_limit() -> None:
+    with pytest.raises(ValueError, match="time_limit"):
+        certify_row("polarfly", "q=2", time_limit=0)
