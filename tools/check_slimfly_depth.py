@@ -2,11 +2,11 @@
 
 Writes ``data/slimfly_depth.csv`` (default), one row per admissible ``q`` (a prime power ``q >= 3``,
 ``q = 0, 1 or 3 (mod 4)``): ``q, n, links, trees, upper_bound, lower_bound, max_depth, verified, stage, sha256``.
-``trees`` is :func:`starlib.edst.product.slimfly_depth.slimfly_shallow_trees`'s count, ``upper_bound`` eq. (1)
+``trees`` is :func:`starlib.edst.depth.slimfly.slimfly_shallow_trees`'s count, ``upper_bound`` eq. (1)
 (:func:`starlib.bounds.upper_bound`), ``lower_bound`` the depth lower bound for that count
 (:func:`starlib.edst.depth.depth_lower_bound`), ``verified`` the verdict of
 :func:`starlib.edst.verify.verify_edsts` run here again on the family, ``stage`` the step that reached the depth
-(``ls`` or ``repair``) and ``sha256`` :func:`~starlib.edst.product.slimfly_depth.family_sha256` of the family
+(``ls`` or ``repair``) and ``sha256`` :func:`~starlib.edst.depth.slimfly.family_sha256` of the family
 (seed 0), so a rerun can be compared row by row. No timings: every column is reproducible.
 
 Usage::
@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from starlib.bounds import upper_bound
-from starlib.edst.product.slimfly_depth import TARGET_DEPTH, family_sha256, slimfly_shallow_trees
+from starlib.edst.depth.slimfly import TARGET_DEPTH, family_sha256, slimfly_shallow_trees
 from starlib.edst.verify import verify_edsts
 from starlib.factors import MMS_ORDER
 from starlib.networks import slimfly

@@ -76,7 +76,8 @@ from ..trees import EDSTSet, centred_trees, sort_edge_rows
 from ..verify import check_edsts
 from .search import EdgeLookup, below, graph_index, improve_depth
 
-__all__ = ["er_shallow_trees"]
+__all__ = ["er_shallow_trees", "repair_family", "repair_kernel", "family_state", "depth_row", "trial_scratch",
+           "try_exchange", "undo_exchange", "apply_exchange"]
 
 #: the target depth
 TARGET = 4
@@ -88,7 +89,7 @@ TARGET = 4
 
 
 @numba.njit(cache=True)
-def _depth_row(t, n, par, root, depth, stack, target):  # pragma: no cover - compiled
+def depth_row(t, n, par, root, depth, stack, target):  # pragma: no cover - compiled
     """Depths of tree ``t`` from its parent array (walks up to a known depth); returns (bad, sum of depths)."""
     for v in range(n):
         depth[t, v] = -1
@@ -117,7 +118,7 @@ def _depth_row(t, n, par, root, depth, stack, target):  # pragma: no cover - com
 
 
 @numba.njit(cache=True)
-def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
+def apply_exchange(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
     """Exchange: ``T_a`` takes ``xy`` (edge ``e``) for ``x``'s parent edge ``xp``, which goes to the old owner of
     ``e`` (or becomes unused). Returns the old owner (``-1`` unused), or ``-2`` if illegal (nothing changed)."""
     p = par[a, x]
@@ -146,16 +147,16 @@ def _apply(a, x, y, e, par, pe, owner, depth):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _trial_scratch(n):  # pragma: no cover - compiled
-    """Scratch of one :func:`_try`: its trees, saved rows and owners to undo."""
+def trial_scratch(n):  # pragma: no cover - compiled
+    """Scratch of one :func:`try_exchange`: its trees, saved rows and owners to undo."""
     return np.empty(2, np.int64), np.empty((6, n), np.int64), np.empty(4, np.int64)
 
 
 @numba.njit(cache=True)
-def _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
-    """:func:`_apply` with what undoes it: the trees it may change (``a`` and the owner of ``e``, ``-1`` none) into
-    ``ts``, their rows into ``sv``, the two edges whose owner it changes and their owners into ``undo``. Returns
-    what ``_apply`` returns (on success the second entry of ``ts``)."""
+def try_exchange(a, x, y, e, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
+    """:func:`apply_exchange` with what undoes it: the trees it may change (``a`` and the owner of ``e``, ``-1``
+    none) into ``ts``, their rows into ``sv``, the two edges whose owner it changes and their owners into
+    ``undo``. Returns what ``apply_exchange`` returns (on success the second entry of ``ts``)."""
     ts[0] = a
     ts[1] = owner[e]
     for i in range(2):
@@ -168,12 +169,12 @@ def _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover -
     undo[1] = owner[e]
     undo[2] = ep
     undo[3] = owner[ep]
-    return _apply(a, x, y, e, par, pe, owner, depth)
+    return apply_exchange(a, x, y, e, par, pe, owner, depth)
 
 
 @numba.njit(cache=True)
 def _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
-    """:func:`_try` of the exchange giving ``x`` the parent ``y = indices[j]`` in ``T_a`` if that lifts ``x``
+    """:func:`try_exchange` of the exchange giving ``x`` the parent ``y = indices[j]`` in ``T_a`` if that lifts ``x``
     (``depth_a(y) + 1 < depth_a(x)``) and the edge is not in ``T_a``; else ``-2`` (nothing done)."""
     y = indices[j]
     if depth[a, y] + 1 >= depth[a, x]:
@@ -181,12 +182,12 @@ def _try_lift(a, x, j, indices, eid, par, pe, owner, depth, ts, sv, undo):  # pr
     e = eid[j]
     if owner[e] == a:
         return -2
-    return _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo)
+    return try_exchange(a, x, y, e, par, pe, owner, depth, ts, sv, undo)
 
 
 @numba.njit(cache=True)
-def _undo(par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
-    """Undo a legal :func:`_try` (the same ``ts``, ``sv``, ``undo``)."""
+def undo_exchange(par, pe, owner, depth, ts, sv, undo):  # pragma: no cover - compiled
+    """Undo a legal :func:`try_exchange` (the same ``ts``, ``sv``, ``undo``)."""
     for i in range(2):
         if ts[i] >= 0:
             par[ts[i], :] = sv[3 * i]
@@ -212,7 +213,7 @@ def _score(ts, n, par, root, depth, stack, target, bad, nb, ns):  # pragma: no c
                 seen = True
         if seen:
             continue
-        b_, s_ = _depth_row(t, n, par, root, depth, stack, target)
+        b_, s_ = depth_row(t, n, par, root, depth, stack, target)
         nb[i] = b_
         ns[i] = s_
         delta += b_ - bad[t]
@@ -270,8 +271,8 @@ def _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad
     ``depth_a(y) >= depth_a(x) - 1`` (useless as a parent so far), first an exchange giving ``y`` a parent ``w``
     with ``depth_a(w) + 2 < depth_a(x)``, then the exchange ``x -> y``. Taken if the bad count drops (trees
     ``a``, ``owner(yw)``, ``owner(xy)`` recomputed). Returns (taken, evals)."""
-    ts1, sv1, undo1 = _trial_scratch(n)
-    ts2, sv2, undo2 = _trial_scratch(n)
+    ts1, sv1, undo1 = trial_scratch(n)
+    ts2, sv2, undo2 = trial_scratch(n)
     ts = np.empty(3, np.int64)
     nb = np.empty(3, np.int64)
     ns_ = np.empty(3, np.int64)
@@ -301,25 +302,25 @@ def _lift_phase(n, indptr, indices, eid, owner, par, pe, root, depth, stack, bad
                 ts[0] = a
                 ts[1] = owner[e1]
                 ts[2] = owner[e]
-                r1 = _try(a, y, w, e1, par, pe, owner, depth, ts1, sv1, undo1)
+                r1 = try_exchange(a, y, w, e1, par, pe, owner, depth, ts1, sv1, undo1)
                 if r1 == -2:
                     continue
                 evals += 1
-                _depth_row(a, n, par, root, depth, stack, target)
+                depth_row(a, n, par, root, depth, stack, target)
                 if r1 >= 0:
-                    _depth_row(r1, n, par, root, depth, stack, target)
+                    depth_row(r1, n, par, root, depth, stack, target)
                 if depth[a, y] + 1 < depth[a, x] and owner[e] != a:
-                    if _try(a, x, y, e, par, pe, owner, depth, ts2, sv2, undo2) != -2:
+                    if try_exchange(a, x, y, e, par, pe, owner, depth, ts2, sv2, undo2) != -2:
                         if _score(ts, n, par, root, depth, stack, target, bad, nb, ns_) < 0:
                             _commit(ts, nb, ns_, bad, sd)
                             return True, evals
-                        _undo(par, pe, owner, depth, ts2, sv2, undo2)
-                _undo(par, pe, owner, depth, ts1, sv1, undo1)
+                        undo_exchange(par, pe, owner, depth, ts2, sv2, undo2)
+                undo_exchange(par, pe, owner, depth, ts1, sv1, undo1)
     return False, evals
 
 
 @numba.njit(cache=True)
-def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_steps, chain_cap, chain_vertices,
+def repair_kernel(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_steps, chain_cap, chain_vertices,
             max_evals):  # pragma: no cover - compiled
     """Lower the number of (tree, vertex) pairs deeper than ``target`` by exchanges (module docstring).
 
@@ -339,8 +340,8 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
     _score(all_trees, n, par, root, depth, stack, target, bad, nb1, ns1)
     _commit(all_trees, nb1, ns1, bad, sd)
     # scratch of the trial exchanges (first and second move) and the new counts of the second
-    ts1, sv1, undo1 = _trial_scratch(n)
-    ts2, sv2, undo2 = _trial_scratch(n)
+    ts1, sv1, undo1 = trial_scratch(n)
+    ts2, sv2, undo2 = trial_scratch(n)
     nb2 = np.empty(2, np.int64)
     ns2 = np.empty(2, np.int64)
     n_lift = 0
@@ -379,7 +380,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                     n_single += 1
                     done = True
                     break
-                _undo(par, pe, owner, depth, ts1, sv1, undo1)
+                undo_exchange(par, pe, owner, depth, ts1, sv1, undo1)
         if done:
             idle = 0
             continue
@@ -423,9 +424,9 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
                                 n_chain += 1
                                 done = True
                                 break
-                            _undo(par, pe, owner, depth, ts2, sv2, undo2)
+                            undo_exchange(par, pe, owner, depth, ts2, sv2, undo2)
                 if not done:
-                    _undo(par, pe, owner, depth, ts1, sv1, undo1)
+                    undo_exchange(par, pe, owner, depth, ts1, sv1, undo1)
         if done:
             idle = 0
             continue
@@ -465,7 +466,7 @@ def _repair(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_ste
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _repair_family(g: ArrayGraph, index: tuple[np.ndarray, np.ndarray, np.ndarray, EdgeLookup], trees: EDSTSet,
+def repair_family(g: ArrayGraph, index: tuple[np.ndarray, np.ndarray, np.ndarray, EdgeLookup], trees: EDSTSet,
                    seed: int, max_steps: int, rounds: int = 4, chain_cap: int = 3,
                    chain_vertices: int = 32) -> tuple[EDSTSet, dict[str, int]]:
     """Rounds of the compiled repair (roots fixed within a round, re-centred between rounds), stopped once the
@@ -473,13 +474,13 @@ def _repair_family(g: ArrayGraph, index: tuple[np.ndarray, np.ndarray, np.ndarra
     indptr, indices, eid, ids = index
     n = int(g.n)
     k = len(trees)
-    par, pe, owner, root = _arrays(n, ids, trees)
+    par, pe, owner, root = family_state(n, ids, trees)
     counts = {"single": 0, "chained": 0, "lifts": 0, "kicks": 0, "rounds": 0, "evals": 0}
     # a work budget in trial exchanges (each O(n)): about 2e9 vertex visits per round, at least 20,000 trials
     max_evals = max(20_000, 2_000_000_000 // (20 * n))
     out = trees
     for rnd in range(rounds):
-        bpar, _, _, _, _, n1, n2, nl, n3, ne = _repair(n, indptr, indices, eid, owner, par, pe, root, TARGET,
+        bpar, _, _, _, _, n1, n2, nl, n3, ne = repair_kernel(n, indptr, indices, eid, owner, par, pe, root, TARGET,
                                                    int(seed) + 7919 * rnd, int(max_steps), int(chain_cap),
                                                    int(chain_vertices), int(max_evals))
         counts["evals"] += int(ne)
@@ -498,11 +499,11 @@ def _repair_family(g: ArrayGraph, index: tuple[np.ndarray, np.ndarray, np.ndarra
         if max(out.depths()) <= TARGET:
             break
         # the next round starts from the best state, re-rooted at the centres
-        par, pe, owner, root = _arrays(n, ids, out)
+        par, pe, owner, root = family_state(n, ids, out)
     return out, counts
 
 
-def _arrays(n: int, ids: EdgeLookup, trees: EDSTSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def family_state(n: int, ids: EdgeLookup, trees: EDSTSet) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Parent, parent-edge and owner arrays of a family, each tree hung from its root."""
     k = len(trees)
     m = int(ids.m)
@@ -583,7 +584,7 @@ def er_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int = 0) -
             ls = improve_depth(g, base, seed=s, restarts=runs if attempt == 0 else 2 * runs)
             info: dict[str, Any] = {"start": start, "ls_runs": runs if attempt == 0 else 2 * runs}
             if max(ls.depths()) > TARGET:
-                ls, moves = _repair_family(g, index, ls, s, steps)
+                ls, moves = repair_family(g, index, ls, s, steps)
                 info["repair"] = moves
             else:
                 info["repair"] = {"single": 0, "chained": 0, "lifts": 0, "kicks": 0, "rounds": 0, "evals": 0}

@@ -48,6 +48,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from ...factors import polarfly, polarfly_points
 from ...fields import GFTables, tables
@@ -59,11 +60,12 @@ from ..factor.er.families import singer_labels_of
 from ..trees import EDSTSet, Tree, bfs_distances, relabel_trees
 from ..verify import check_edsts
 
-__all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "write_er_depth3", "write_all", "DATA_DIR", "TAG",
+__all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "record_path", "DATA_DIR", "TAG",
            "ER_DEPTH3_QS"]
 
-#: the committed records, ``q{q}.json``
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "er_depth3"
+#: the committed records, ``q{q}.json`` (package data: starlib's JSON format, version 2, written by
+#: ``tools/er_depth3.py``, ``make er-depth3``)
+DATA_DIR = Path(__file__).resolve().parent / "er_depth3"
 #: the construction tag of the trees
 TAG = "ER-depth3"
 #: the target depth
@@ -321,42 +323,31 @@ def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_lim
     return None
 
 
-def _path(q: int, directory: str | Path | None) -> Path:
+def record_path(q: int, directory: str | Path | None = None) -> Path:
+    """The record of ``q``: ``q{q}.json`` in ``directory`` (default :data:`DATA_DIR`).
+
+    >>> record_path(5).name
+    'q5.json'
+    """
     return (DATA_DIR if directory is None else Path(directory)) / f"q{q}.json"
 
 
-def write_er_depth3(q: int, directory: str | Path | None = None, **search: object) -> Path | None:
-    """Run :func:`er_depth3_search` and write the family as starlib JSON ``q{q}.json`` (atomic).
-
-    Parameters
-    ----------
-    q : int
-        A prime power.
-    directory : str or Path, optional
-        Where to write; default :data:`DATA_DIR` (``data/er_depth3``).
-    **search
-        Keyword arguments of :func:`er_depth3_search`.
-
-    Returns
-    -------
-    Path or None
-        The file written, or None (nothing written) when the search found no family.
-
-    Example
-    -------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     write_er_depth3(3, d).name
-    'q3.json'
-    """
-    from ...io import write_json
-
-    q = check_prime_power(q)
-    trees = er_depth3_search(q, **search)  # type: ignore[arg-type]
-    if trees is None:
-        return None
-    return write_json(_path(q, directory), polarfly(q), trees, network="polarfly", params={"q": q},
-                      extra={"method": "er_depth3_search", "search": {k: v for k, v in sorted(search.items())}})
+def _read_record(path: Path, q: int, n: int) -> EDSTSet:
+    """The trees of a record: its ``trees`` key (``root``, ``parent`` of every vertex, -1 at the root), checked for
+    shape here and as a family by the caller (:func:`~starlib.edst.verify.check_edsts`)."""
+    data = orjson.loads(path.read_bytes())
+    if data.get("network") != "polarfly" or data.get("params") != {"q": q} or data.get("n") != n:
+        raise ValueError(f"q={q}: record {path} is not a family on polarfly({q})")
+    out = []
+    for t in data.get("trees") or []:
+        parent = np.asarray(t["parent"], dtype=np.int64)
+        root = int(t["root"])
+        if parent.shape != (n,) or not 0 <= root < n or parent[root] != -1:
+            raise ValueError(f"q={q}: record {path} has a tree that is not a parent array on {n} vertices")
+        child = np.flatnonzero(parent >= 0)
+        edges = np.stack([parent[child], child], axis=1)
+        out.append(Tree(edges, root, construction=str(t.get("construction", TAG)), n=n))
+    return EDSTSet(out)
 
 
 def er_depth3_qs(directory: str | Path | None = None) -> list[int]:
@@ -403,17 +394,12 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     >>> er_depth3_trees(1024) is None
     True
     """
-    from ...io import read_json
-
     q = check_prime_power(q)
-    path = _path(q, directory)
+    path = record_path(q, directory)
     if not path.exists():
         return None
-    f = read_json(path)
     pf = polarfly(q)
-    if f.trees is None or f.graph.n != pf.n or not np.array_equal(f.graph.edges, pf.edges):
-        raise ValueError(f"q={q}: record {path} is not a family on polarfly({q})")
-    trees = EDSTSet(f.trees)
+    trees = _read_record(path, q, pf.n)
     if len(trees) != er_edst_bound(q) or max(trees.depths()) > max(DEPTH, 2 if q == 2 else DEPTH):
         raise ValueError(f"q={q}: record {path} has {len(trees)} trees of depths {trees.depths()}, "
                          f"expected {er_edst_bound(q)} of depth <= 3")
@@ -436,29 +422,3 @@ ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 37, 41)
 ER_DEPTH3_PARAMS: dict[int, dict[str, float]] = {23: {"time_limit": 80.0, "tries": 4}}
 
 
-def write_all(qs: tuple[int, ...] = ER_DEPTH3_QS, directory: str | Path | None = None) -> list[tuple[int, int, float]]:
-    """Write the record of every ``q`` in ``qs`` (``make er-depth3``); print and return (q, depth, seconds).
-
-    The depth is ``-1`` when the search found nothing (no file written). The seconds are measured and vary;
-    they are not in the records.
-
-    Example
-    -------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     [row[:2] for row in write_all((2, 3), d)]  # doctest: +ELLIPSIS
-    q=2 ...
-    [(2, 2), (3, 3)]
-    """
-    import time
-
-    rows = []
-    for q in qs:
-        t0 = time.perf_counter()
-        path = write_er_depth3(q, directory, **ER_DEPTH3_PARAMS.get(q, {}))
-        sec = time.perf_counter() - t0
-        depth = -1 if path is None else max(er_depth3_trees(q, directory=directory).depths())  # type: ignore[union-attr]
-        roots = [] if path is None else [t.root for t in er_depth3_trees(q, directory=directory)]  # type: ignore[union-attr]
-        print(f"q={q} depth={depth} seconds={sec:.1f} roots={roots}", flush=True)
-        rows.append((q, depth, sec))
-    return rows

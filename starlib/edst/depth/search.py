@@ -58,7 +58,7 @@ from ..forest_union import reverse_path
 from ..trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from ..verify import check_edsts
 
-__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below"]
+__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below", "family_arrays"]
 
 
 @numba.njit(cache=True)
@@ -362,7 +362,7 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
     return best_par, best_pe, best_root, moves, best_max, best_sum
 
 
-def _family_arrays(trees: Sequence[Any]) -> tuple[list[np.ndarray], list[str]]:
+def family_arrays(trees: Sequence[Any]) -> tuple[list[np.ndarray], list[str]]:
     """Edge arrays and construction tags of a family (Tree objects, ArrayGraphs or edge arrays)."""
     arrays, tags = [], []
     for t in trees:
@@ -495,7 +495,7 @@ def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 6
         restarts = 24 if g.m <= 20_000 else 12 if g.m <= 50_000 else 4 if g.m <= 200_000 else 1
     restarts = check_int(restarts, "restarts", minimum=1, rule="a number of runs >= 1")
     check_edsts(g, trees)
-    arrays, tags = _family_arrays(trees)
+    arrays, tags = family_arrays(trees)
     k = len(arrays)
     if n == 1:  # every tree is empty, of depth 0
         return EDSTSet(Tree(np.zeros((0, 2), dtype=np.int64), 0, _tag(t), n=1, meta={"moves": 0}) for t in tags)

@@ -66,8 +66,8 @@ from ...graphs import GraphLike, as_graph
 from ...validation import check_int
 from ..trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from ..verify import check_edsts
-from .er import _arrays, _depth_row, _repair, _trial_scratch, _try, _undo
-from .search import _family_arrays, below, graph_index
+from .er import depth_row, family_state, repair_kernel, trial_scratch, try_exchange, undo_exchange
+from .search import below, family_arrays, graph_index
 
 __all__ = ["repair_to_depth", "deepen_search"]
 
@@ -76,7 +76,7 @@ __all__ = ["repair_to_depth", "deepen_search"]
 def _excess(t, n, par, root, depth, stack, target):  # pragma: no cover - compiled
     """Recompute the depths of tree ``t``; returns its cost: the number of vertices deeper than ``target`` plus
     their total excess depth."""
-    _depth_row(t, n, par, root, depth, stack, target)
+    depth_row(t, n, par, root, depth, stack, target)
     c = 0
     for v in range(n):
         if depth[t, v] > target:
@@ -99,7 +99,7 @@ def _anneal(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_mov
     cost = np.zeros(k, np.int64)
     for t in range(k):
         cost[t] = _excess(t, n, par, root, depth, stack, target)
-    ts, sv, undo = _trial_scratch(n)
+    ts, sv, undo = trial_scratch(n)
     total = cost.sum()
     best = total
     best_par = par.copy()
@@ -131,7 +131,7 @@ def _anneal(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_mov
         e = eid[j]
         if owner[e] == a or below(a, y, x, par, depth):
             continue
-        o = _try(a, x, y, e, par, pe, owner, depth, ts, sv, undo)
+        o = try_exchange(a, x, y, e, par, pe, owner, depth, ts, sv, undo)
         if o == -2:
             continue
         ca = _excess(a, n, par, root, depth, stack, target)
@@ -146,7 +146,7 @@ def _anneal(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_mov
                 best = total
                 best_par[:, :] = par
         else:
-            _undo(par, pe, owner, depth, ts, sv, undo)
+            undo_exchange(par, pe, owner, depth, ts, sv, undo)
     return best_par, best
 
 
@@ -238,7 +238,7 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     g = as_graph(graph, "graph")
     n = int(g.n)
     check_edsts(g, trees)
-    arrays, tags = _family_arrays(trees)
+    arrays, tags = family_arrays(trees)
     out = centred_trees(n, [sort_edge_rows(a) for a in arrays], tags)
     if max_evals is None:
         max_evals = max(20_000, 20_000_000 // max(n, 1))
@@ -251,9 +251,9 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
         cur = out
         for rnd in range(rounds):
             start = _rooted(cur, _round_roots(cur, rnd, rng))
-            par, pe, owner, root = _arrays(n, ids, start)
+            par, pe, owner, root = family_state(n, ids, start)
             s1 = int(seed) * 7919 + 104_729 * rnd
-            bpar, bpe, bown, bad = _repair(n, indptr, indices, eid, owner, par, pe, root, int(target), s1,
+            bpar, bpe, bown, bad = repair_kernel(n, indptr, indices, eid, owner, par, pe, root, int(target), s1,
                                            int(max_steps), 3, 32, int(max_evals))[:4]
             if bad > 0 and anneal > 0:  # the greedy repair is stuck: anneal from its best state
                 bpar = _anneal(n, indptr, indices, eid, bown.copy(), bpar.copy(), bpe.copy(), root, int(target),
@@ -316,7 +316,7 @@ def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, s
     lower_bound = check_int(lower_bound, "lower_bound", minimum=0, rule="a depth >= 0")
     g = as_graph(graph, "graph")
     check_edsts(g, trees)
-    arrays, tags = _family_arrays(trees)
+    arrays, tags = family_arrays(trees)
     best = centred_trees(int(g.n), [sort_edge_rows(a) for a in arrays], tags)
     d = max(best.depths()) if best else 0
     for t in best:

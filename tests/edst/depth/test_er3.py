@@ -7,6 +7,8 @@ for small ``q`` writes the committed bytes.
 """
 
 
+import importlib.util
+
 import networkx as nx
 import pytest
 
@@ -17,10 +19,15 @@ from starlib.edst.depth.er3 import (
     er_depth3_qs,
     er_depth3_search,
     er_depth3_trees,
-    write_er_depth3,
 )
 from starlib.factors import polarfly
 from starlib.primes import is_prime_power
+from tests.paths import ROOT
+
+_spec = importlib.util.spec_from_file_location("tools_er_depth3", ROOT / "tools" / "er_depth3.py")
+_tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_tool)
+write_er_depth3 = _tool.write_er_depth3
 
 
 def nx_er(q):

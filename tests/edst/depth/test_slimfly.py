@@ -1,4 +1,4 @@
-"""Slim Fly MMS(q) at its maximum EDST count with depth <= 4 (starlib.edst.product.slimfly_depth).
+"""Slim Fly MMS(q) at its maximum EDST count with depth <= 4 (starlib.edst.depth.slimfly).
 
 Each family is checked by the verifier, its count against the proved maximum (eq. (1)), ``auto_trees`` and the
 upper bound, its depth against 4; the committed record ``data/slimfly_depth.csv`` (every admissible q <= 64,
@@ -14,7 +14,7 @@ import pytest
 
 from starlib.bounds import upper_bound
 from starlib.edst import auto_trees, verify_edsts
-from starlib.edst.product.slimfly_depth import (
+from starlib.edst.depth.slimfly import (
     TAG,
     TARGET_DEPTH,
     family_sha256,
@@ -55,14 +55,14 @@ def test_count_formula_matches_eq1() -> None:
 
 
 def test_deterministic() -> None:
-    assert family_sha256(slimfly_shallow_trees(8)) == family_sha256(slimfly_shallow_trees(8))
+    assert family_sha256(slimfly_shallow_trees(8, slimfly(8))) == family_sha256(slimfly_shallow_trees(8, slimfly(8)))
 
 
 def test_hafner_labels_through_index() -> None:
     from starlib.edst.trees import relabel_trees
 
     H = slimfly_hafner(5)
-    T = relabel_trees(slimfly_shallow_trees(5), H.index)
+    T = relabel_trees(slimfly_shallow_trees(5, slimfly(5)), H.index)
     assert verify_edsts(H, T).valid
     assert max(T.depths()) <= TARGET_DEPTH
 
@@ -77,7 +77,7 @@ def test_bad_graph_and_seed() -> None:
     with pytest.raises(ValueError, match="graph"):
         slimfly_shallow_trees(5, slimfly(7))
     with pytest.raises(ValueError, match="seed"):
-        slimfly_shallow_trees(5, seed=-1)
+        slimfly_shallow_trees(5, slimfly(5), seed=-1)
 
 
 def _record() -> list[dict[str, str]]:

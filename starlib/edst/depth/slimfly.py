@@ -83,14 +83,13 @@ import numpy as np
 from ...bounds import upper_bound
 from ...factors import MMS_ORDER, mms_delta
 from ...graphs import GraphLike, as_graph
-from ...networks import slimfly
 from ...validation import check_int
-from ..depth.bound import depth_lower_bound
-from ..depth.er import _repair_family
-from ..depth.search import graph_index, improve_depth
+from ..product.auto import auto_trees
 from ..trees import EDSTSet, Tree
 from ..verify import check_edsts
-from .auto import auto_trees
+from .bound import depth_lower_bound
+from .er import repair_family
+from .search import graph_index, improve_depth
 
 __all__ = ["TARGET_DEPTH", "TAG", "slimfly_edst_count", "slimfly_shallow_trees", "family_sha256"]
 
@@ -176,10 +175,11 @@ def slimfly_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int =
     q : int
         An admissible MMS order (:data:`~starlib.factors.MMS_ORDER`: a prime power ``q >= 3``,
         ``q = 0, 1 or 3 (mod 4)``).
-    graph : StarProduct, optional
-        ``slimfly(q)`` if already built (its name must be ``"slimfly"`` and its ``q`` this ``q``); default: built
-        here. The trees are in its vertex indices (for Hafner's labels, :func:`~starlib.networks.slimfly_hafner`,
-        map them with :func:`~starlib.edst.trees.relabel_trees` and its ``.index``).
+    graph : StarProduct
+        The network ``slimfly(q)`` (its name must be ``"slimfly"`` and its ``q`` this ``q``; this floor of the
+        library does not build networks). The trees are in its vertex indices (for Hafner's labels,
+        :func:`~starlib.networks.slimfly_hafner`, map them with :func:`~starlib.edst.trees.relabel_trees` and
+        its ``.index``).
     seed : int, optional
         Seed of the local search and the repair (tie orders, kicks); the same ``q`` and seed give the same trees.
 
@@ -199,7 +199,8 @@ def slimfly_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int =
     Examples
     --------
     >>> from starlib.edst import verify_edsts
-    >>> T = slimfly_shallow_trees(8)
+    >>> from starlib.networks import slimfly
+    >>> T = slimfly_shallow_trees(8, slimfly(8))
     >>> len(T), max(T.depths()), verify_edsts(slimfly(8), T).valid
     (6, 4, True)
 
@@ -211,14 +212,13 @@ def slimfly_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int =
     q = MMS_ORDER(q, "q")
     seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
     if graph is None:
-        P: Any = slimfly(q)
-    else:
-        P = graph
-        name = getattr(P, "name", None)
-        params = getattr(P, "params", None) or {}
-        if name != "slimfly" or params.get("q") != q:
-            raise ValueError(f"graph: expected slimfly(q={q}) (name 'slimfly', params q={q}), got name={name!r}, "
-                             f"params={params!r}")
+        raise ValueError(f"graph: None; pass the network slimfly(q={q}) (starlib.networks.slimfly)")
+    P: Any = graph
+    name = getattr(P, "name", None)
+    params = getattr(P, "params", None) or {}
+    if name != "slimfly" or params.get("q") != q:
+        raise ValueError(f"graph: expected slimfly(q={q}) (name 'slimfly', params q={q}), got name={name!r}, "
+                         f"params={params!r}")
     g = as_graph(P, "graph")
     k = slimfly_edst_count(q)
     ub = upper_bound(g)
@@ -239,7 +239,7 @@ def slimfly_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int =
         if max(fam.depths()) > TARGET_DEPTH:
             if index is None:
                 index = graph_index(g)
-            fam, _ = _repair_family(g, index, fam, s, steps)
+            fam, _ = repair_family(g, index, fam, s, steps)
             cur_stage = "repair"
         if best is None or _key(fam) < _key(best):
             best, stage = fam, cur_stage
