@@ -11,6 +11,14 @@ module              contents
                     :func:`shallow_factor_trees`
 :mod:`.er`          :func:`er_shallow_trees`: ER_q at the bound ``floor((q+1)/2)`` and depth 4 (the lifted
                     clusters of :mod:`starlib.edst.factor.er`, the local search, a repair of the deep vertices)
+:mod:`.er3`         :func:`er_depth3_trees`: ER_q at the bound and depth 3 (the optimum), from committed families
+                    found by a symmetric CP-SAT search, every prime power ``q <= 29`` and 37, 41
+:mod:`.slimfly`     :func:`slimfly_shallow_trees`: Slim Fly MMS(q) at its maximum count, depth <= 4 measured for
+                    every admissible ``q <= 64`` (the count proved, the depth not)
+:mod:`.target`      :func:`repair_to_depth`, :func:`deepen_search`: the targeted repair of the deep vertices at any
+                    target depth, on any graph (ER_q's repair plus simulated annealing on the excess depth)
+:mod:`.coupled`     :func:`coupled_depth_bound` (:class:`CoupledDepthBound`): the depth bound that couples the trees
+                    (an integer program over roots, levels and edge-disjoint parent arcs, solved by HiGHS)
 :mod:`.exact`       :func:`optimal_depth` (:class:`DepthOptimum`): the least depth of ``k`` EDSTs, proved by OR-tools
                     CP-SAT (the ``exact`` extra; imported when called); :func:`depth_feasible` (one depth,
                     :class:`DepthSolve`); :func:`optimal_depth_trees` (``METHODS["optimal-depth"]``);
@@ -21,7 +29,9 @@ module              contents
 This floor uses the floors below (primitives, factor packings, product constructions). Its sibling modules import
 one another's public names: ``search`` offers :func:`~.search.improve_depth` and, for the ER_q repair,
 :func:`~.search.graph_index` (adjacency with edge ids) and :func:`~.search.below` (compiled: the subtree test);
-``shallow`` uses ``bound``, ``search`` and ``er``; ``exact`` uses ``bound`` and ``shallow``.
+``er``'s compiled exchanges (:func:`~.er.repair_family` and its kernels) serve ``target`` and ``slimfly``;
+``shallow`` uses ``bound``, ``search``, ``er``, ``er3``, ``slimfly`` and ``target``; ``exact`` and ``coupled`` use
+``bound`` (and ``exact`` ``shallow``).
 
 Example
 -------
@@ -34,7 +44,9 @@ True
 """
 
 from .bound import DepthBound, depth_lower_bound
+from .coupled import CoupledDepthBound, coupled_depth_bound
 from .er import er_shallow_trees
+from .er3 import er_depth3_trees
 from .exact import (
     DepthOptimum,
     DepthSolve,
@@ -47,8 +59,11 @@ from .exact import (
 )
 from .search import improve_depth
 from .shallow import ShallowStart, shallow_factor_trees, shallow_starts, shallow_trees, shallowest
+from .slimfly import slimfly_shallow_trees
+from .target import deepen_search, repair_to_depth
 
 __all__ = ["DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
            "shallowest", "shallow_factor_trees", "er_shallow_trees", "DepthOptimum", "DepthSolve",
            "depth_feasible", "optimal_depth", "optimal_depth_trees", "settle_small", "small_instances",
-           "vertex_transitive"]
+           "vertex_transitive", "CoupledDepthBound", "coupled_depth_bound", "er_depth3_trees",
+           "slimfly_shallow_trees", "deepen_search", "repair_to_depth"]

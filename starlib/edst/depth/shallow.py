@@ -33,8 +33,17 @@ The starting families use the structure of the graph
 * For ``ER_q`` (a graph its builder marked so, :func:`~starlib.edst.factor.er.er_order`) ``auto`` is the Singer
   lifted-cluster family of depth 4-5 (:func:`~starlib.edst.factor.er.er_edsts`, ``"low-depth"``);
   :func:`~starlib.edst.depth.er.er_shallow_trees` (that family, the local search, then a repair of the vertices
-  deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128``
-  measured (depth 2 at ``q = 2``).
+  deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128`` measured (depth 2 at
+  ``q = 2``), and the committed depth-3 family of :func:`~starlib.edst.depth.er3.er_depth3_trees` another, where
+  one is known (every prime power ``q <= 29``, and 37, 41): depth 3 is the lower bound, so these are optimal.
+* For Slim Fly MMS(q) (``slimfly(q)``), :func:`~starlib.edst.depth.slimfly.slimfly_shallow_trees` (depth 4
+  measured for every admissible ``q <= 64``; ``q = 8`` needs its repair) is a further start.
+
+**Deepening.** On graphs of at most :data:`DEEPEN_LINKS` links, when the best family is more than one level above
+the lower bound, :func:`~starlib.edst.depth.target.deepen_search` then asks for one level less at a time, down to
+the lower bound plus one (the targeted repair of the deep vertices, then simulated annealing on the excess depth;
+a few seconds to 16 s per network): it takes 62 of the 68 Table IV networks with at most 500 routers from two or
+three levels above the per-tree bound to one.
 
 Why the local search finishes the job: Construction V-C.6 and V-C.7's two trees are the deep ones (the
 quadratic terms above). A vertex ``x`` deep in such a tree ``T_a`` has a graph neighbour ``y`` much shallower in
@@ -84,9 +93,17 @@ from ..product.auto import auto_trees, default_factor_trees
 from ..trees import EDSTSet, is_connected
 from .bound import depth_lower_bound
 from .er import er_shallow_trees
+from .er3 import er_depth3_trees
 from .search import improve_depth
+from .slimfly import slimfly_shallow_trees
+from .target import deepen_search
 
-__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees"]
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "DEEPEN_LINKS"]
+
+#: :func:`shallowest` runs the targeted deepening search (:func:`~.target.deepen_search`, down to the lower bound
+#: plus one) on graphs with at most this many links: every Table IV network with at most 500 routers (3,800
+#: links at most) within seconds each; above it the search's fixed budget no longer reaches the deep vertices.
+DEEPEN_LINKS = 4_000
 
 
 @dataclass(frozen=True)
@@ -161,6 +178,12 @@ def shallow_starts(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: 
     q = er_order(g)  # a graph marked as ER_q by its builder (polarfly without loops, singer_graph)
     if q is not None:
         starts.append(ShallowStart("ER shallow", er_shallow_trees(q, graph=g, seed=seed)))
+        deep3 = er_depth3_trees(q, graph=g)  # the committed depth-3 family, where one is known
+        if deep3 is not None:
+            starts.append(ShallowStart("ER depth 3", deep3))
+    params = getattr(graph, "params", None) or {}
+    if getattr(graph, "name", None) == "slimfly" and form is not None and "q" in params:
+        starts.append(ShallowStart("Slim Fly depth 4", slimfly_shallow_trees(int(params["q"]), graph, seed=seed)))
     count = max(len(s.trees) for s in starts)
     seconds = generic_seconds(int(g.m))
     if (count < upper_bound(g) and seconds <= exact_seconds) or seconds <= cheap_seconds:
@@ -280,9 +303,12 @@ def shallowest(graph: GraphLike, starts: Sequence[ShallowStart], *, seed: int = 
             best = (key, out, s.name)
     assert best is not None
     out = best[1]
-    out.theorem = "shallow"
     if len(out):
         lb = depth_lower_bound(g, len(out)).value
+        if g.m <= DEEPEN_LINKS and max(out.depths()) > lb + 1:
+            out = deepen_search(g, out, lb + 1, seed=seed)
+    out.theorem = "shallow"
+    if len(out):
         for t in out:
             t.meta["start"] = best[2]
             t.meta["lower_bound"] = int(lb)
