@@ -109,9 +109,9 @@ depth-optima: venv ## regenerate data/depth_optima_small.csv: least depth of k E
 	$(BIN)/python tools/depth_optima_small.py -o data/depth_optima_small.csv
 
 # The CP-SAT depth certificates (data/depth_certificates.csv, data/depth_certificates/) that notebook 13 reads and
-# tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 100 and n * k <= MAX_VERTEX_TREES.
+# tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 126 and n * k <= MAX_VERTEX_TREES.
 .PHONY: depth-certificates
-depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~10 min)
+depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~12 min)
 	$(BIN)/python tools/depth_certificates.py -o data/depth_certificates.csv
 
 bench: venv ## benchmarks (prints tables; never part of the tests)
