@@ -14,7 +14,7 @@ one worker: the statuses and families are the same on every run. Families below 
 ``data/depth_certificates/`` (starlib JSON, atomic); the record is rewritten atomically after every row, sorted
 by network and parameters, with no wall-clock column.
 
-The committed record was made with ``shallow_trees`` as of commit 01691a3, whose counts and depths are the
+The committed record was made with ``shallow_trees`` as before commit fbbd5f3, whose counts and depths are the
 ``shallow_trees``/``shallow_depth`` columns of the committed Table IV (the test checks this); the later targeted
 deepening (commit fbbd5f3) gives shallower starts on some rows (PolarStar Paley(2,5): depth 4 where the record's
 start is 5), so a rerun of this tool after it changes ``start_depth`` and which rows have a family file, not the
