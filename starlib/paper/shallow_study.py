@@ -23,14 +23,24 @@ Example
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .. import allreduce as ar
 from ..bounds import upper_bound
 from ..edst import EDSTSet, Tree, auto_trees, check_edsts, generic_trees, verify_edsts
-from ..edst.depth import depth_lower_bound, er_shallow_trees, improve_depth, shallow_starts, shallowest
+from ..edst.depth import (
+    coupled_depth_bound,
+    depth_lower_bound,
+    er_depth3_trees,
+    er_shallow_trees,
+    improve_depth,
+    shallow_starts,
+    shallowest,
+)
 from ..edst.factor.er import er_edst_bound, er_edsts, er_order
 from ..edst.packing import generic_seconds
 from ..edst.trees import bfs_tree
@@ -38,12 +48,66 @@ from ..graphs import ArrayGraph
 from .catalog import format_params
 
 __all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
-           "front_rows", "allreduce_rows", "bfs_family", "er_shallow_row"]
+           "front_rows", "allreduce_rows", "bfs_family", "er_shallow_row", "read_certificates", "depth_status",
+           "small_depth_rows", "SMALL_COLUMNS"]
 
 #: The columns of ``paper_tables/maximum_shallow.csv``, in order.
 ROW_COLUMNS = ("network", "parameters", "n", "links", "diameter", "upper_bound", "paper", "paper_trees",
                "paper_depth", "generic_trees", "generic_depth", "shallow_trees", "shallow_depth", "shallow_mean_depth",
-               "shallow_start", "maximum_known", "lower_bound", "gap", "target", "within_target")
+               "shallow_start", "maximum_known", "lower_bound", "proved_lower", "certificate", "gap", "depth_status",
+               "target", "within_target")
+
+#: The columns of ``paper_tables/depth_exact_small.csv``, in order.
+SMALL_COLUMNS = ("name", "n", "m", "k", "lower_bound", "coupled_bound", "start_depth", "optimum", "proved_lower",
+                 "status")
+
+
+def read_certificates(path: str | Path | Any) -> dict[tuple[str, str], dict[str, Any]]:
+    """The committed CP-SAT depth certificates (``data/depth_certificates.csv``), by (network, parameters).
+
+    Each row states the depths CP-SAT refuted on its model and the proved lower bound ``proved_lower``
+    (:mod:`starlib.paper.depth_certificates`; a test re-checks the record).
+
+    Example
+    -------
+    >>> import io
+    >>> text = "network,parameters,k,proved_lower,refuted,unknown|slimfly,q=5,3,4,3,".replace("|", chr(10))
+    >>> c = read_certificates(io.StringIO(text))
+    >>> c[("slimfly", "q=5")]["proved_lower"], c[("slimfly", "q=5")]["refuted"]
+    (4, '3')
+    """
+    frame = pd.read_csv(path, dtype={"refuted": str, "unknown": str}, keep_default_na=False)
+    return {(r["network"], r["parameters"]): r for r in frame.to_dict("records")}
+
+
+def depth_status(depth: int, lower: int) -> str:
+    """``"optimal"`` when a family's depth meets the proved lower bound, else ``"gap N"``.
+
+    >>> depth_status(3, 3), depth_status(5, 4)
+    ('optimal', 'gap 1')
+    """
+    return "optimal" if depth == lower else f"gap {depth - lower}"
+
+
+def small_depth_rows(*, time_limit: float = 10.0, seed: int = 0) -> list[dict[str, Any]]:
+    """The small instances the exact solver settles (:func:`~starlib.edst.depth.settle_small`), with the coupled
+    bound (:func:`~starlib.edst.depth.coupled_depth_bound`) beside the per-tree one; no wall-clock column.
+
+    Example
+    -------
+    >>> from starlib.edst.depth import small_instances
+    >>> rows = small_depth_rows()
+    >>> r = rows[0]
+    >>> r["name"], r["lower_bound"], r["coupled_bound"], r["optimum"], r["status"]
+    ('K_{3,4}', 2, 3, 3, 'optimal')
+    """
+    from ..edst.depth import settle_small, small_instances
+
+    out = []
+    for inst, row in zip(small_instances(), settle_small(time_limit=time_limit, seed=seed), strict=True):
+        row["coupled_bound"] = int(coupled_depth_bound(inst.build(), inst.k).value)
+        out.append({c: row[c] for c in SMALL_COLUMNS})
+    return out
 
 
 def measured_depths(graph: ArrayGraph | None, trees: Sequence[Tree]) -> list[int]:
@@ -74,7 +138,8 @@ def paper_family(family: str, params: Mapping[str, Any], graph: ArrayGraph) -> t
 
 
 def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, generic_max_seconds: float = 30.0,
-                exact_max_seconds: float | None = None, seed: int = 0) -> dict[str, Any]:
+                exact_max_seconds: float | None = None, seed: int = 0,
+                certificate: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
 
     Parameters
@@ -87,6 +152,8 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
     exact_max_seconds : the larger budget for the exact packer where the other families are below the upper bound
         and only the exact packer can tell the maximum (default ``generic_max_seconds``).
     seed : the local search's seed.
+    certificate : the network's row of the committed CP-SAT certificates (:func:`read_certificates`), if any: its
+        ``proved_lower`` raises the lower bound where CP-SAT refuted a depth for this count.
 
     Returns
     -------
@@ -94,8 +161,10 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
         Counts and maximum depths (measured from the stated roots) of the paper's, the exact packer's and the
         shallow family; the shallow family's mean depth and starting family; ``maximum_known`` (the shallow count
         equals the upper bound, or the exact packer ran); the lower bound for the shallow count, the gap
-        ``shallow_depth - lower_bound``, the target ``2 diameter + 1`` and whether the shallow depth
-        meets it. Every family is verified (a ``ValueError`` otherwise).
+        ``shallow_depth - proved_lower`` (``proved_lower``: the counting bound, or CP-SAT's where its certificate
+        is higher; ``certificate`` names which), ``depth_status`` (``optimal`` or ``gap N``), the target
+        ``2 diameter + 1`` and whether the shallow depth meets it. Every family is verified (a ``ValueError``
+        otherwise).
     """
     ecc = graph.eccentricities()
     diameter = int(ecc.max())
@@ -111,7 +180,10 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
     for name, fam in families.items():
         check_edsts(graph, fam)
         depths[name] = measured_depths(graph, fam)
-    lb = depth_lower_bound(graph, len(shallow)).value
+    lb = int(depth_lower_bound(graph, len(shallow)).value)
+    proved, how = lb, "counting"
+    if certificate is not None and int(certificate["k"]) == len(shallow) and int(certificate["proved_lower"]) > lb:
+        proved, how = int(certificate["proved_lower"]), "CP-SAT"
     sd = depths["shallow"]
     target = 2 * diameter + 1
     bound = int(upper_bound(graph))
@@ -122,28 +194,35 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
             "generic_depth": max(depths["generic"]) if generic is not None else -1,
             "shallow_trees": len(shallow), "shallow_depth": max(sd), "shallow_mean_depth": round(sum(sd) / len(sd), 4),
             "shallow_start": shallow[0].meta["start"], "maximum_known": len(shallow) == bound or generic is not None,
-            "lower_bound": int(lb), "gap": max(sd) - int(lb), "target": target, "within_target": max(sd) <= target}
+            "lower_bound": lb, "proved_lower": proved, "certificate": how, "gap": max(sd) - proved,
+            "depth_status": depth_status(max(sd), proved), "target": target, "within_target": max(sd) <= target}
 
 
 def er_shallow_row(q: int, *, seed: int = 0) -> dict[str, Any]:
     """One row of the ER_q table of notebook 13: :func:`~starlib.edst.depth.er_shallow_trees` on
-    ``polarfly(q)``, verified, depths measured from the stated roots, and the lower bound.
+    ``polarfly(q)``, verified, depths measured from the stated roots, the lower bound, and the committed depth-3
+    family of :func:`~starlib.edst.depth.er_depth3_trees` where one exists (``depth3_family``, -1 if none;
+    ``best_depth`` the least of the two, ``depth_status`` against the lower bound).
 
     Example
     -------
     >>> r = er_shallow_row(7)
-    >>> r["trees"], r["bound"], r["verified"], r["max_depth"], r["lower_bound"]
-    (4, 4, True, 4, 3)
+    >>> r["trees"], r["bound"], r["verified"], r["max_depth"], r["lower_bound"], r["best_depth"], r["depth_status"]
+    (4, 4, True, 4, 3, 3, 'optimal')
     """
     from ..factors import polarfly
 
     g = polarfly(q)
     trees = er_shallow_trees(q, graph=g, seed=seed)
     d = measured_depths(g, trees)
+    lb = int(depth_lower_bound(g, len(trees)).value)
+    deep3 = er_depth3_trees(q, graph=g)  # verified on load
+    d3 = max(measured_depths(g, deep3)) if deep3 is not None else -1
+    best = min(max(d), d3) if d3 >= 0 else max(d)
     return {"q": int(q), "vertices": int(g.n), "links": int(g.m), "bound": int(er_edst_bound(q)),
             "trees": len(trees), "verified": bool(verify_edsts(g, trees).valid), "max_depth": max(d),
-            "mean_depth": round(sum(d) / len(d), 4), "lower_bound": int(depth_lower_bound(g, len(trees)).value),
-            "start": str(trees[0].meta.get("start", ""))}
+            "mean_depth": round(sum(d) / len(d), 4), "lower_bound": lb, "start": str(trees[0].meta.get("start", "")),
+            "depth3_family": d3, "best_depth": best, "depth_status": depth_status(best, lb)}
 
 
 def bfs_family(graph: ArrayGraph) -> EDSTSet:
