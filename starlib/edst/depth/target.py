@@ -224,9 +224,10 @@ def repair_to_depth(graph: GraphLike, trees: Sequence[Any], target: int, *, seed
     Example
     -------
     >>> from starlib.networks import bundlefly
-    >>> from starlib.edst.depth import shallow_trees
+    >>> from starlib.edst import auto_trees
+    >>> from starlib.edst.depth import improve_depth
     >>> P = bundlefly(3, 5)
-    >>> S = shallow_trees(P)
+    >>> S = improve_depth(P, auto_trees(P))  # Table I's trees after the local search
     >>> R = repair_to_depth(P, S, 4)
     >>> len(R), max(S.depths()), max(R.depths())
     (3, 5, 4)
@@ -307,9 +308,10 @@ def deepen_search(graph: GraphLike, trees: Sequence[Any], lower_bound: int, *, s
     Example
     -------
     >>> from starlib.networks import slimfly
-    >>> from starlib.edst.depth import shallow_trees
+    >>> from starlib.edst import auto_trees
+    >>> from starlib.edst.depth import improve_depth
     >>> P = slimfly(8)
-    >>> S = shallow_trees(P)
+    >>> S = improve_depth(P, auto_trees(P))
     >>> max(S.depths()), max(deepen_search(P, S, 3).depths())
     (5, 4)
     """
