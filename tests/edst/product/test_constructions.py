@@ -275,7 +275,8 @@ def test_cyclic_shift_lacks_property_vd1():
 
 # -- METHODS -----------------------------------------------------------------------------------------
 def test_methods_dict():
-    assert sorted(METHODS) == ["auto", "generic", "low-depth", "maximum", "property", "shallow", "universal"]
+    assert sorted(METHODS) == ["auto", "generic", "low-depth", "maximum", "optimal-depth", "property", "shallow",
+                               "universal"]
     P = slimfly(3)
     for name, fn in METHODS.items():
         if name == "property":
