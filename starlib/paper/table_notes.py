@@ -588,7 +588,7 @@ _SHALLOW = TableNote(
      "shallow_depth": Column("deepest tree of `shallow_trees`", "hops", tex="$D$ sh."),
      "shallow_mean_depth": Column("mean depth of the trees of `shallow_trees`", "hops", tex="mean", decimals=2),
      "shallow_start": Column("the starting family the shallow trees came from (`auto`, `shallow factor trees`, "
-                             "`generic`, `hamiltonian`)", tex="start", width="2.2cm"),
+                             "`generic`, `hamiltonian`)", tex="start", width="1.3cm"),
      "maximum_known": _flag("the shallow count is the maximum: it equals the upper bound, or the exact packer "
                             "ran", "max."),
      "lower_bound": Column("counting lower bound on the deepest tree of any family of that many EDSTs (radius "
@@ -601,7 +601,7 @@ _SHALLOW = TableNote(
                             tex="status"),
      "target": Column("$2\\,\\mathrm{diameter} + 1$", "hops", tex="target"),
      "within_target": _flag("the shallow depth is at most the target", "ok")},
-    landscape=True, size="scriptsize", tabcolsep="3pt",
+    landscape=True, size="scriptsize", tabcolsep="1.5pt",
     audit=("shallow_start", "maximum_known", "lower_bound", "certificate", "gap", "target", "within_target"),
     group_by=("network",), wide=True)
 
