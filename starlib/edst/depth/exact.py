@@ -256,6 +256,23 @@ def _check_k(g: ArrayGraph, k: Any) -> int:
                      rule=f"1 <= k <= {ub}, the upper bound min(floor(m/(n-1)), min degree) on the EDST count")
 
 
+def _checked(graph: GraphLike, k: Any, time_limit: Any) -> tuple[ArrayGraph, int, int, float]:
+    """The door of the exact model: the graph (``n >= 2``), ``k``, the size rule ``n * k <= MAX_VERTEX_TREES`` and a
+    positive time limit, each refused with a ``ValueError`` naming it."""
+    g = as_graph(graph, "graph")
+    n = int(g.n)
+    if n < 2:
+        raise ValueError(f"graph: n={n} vertices; a spanning tree packing needs n >= 2")
+    k = _check_k(g, k)
+    if n * k > MAX_VERTEX_TREES:
+        raise ValueError(f"graph: n * k = {n} * {k} = {n * k} is too large for the exact depth model: need "
+                         f"n * k <= {MAX_VERTEX_TREES} (MAX_VERTEX_TREES)")
+    time_limit = check_real(time_limit, "time_limit", minimum=0.0, rule="a time limit > 0 (deterministic seconds)")
+    if time_limit <= 0:
+        raise ValueError(f"time_limit={time_limit} is too small: need a time limit > 0 (deterministic seconds)")
+    return g, n, k, time_limit
+
+
 def _hint_arrays(trees: EDSTSet, n: int) -> list[tuple[int, np.ndarray, np.ndarray]]:
     """(root, parent, level) per tree, sorted by root (the order the symmetry rule asks)."""
     out = []
@@ -310,18 +327,8 @@ def depth_feasible(graph: GraphLike, k: int, depth: int, *, time_limit: float = 
     ['INFEASIBLE', 'OPTIMAL']
     """
     cp_model = _cp_model()
-    g = as_graph(graph, "graph")
-    n = int(g.n)
-    if n < 2:
-        raise ValueError(f"graph: n={n} vertices; a spanning tree packing needs n >= 2")
-    k = _check_k(g, k)
-    if n * k > MAX_VERTEX_TREES:
-        raise ValueError(f"graph: n * k = {n} * {k} = {n * k} is too large for the exact depth model: need "
-                         f"n * k <= {MAX_VERTEX_TREES} (MAX_VERTEX_TREES)")
+    g, n, k, time_limit = _checked(graph, k, time_limit)
     D = check_int(depth, "depth", minimum=0, rule="a depth D >= 0")
-    time_limit = check_real(time_limit, "time_limit", minimum=0.0, rule="a time limit > 0 (deterministic seconds)")
-    if time_limit <= 0:
-        raise ValueError(f"time_limit={time_limit} is too small: need a time limit > 0 (deterministic seconds)")
     seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
     workers = check_int(workers, "workers", minimum=1, rule="a number of CP-SAT workers >= 1")
     prep = _prepared if _prepared is not None else {}
@@ -468,17 +475,7 @@ def optimal_depth(graph: GraphLike, k: int, *, time_limit: float = 10.0, warm_st
     >>> r.depth, r.lower, r.status, [(d, s) for d, s, _ in r.log]
     (3, 3, 'optimal', [(2, 'INFEASIBLE')])
     """
-    g = as_graph(graph, "graph")
-    n = int(g.n)
-    if n < 2:
-        raise ValueError(f"graph: n={n} vertices; a spanning tree packing needs n >= 2")
-    k = _check_k(g, k)
-    if n * k > MAX_VERTEX_TREES:
-        raise ValueError(f"graph: n * k = {n} * {k} = {n * k} is too large for the exact depth model: need "
-                         f"n * k <= {MAX_VERTEX_TREES} (MAX_VERTEX_TREES)")
-    time_limit = check_real(time_limit, "time_limit", minimum=0.0, rule="a time limit > 0 (deterministic seconds)")
-    if time_limit <= 0:
-        raise ValueError(f"time_limit={time_limit} is too small: need a time limit > 0 (deterministic seconds)")
+    g, n, k, time_limit = _checked(graph, k, time_limit)
     top = n - 1 if max_depth is None else check_int(max_depth, "max_depth", minimum=1, rule="a depth >= 1")
     bound = int(depth_lower_bound(g, k).value)
     lower = bound
