@@ -32,7 +32,7 @@ REPRODUCE_CORETYPE ?= Haswell
 	site sweep simulate clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
 venv: $(STAMP) ## create .venv and install the locked packages (requirements.txt) and starlib
 $(STAMP): requirements.txt pyproject.toml
