@@ -9,7 +9,14 @@ behind; :func:`starlib.interrupts.sigterm_raises` turns ``SIGTERM`` into an exce
 is removed as well.
 
 :func:`check_target` runs the same checks up front (the folder exists, the target is not a folder, a file can
-be created there), so a caller can refuse a bad ``-o PATH`` before a long computation.
+be created there, an existing target is one the user may change), so a caller can refuse a bad ``-o PATH``
+before a long computation. What the system refuses only while writing (a full disk, a file size limit, a
+replacement the file system forbids) raises :class:`OutputError`, a :class:`ValueError` naming the file and the
+cause, never a bare :class:`OSError`: it is the user's situation, not a bug.
+
+A symbolic link as the target is followed: the file it points to is replaced and the link stays (as the shell's
+``>`` does); a link to nothing, or a loop of links, is refused. A replaced file keeps its permission bits, and its
+owner and group where the process may set them (the superuser replacing another user's file).
 
 Example
 -------
@@ -25,25 +32,134 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["check_target", "atomic_write", "atomic_open"]
+__all__ = ["OutputError", "check_target", "atomic_write", "atomic_open"]
+
+#: longest file name (in bytes) of the common file systems; the temporary file's name is kept under it
+_NAME_MAX = 255
+
+
+class OutputError(ValueError):
+    """A file could not be written for a reason of the system (a full disk, a size limit, a forbidden rename).
+
+    It is a :class:`ValueError` (the command line reports it in one line with status 2, like bad input); the
+    :class:`OSError` is its ``__cause__``. The temporary file is removed and the target is as it was.
+
+    Example
+    -------
+    >>> issubclass(OutputError, ValueError)
+    True
+    """
 
 
 def _describe(path: Any, name: str) -> str:
     return f"{name}={str(path)!r}"
 
 
+def _euid() -> int:
+    return os.geteuid() if hasattr(os, "geteuid") else -1
+
+
+def _owner(st: os.stat_result) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(st.st_uid).pw_name
+    except (ImportError, KeyError):
+        return f"uid {st.st_uid}"
+
+
+def _resolve(p: Path, path: Any, name: str) -> Path:
+    """The file a write to ``p`` changes: ``p`` itself, or the file a symbolic link points to (followed)."""
+    if not p.is_symlink():
+        return p
+    try:
+        real = Path(os.path.realpath(p, strict=True))
+    except FileNotFoundError:
+        raise ValueError(f"{_describe(path, name)} is a symbolic link to {os.readlink(p)!r}, which does not "
+                         f"exist; starlib does not create files through dangling links: remove the link or "
+                         f"choose another file") from None
+    except OSError as exc:  # ELOOP: a loop of links
+        raise ValueError(f"{_describe(path, name)} is a symbolic link that cannot be followed "
+                         f"({exc.strerror or exc})") from None
+    return real
+
+
+def _check(path: str | os.PathLike, name: str) -> Path:
+    """:func:`check_target`'s work; returns the real file to replace (symbolic links followed)."""
+    if not isinstance(path, str | os.PathLike) or str(path) == "":
+        raise ValueError(f"{name}={path!r} is not a file path")
+    text = os.fspath(path)
+    text = text if isinstance(text, str) else os.fsdecode(text)
+    if "\0" in text:
+        raise ValueError(f"{_describe(path, name)} contains a NUL character; no file system allows it")
+    if text.endswith(("/", os.sep, "/.", "/..")) or text in (".", ".."):
+        raise ValueError(f"{_describe(path, name)} ends with '/': it names a folder, not a file")
+    p = Path(text)
+    if any(ord(c) < 32 or ord(c) == 127 for c in p.name):
+        raise ValueError(f"{_describe(path, name)}: the file name holds a control character (a newline, a tab, "
+                         f"...); starlib does not make such names (they break line-based tools and listings)")
+    try:
+        real = _resolve(p, path, name)
+        if real.is_dir():
+            raise ValueError(f"{_describe(path, name)} is a folder, not a file")
+        folder = real.parent
+        exists = real.exists()
+        if exists and not real.is_file():  # a device (/dev/full), pipe or socket: the rename would replace it
+            raise ValueError(f"{_describe(path, name)} is not a regular file (a device, pipe or socket); starlib "
+                             f"replaces files whole, so it writes only to regular files ('-' is standard output)")
+        if not folder.exists():
+            raise ValueError(f"{_describe(path, name)}: the folder {str(folder)!r} does not exist")
+        if not folder.is_dir():
+            raise ValueError(f"{_describe(path, name)}: {str(folder)!r} is not a folder")
+        if exists:
+            _check_replaceable(real, path, name)
+    except OSError as exc:  # a name too long, a folder that cannot be searched, ...
+        raise ValueError(f"{_describe(path, name)}: cannot check it ({exc.strerror or exc})") from None
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(real.name), suffix=".tmp")
+    except OSError as exc:
+        raise ValueError(f"{_describe(path, name)}: cannot create a file in {str(folder)!r} "
+                         f"({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(probe)
+    return real
+
+
+def _check_replaceable(real: Path, path: Any, name: str) -> None:
+    """Refuse an existing file the user may not change: the rename needs only the folder's write permission."""
+    st = real.stat()
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o222 == 0:  # the superuser passes os.access, yet a file without a write bit is meant to stay
+        raise ValueError(f"{_describe(path, name)} is read-only (mode {mode:04o}); make it writable or choose "
+                         f"another file")
+    if not os.access(real, os.W_OK):
+        raise ValueError(f"{_describe(path, name)} is not writable by this user (owner {_owner(st)}, mode "
+                         f"{mode:04o}{'' if _euid() != 0 else '; an immutable attribute?'}); starlib does not "
+                         f"replace a file it may not change: choose another file")
+    folder = os.stat(real.parent)
+    uid = _euid()
+    if folder.st_mode & stat.S_ISVTX and uid != 0 and uid not in (st.st_uid, folder.st_uid):
+        raise ValueError(f"{_describe(path, name)} belongs to {_owner(st)} in a folder with the sticky bit "
+                         f"(like /tmp): only its owner may replace it; choose another file")
+
+
 def check_target(path: str | os.PathLike, name: str = "path") -> Path:
     """Check that ``path`` can be written atomically, before any work is done; return it as a ``Path``.
 
     The folder must exist and be a folder, ``path`` must not be a folder or another non-regular file (a device
-    such as ``/dev/full``, a pipe, a socket: the rename would replace it), and a file must be creatable in the
+    such as ``/dev/full``, a pipe, a socket: the rename would replace it), a file must be creatable in the
     folder (checked by creating and removing an empty temporary file, which also catches read-only file
-    systems and the superuser on them).
+    systems and the superuser on them), and an existing file must be one the user may change: writable by the
+    user (:func:`os.access`), with a write bit at all (a mode such as 0444 is refused also for the superuser),
+    and not another user's file in a folder with the sticky bit. A symbolic link is followed (the file it points
+    to is checked); a dangling link or a loop is refused, and so are a name ending with ``/``, a NUL character
+    and a control character (a newline, ...) in the file name.
 
     Parameters
     ----------
@@ -69,27 +185,17 @@ def check_target(path: str | os.PathLike, name: str = "path") -> Path:
     ...
     ValueError: output='/nonexistent-folder/t.json': the folder '/nonexistent-folder' does not exist
     """
-    if not isinstance(path, str | os.PathLike) or str(path) == "":
-        raise ValueError(f"{name}={path!r} is not a file path")
-    p = Path(path)
-    folder = p.parent
-    if p.is_dir():
-        raise ValueError(f"{_describe(path, name)} is a folder, not a file")
-    if p.exists() and not p.is_file():  # a device (/dev/full), pipe or socket: renaming over it would replace it
-        raise ValueError(f"{_describe(path, name)} is not a regular file (a device, pipe or socket); starlib "
-                         f"replaces files whole, so it writes only to regular files ('-' is standard output)")
-    if not folder.exists():
-        raise ValueError(f"{_describe(path, name)}: the folder {str(folder)!r} does not exist")
-    if not folder.is_dir():
-        raise ValueError(f"{_describe(path, name)}: {str(folder)!r} is not a folder")
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{p.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"{_describe(path, name)}: cannot create a file in {str(folder)!r} "
-                         f"({exc.strerror or exc})") from None
-    os.close(fd)
-    os.unlink(probe)
-    return p
+    _check(path, name)
+    return Path(path)
+
+
+def _temp_prefix(name: str) -> str:
+    """``.NAME.``, NAME cut so that the temporary file's name (prefix, 8 random characters, ``.tmp``) fits."""
+    room = _NAME_MAX - 2 - 8 - 4
+    raw = os.fsencode(name)
+    if len(raw) > room:
+        name = os.fsdecode(raw[:room])  # a character cut in two stays as escaped bytes: still a valid name
+    return f".{name}."
 
 
 def _file_mode(target: Path) -> int:
@@ -102,6 +208,24 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
+def _keep_owner(tmp: str, target: Path) -> None:
+    """Give the new file the old one's owner and group where the process may (the superuser, or a group of ours)."""
+    try:
+        st = target.stat()
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        os.chown(tmp, st.st_uid, st.st_gid)
+    if os.stat(tmp).st_gid != st.st_gid:  # not root: at least the group, when we belong to it
+        with contextlib.suppress(OSError):
+            os.chown(tmp, -1, st.st_gid)
+
+
+def _output_error(exc: OSError, path: Any, name: str, action: str, existed: bool) -> OutputError:
+    kept = "the previous file is unchanged" if existed else "no file was made"
+    return OutputError(f"{_describe(path, name)}: cannot {action} ({exc.strerror or exc}); {kept}")
+
+
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike, name: str = "path", *, fsync: bool = True) -> Iterator[BinaryIO]:
     """A binary file to write; on a normal exit it replaces ``path`` atomically, on any exception it is removed.
@@ -109,7 +233,7 @@ def atomic_open(path: str | os.PathLike, name: str = "path", *, fsync: bool = Tr
     Parameters
     ----------
     path : str or os.PathLike
-        The file to write (checked with :func:`check_target` first).
+        The file to write (checked with :func:`check_target` first); a symbolic link is followed.
     name : str
         Parameter name for error messages.
     fsync : bool
@@ -120,6 +244,14 @@ def atomic_open(path: str | os.PathLike, name: str = "path", *, fsync: bool = Tr
     BinaryIO
         The temporary file, open for writing.
 
+    Raises
+    ------
+    ValueError
+        If the target cannot be written (:func:`check_target`).
+    OutputError
+        If writing, syncing or renaming fails (a full disk, a size limit, a forbidden replacement); an
+        :class:`OSError` without a file name raised by a write to the yielded file is turned into one too.
+
     Example
     -------
     >>> import tempfile, pathlib
@@ -129,16 +261,34 @@ def atomic_open(path: str | os.PathLike, name: str = "path", *, fsync: bool = Tr
     >>> p.read_bytes()
     b'part 1, part 2'
     """
-    target = check_target(path, name)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    target = _check(path, name)
+    existed = target.exists()
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target.name), suffix=".tmp")
+    except OSError as exc:
+        raise _output_error(exc, path, name, f"create a file in {str(target.parent)!r}", existed) from exc
+    action = "write"
     try:
         with os.fdopen(fd, "wb") as f:
-            yield f
+            try:
+                yield f
+            except OSError as exc:
+                if exc.filename is not None:  # another file's error (the caller's): not ours to describe
+                    raise
+                raise _output_error(exc, path, name, "write", existed) from exc
             f.flush()
             if fsync:
                 os.fsync(f.fileno())
+        action = "set the owner and mode of the new file"
+        if existed:
+            _keep_owner(tmp, target)
         os.chmod(tmp, _file_mode(target))
+        action = "replace the file"
         os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise _output_error(exc, path, name, action, existed) from exc
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -152,7 +302,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | bytearray | memoryview |
     Parameters
     ----------
     path : str or os.PathLike
-        The file to write; an existing file is replaced only once the new one is complete.
+        The file to write; an existing file is replaced only once the new one is complete (a symbolic link is
+        followed: the file it points to is replaced).
     data : bytes or iterable of bytes
         The content, whole or in chunks (a generator is consumed while the temporary file is open).
     name : str
@@ -169,6 +320,9 @@ def atomic_write(path: str | os.PathLike, data: bytes | bytearray | memoryview |
     ------
     ValueError
         If the target cannot be written (:func:`check_target`).
+    OutputError
+        A :class:`ValueError` too: writing or renaming failed (``cannot write (No space left on device)``); the
+        previous file is unchanged and no temporary file is left.
 
     Example
     -------

@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..io.atomic import atomic_write, check_target
 from .compact import Spread, compact
 from .latex import tex_formula, tex_mixed, tex_rich, tex_text
 from .table_notes import TABLE_NOTES, Column, TableNote
@@ -633,7 +634,11 @@ def write_table(
     float_digits: int = 4,
     note: TableNote | None = None,
 ) -> list[Path]:
-    """Write ``frame`` as ``NAME.csv``, ``NAME.md`` and ``NAME.tex`` in ``out_dir``.
+    """Write ``frame`` as ``NAME.csv``, ``NAME.md`` and ``NAME.tex`` in ``out_dir``, each file atomically.
+
+    Every file goes through :func:`starlib.io.atomic_write` (a temporary file renamed over the old one when
+    whole), after all of them are checked (:func:`starlib.io.check_target`): a reader, or a run killed at any
+    moment, sees each old file or its new one, never half of one.
 
     Parameters
     ----------
@@ -660,7 +665,8 @@ def write_table(
     Raises
     ------
     ValueError
-        If ``name`` is not a plain file stem or has no description, or the description does not match the frame.
+        If ``name`` is not a plain file stem or has no description, or the description does not match the frame,
+        or a file cannot be written (read-only, a full disk: :class:`starlib.io.atomic.OutputError`).
 
     Example
     -------
@@ -688,9 +694,14 @@ def write_table(
     if note.condensed:
         texts.append(render_latex(df, name, float_digits, note=note, full=True))
         paths.append(out / f"{name}_full.tex")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file in the way, a read-only file system, a folder without write permission
+        raise ValueError(f"out_dir={str(out_dir)!r}: cannot create the folder ({exc.strerror or exc})") from None
+    for p in paths:  # every target checked before the first is replaced: a bad one leaves all as they were
+        check_target(p, "out_dir")
     for p, t in zip(paths, texts, strict=True):
-        p.write_text(t, encoding="utf-8")
+        atomic_write(p, t.encode("utf-8"), "out_dir")  # the bytes write_text gave ("\n" kept), replaced whole
     return paths
 
 
