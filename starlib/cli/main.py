@@ -39,7 +39,8 @@ EXAMPLES = {
                 "starlib improve trees.graphml -o shallow.json"],
     "verify": ["starlib verify t.json", "starlib verify t.json --json", "starlib verify trees.graphml"],
     "sweep": ["starlib sweep er --q-max 128 -o er.csv", "starlib sweep er --q-max 1024 -o data/er_sweep.csv",
-              "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv"],
+              "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv",
+              "starlib sweep er --q-max 64 --check-record 5 -o data/er_sweep.csv   # recompute 5 rows, compare"],
 }
 
 
@@ -196,7 +197,9 @@ def parser() -> argparse.ArgumentParser:
                         "of the CSV record (-o), rewritten atomically as it arrives; a rerun skips the points the "
                         "record holds. 'er': every prime power q in --q-min .. --q-max, each EDST family of ER_q "
                         "(PolarFly) built and verified tree by tree, with its depth, a SHA-256 of its trees, the "
-                        "time and the peak memory.", epilog_fn=lambda: _examples("sweep"))
+                        "time and the peak memory. Several runs may share a record (it is locked around each "
+                        "write). Exit 0 done, 1 a point failed (or, with --check-record, a row differs), 2 bad "
+                        "input.", epilog_fn=lambda: _examples("sweep"))
     sw.add_argument("sweep", metavar="SWEEP", help="what to sweep: er")
     sw.add_argument("--q-min", default="2", metavar="Q", help="smallest q (default 2)")
     sw.add_argument("--q-max", default="1024", metavar="Q", help="largest q (default 1024)")
@@ -206,6 +209,10 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("--scheduler", metavar="ADDRESS", default=None,
                     help="a running Dask scheduler, e.g. tcp://host:8786 (default: a local cluster)")
     sw.add_argument("--workers", default="2", metavar="N", help="worker processes of the local cluster (default 2)")
+    sw.add_argument("--check-record", metavar="N", default=None,
+                    help="compute nothing new: recompute N rows of the record -o (a seeded sample of the rows in "
+                    "--q-min .. --q-max and --family) in this process and compare every column but the times; one "
+                    "line per row that differs; exit 1 if one differs, 0 if all agree. The record is not written")
     return p
 
 
@@ -489,10 +496,41 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     return status
 
 
+def _check_record(a: argparse.Namespace, points: Sequence[Any], n: int) -> int:
+    """``starlib sweep er --check-record N``: recompute a seeded sample of the record's rows in this process."""
+    import random
+
+    from ..sweep.er import ER_COLUMNS, ER_KEY, ER_RESULT_COLUMNS, check_er_row, er_point
+    from ..sweep.record import format_value, read_record
+
+    held = read_record(a.output, columns=ER_COLUMNS, key=ER_KEY, check=check_er_row)
+    wanted = {tuple(p.key) for p in points}
+    keys = sorted((k for k in held if k in wanted), key=lambda k: (int(k[0]), k[1]))
+    if not keys:
+        raise ValueError(f"--output={a.output!r} holds no row of this sweep (q in {a.q_min} .. {a.q_max}, families "
+                         f"{', '.join(sorted({k[1] for k in wanted}))}): nothing to check")
+    sample = sorted(random.Random(0).sample(keys, min(n, len(keys))), key=lambda k: (int(k[0]), k[1]))
+    differ = 0
+    for k in sample:
+        row = held[k]
+        fresh = check_er_row({c: format_value(v) for c, v in er_point(int(k[0]), k[1]).items()})
+        bad = [c for c in ER_RESULT_COLUMNS if fresh[c] != row[c]]
+        if bad:
+            differ += 1
+            sys.stdout.write(f"q={k[0]} {k[1]}: differs from a recomputation in " + "; ".join(
+                f"{c} (record {row[c]!r}, recomputed {fresh[c]!r})" for c in bad) + "\n")
+        else:
+            _say(a, f"q={k[0]} {k[1]}: recomputed, same")
+    sys.stdout.write(f"{a.output}: {len(sample)} of {len(keys)} row(s) recomputed (seeded sample), {differ} "
+                     f"differ{'s' if differ == 1 else ''}\n")
+    return 1 if differ else 0
+
+
 def _cmd_sweep(a: argparse.Namespace) -> int:
     from ..io import check_target
     from ..sweep import ER_COLUMNS, er_points, run_sweep
-    from ..sweep.er import ER_FAMILIES, ER_KEY
+    from ..sweep.engine import check_scheduler
+    from ..sweep.er import ER_FAMILIES, ER_KEY, Q_LIMIT, check_er_row
     from ..sweep.record import read_record
     from ..validation import check_int, parse_int, require_extra
     from .progress import Progress
@@ -500,12 +538,25 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
 
     if a.sweep != "er":
         raise ValueError(f"SWEEP={a.sweep!r} is not one of 'er'")
+    q_range = f"an integer in 2 .. {Q_LIMIT}"
+    q_min = check_int(parse_int(a.q_min, "--q-min"), "--q-min", minimum=2, maximum=Q_LIMIT, rule=q_range)
+    q_max = check_int(parse_int(a.q_max, "--q-max"), "--q-max", minimum=2, maximum=Q_LIMIT, rule=q_range)
+    points = er_points(q_min, q_max, a.family or ER_FAMILIES)
+    if a.output == "-":
+        raise ValueError("--output='-': a sweep writes a record file and resumes from it, not standard output")
+    if a.check_record is not None:  # in this process, no cluster: nothing written
+        n = check_int(parse_int(a.check_record, "--check-record"), "--check-record", minimum=1, maximum=100_000,
+                      rule="a number of rows in 1 .. 100000")
+        if not os.path.lexists(a.output):
+            raise ValueError(f"--output={a.output!r} does not exist: --check-record checks an existing record")
+        return _check_record(a, points, n)
     require_extra("sweep", "starlib sweep")  # before any work: dask and distributed are an extra
-    points = er_points(parse_int(a.q_min, "--q-min"), parse_int(a.q_max, "--q-max"), a.family or ER_FAMILIES)
     workers = check_int(parse_int(a.workers, "--workers"), "--workers", minimum=1, maximum=256,
                         rule="an integer in 1 .. 256")
+    if a.scheduler is not None:
+        check_scheduler(a.scheduler, "--scheduler")
     check_target(a.output, "--output")
-    held = read_record(a.output, columns=ER_COLUMNS, key=ER_KEY)  # a bad record is refused before any work
+    held = read_record(a.output, columns=ER_COLUMNS, key=ER_KEY, check=check_er_row)  # a bad record: before any work
     labels = [" ".join(p.key) for p in points if p.key not in held]
     with Progress(labels or ["none"], a.quiet, desc=f"sweep {a.sweep}") as pr:
         def on_row(row: dict, done: int, todo: int) -> None:
@@ -513,8 +564,9 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
             pr.note(sweep_line(row, done, todo))
 
         result = run_sweep(points, a.output, columns=ER_COLUMNS, key=ER_KEY, scheduler=a.scheduler,
-                           workers=workers, on_row=on_row)
-    _say(a, f"wrote {a.output}: {result.computed} point(s) computed, {result.skipped} already in the record, "
+                           workers=workers, on_row=on_row, check=check_er_row)
+    taken = f", {result.taken} written meanwhile by another run" if result.taken else ""
+    _say(a, f"wrote {a.output}: {result.computed} point(s) computed, {result.skipped} already in the record{taken}, "
          f"{len(result.rows)} row(s) in all")
     if result.failed:
         key, message = result.failed[0]

@@ -30,9 +30,12 @@ docs/er-edsts.md §1 (the bound), §2-§3 (Singer model, isomorphism), §4 (Cons
 from __future__ import annotations
 
 import gc
+import hashlib
+import math
 import os
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -42,9 +45,10 @@ from ..primes import check_prime_power, is_prime_power
 from ..validation import check_int
 from .engine import Point
 from .memory import PeakMemory
-from .record import read_record
+from .record import CellError, read_record
 
-__all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "read_er_record", "Q_LIMIT"]
+__all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "read_er_record", "Q_LIMIT",
+           "check_er_row", "ER_RESULT_COLUMNS"]
 
 #: the families of a point (the methods of :func:`starlib.edst.factor.er.er_edsts` that stream)
 ER_FAMILIES = ("hamiltonian", "low-depth")
@@ -55,6 +59,14 @@ ER_COLUMNS = ("q", "family", "vertices", "edges", "bound", "trees", "verified", 
 ER_KEY = ("q", "family")
 #: the largest q a point accepts: the slot bitmap and a tree's arrays stay near 1 GB up to here
 Q_LIMIT = 2048
+#: the columns two runs anywhere give equal (all but the measurements ``seconds`` and ``peak_mb``)
+ER_RESULT_COLUMNS = tuple(c for c in ER_COLUMNS if c not in ("seconds", "peak_mb"))
+#: the digest of a family with no tree (SHA-256 of nothing)
+_EMPTY_SHA256 = hashlib.sha256().hexdigest()
+_DIGITS = re.compile(r"[0-9]{1,12}")
+_DECIMAL = re.compile(r"[0-9]{1,12}(\.[0-9]{1,6})?")
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+_NOTE = "construction failed: "
 
 
 def er_point(q: int, family: str) -> dict[str, Any]:
@@ -146,6 +158,112 @@ def er_points(q_min: int = 2, q_max: int = 1024, families: Sequence[str] = ER_FA
             for q in qs for f in fams]
 
 
+def _int(cells: Mapping[str, str], c: str, lo: int, hi: int, rule: str | None = None) -> int:
+    v = cells[c]
+    if not _DIGITS.fullmatch(v) or not lo <= int(v) <= hi:
+        raise CellError(c, v, rule or f"an integer in {lo} .. {hi} (ASCII digits)")
+    return int(v)
+
+
+def _bool(cells: Mapping[str, str], c: str) -> bool:
+    v = cells[c]
+    if v not in ("True", "False"):
+        raise CellError(c, v, "True or False")
+    return v == "True"
+
+
+def check_er_row(cells: Mapping[str, str]) -> dict[str, str]:
+    """Validate one row of the ER_q record (text cells) and return its canonical cells.
+
+    Each cell is checked by type and range, and every column that follows from ``q`` against it:
+
+    * ``q`` a prime power in 2 .. :data:`Q_LIMIT` (ASCII digits; leading zeros are dropped: ``02`` is ``2``);
+      ``family`` one of :data:`ER_FAMILIES`;
+    * ``vertices == q^2 + q + 1``, ``edges == q (q+1)^2 / 2``, ``bound == floor((q+1)/2)``;
+    * ``trees`` in 0 .. ``bound``; ``verified`` (``True``/``False``) only with at least one tree;
+      ``max_depth`` -1 exactly when there is no tree, else 0 .. ``vertices - 1``, and ``(q^2 + q) / 2`` for a
+      verified ``hamiltonian`` family (a path rooted at its middle vertex);
+    * ``difference_set``, ``isomorphism`` ``True``/``False``;
+    * ``sha256`` 64 hex digits (written lowercase), the digest of nothing exactly when there is no tree, and not
+      one digit repeated 64 times (a placeholder, not a digest);
+    * ``seconds`` a non-negative decimal (``0.1``), ``peak_mb`` a non-negative integer (measurements);
+    * ``note`` empty, or ``construction failed: ...`` on one line.
+
+    The digest itself can only be checked by recomputing the row (``starlib sweep er --check-record N``).
+
+    Parameters
+    ----------
+    cells : mapping of str to str
+        The row's cells (every column of :data:`ER_COLUMNS`).
+
+    Returns
+    -------
+    dict
+        The canonical cells (what :func:`er_point` would write).
+
+    Raises
+    ------
+    starlib.sweep.record.CellError
+        A ValueError naming the column, the value and the rule.
+
+    Example
+    -------
+    >>> row = {k: str(v) for k, v in er_point(2, "hamiltonian").items()}
+    >>> check_er_row(dict(row, q="02"))["q"]
+    '2'
+    >>> check_er_row(dict(row, trees="3"))
+    Traceback (most recent call last):
+    ...
+    starlib.sweep.record.CellError: column trees='3': an integer in 0 .. 1 (at most the bound floor((q+1)/2))
+    """
+    out = {c: cells[c] for c in ER_COLUMNS}
+    q = _int(cells, "q", 2, Q_LIMIT)
+    if not is_prime_power(q):
+        raise CellError("q", cells["q"], f"a prime power in 2 .. {Q_LIMIT}")
+    if cells["family"] not in ER_FAMILIES:
+        raise CellError("family", cells["family"], f"one of {', '.join(ER_FAMILIES)}")
+    n, m, bound = q * q + q + 1, q * (q + 1) ** 2 // 2, (q + 1) // 2
+    for c, want, what in (("vertices", n, "q^2 + q + 1"), ("edges", m, "q (q+1)^2 / 2"),
+                          ("bound", bound, "floor((q+1)/2)")):
+        if cells[c] != str(want) and not (_DIGITS.fullmatch(cells[c]) and int(cells[c]) == want):
+            raise CellError(c, cells[c], f"{want} = {what} for q = {q}")
+        out[c] = str(want)
+    trees = _int(cells, "trees", 0, bound, f"an integer in 0 .. {bound} (at most the bound floor((q+1)/2))")
+    verified = _bool(cells, "verified")
+    if verified and trees == 0:
+        raise CellError("verified", cells["verified"], "False when trees is 0 (no family to verify)")
+    d = cells["max_depth"]
+    if trees == 0:
+        if d != "-1":
+            raise CellError("max_depth", d, "-1 when trees is 0")
+        depth = -1
+    else:
+        depth = _int(cells, "max_depth", 0, n - 1, f"an integer in 0 .. {n - 1} (a tree on {n} vertices)")
+        if verified and cells["family"] == "hamiltonian" and depth != (q * q + q) // 2:
+            raise CellError("max_depth", d, f"{(q * q + q) // 2} = (q^2 + q) / 2 for a verified hamiltonian family "
+                            "(paths rooted at their middle vertex)")
+    _bool(cells, "difference_set")
+    _bool(cells, "isomorphism")
+    h = cells["sha256"]
+    if not _HEX64.fullmatch(h):
+        raise CellError("sha256", h, "a SHA-256 digest: 64 hex digits")
+    h = h.lower()
+    if len(set(h)) == 1:
+        raise CellError("sha256", cells["sha256"], "a SHA-256 digest, not one digit repeated (a placeholder)")
+    if (trees == 0) != (h == _EMPTY_SHA256):
+        raise CellError("sha256", cells["sha256"], "the digest of nothing exactly when trees is 0")
+    s = cells["seconds"]
+    if not _DECIMAL.fullmatch(s) or not math.isfinite(float(s)):
+        raise CellError("seconds", s, "a non-negative decimal number of seconds (0.1)")
+    _int(cells, "peak_mb", 0, 2 ** 40)
+    note = cells["note"]
+    if note and (not note.startswith(_NOTE) or "\n" in note or "\r" in note):
+        raise CellError("note", note, f"empty, or {_NOTE!r} and the reason on one line")
+    out.update(q=str(q), trees=str(trees), max_depth=str(depth), sha256=h, seconds=str(float(s)),
+               peak_mb=str(int(cells["peak_mb"])))
+    return out
+
+
 #: the type of each column of the record, as :func:`read_er_record` returns it
 _TYPES = {"q": int, "vertices": int, "edges": int, "bound": int, "trees": int, "max_depth": int, "peak_mb": int,
           "seconds": float, "verified": bool, "difference_set": bool, "isomorphism": bool}
@@ -167,7 +285,8 @@ def read_er_record(path: str | os.PathLike) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        If the file is missing or not an ER_q record (header, a cell of the wrong type).
+        If the file is missing or not an ER_q record (header, a cell :func:`check_er_row` refuses: the line,
+        column, value and rule are named).
 
     Example
     -------
@@ -180,7 +299,7 @@ def read_er_record(path: str | os.PathLike) -> pd.DataFrame:
     """
     if not os.path.exists(path):
         raise ValueError(f"path={str(path)!r} does not exist (make sweep writes the ER_q record)")
-    rows = list(read_record(path, columns=ER_COLUMNS, key=ER_KEY).values())
+    rows = list(read_record(path, columns=ER_COLUMNS, key=ER_KEY, check=check_er_row).values())
     out = pd.DataFrame(rows, columns=list(ER_COLUMNS))
     for c, kind in _TYPES.items():
         try:

@@ -259,7 +259,7 @@ def test_sweep_verb_writes_and_resumes(tmp_path):
 @pytest.mark.parametrize("args, fragment", [
     (["sweep", "er", "--q-max", "abc", "-o", "r.csv"], "--q-max='abc' is not an integer"),
     (["sweep", "er", "--q-min", "9", "--q-max", "8", "-o", "r.csv"], "q_max=8"),
-    (["sweep", "er", "--q-max", "4096", "-o", "r.csv"], "q_max=4096"),
+    (["sweep", "er", "--q-max", "4096", "-o", "r.csv"], "--q-max=4096"),
     (["sweep", "er", "--q-min", "14", "--q-max", "15", "-o", "r.csv"], "no prime power in this range"),
     (["sweep", "er", "--family", "paths", "-o", "r.csv"], "family='paths' is not one of"),
     (["sweep", "er", "--family", "hamiltonian", "--family", "hamiltonian", "-o", "r.csv"], "give each family once"),
