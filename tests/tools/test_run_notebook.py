@@ -56,7 +56,7 @@ def test_a_variant_needs_its_own_out_dir(tiny, tmp_path):
 def test_unknown_parameters_and_bad_arguments(tiny, tmp_path):
     one_line_error(run(str(tiny), "-p", "y", "2"), "parameter 'y' is not in the parameters cell")
     one_line_error(run(str(tmp_path / "missing.ipynb")), "is not a notebook file")
-    one_line_error(run(str(tiny), "--timeout", "soon"), "invalid int value")
+    one_line_error(run(str(tiny), "--timeout", "soon"), "is not whole seconds from 1 to 604800")
 
 
 NOT_NOTEBOOKS = {  # name -> what to put there (None: nothing, "dir": a folder)
