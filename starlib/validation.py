@@ -44,7 +44,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["as_int", "check_int", "check_real", "check_flag", "check_choice", "check_permutation", "shorten",
-           "parse_int", "parse_int_list", "parse_bytes", "MAX_INT_DIGITS", "EXTRAS", "MissingExtra", "require_extra"]
+           "printable", "parse_int", "parse_int_list", "parse_bytes", "MAX_INT_DIGITS", "EXTRAS", "MissingExtra",
+           "require_extra"]
 
 
 def as_int(value: Any) -> int | None:
@@ -290,6 +291,43 @@ def shorten(text: Any, limit: int = 30) -> str:
     half = max((limit - 6) // 2, 4)
     q = r[0] if isinstance(text, str) else ""
     return f"{r[:half + len(q)]}...{r[-half - len(q):]} ({n} characters)"
+
+
+def printable(value: Any, limit: int = 80) -> str:
+    """Text from a file made safe to print: every non-printable character escaped, cut in the middle beyond ``limit``.
+
+    Control characters (C0, DEL and the C1 controls U+0080-U+009F, which terminals read as escape sequences), bidi
+    overrides and isolates (U+202A-U+202E, U+2066-U+2069) and every other character that ``str.isprintable``
+    refuses are written as ``repr`` writes them (``\\x1b``, ``\\u202e``), so a crafted network name cannot retitle,
+    clear or rewrite the terminal. Unlike :func:`shorten` the text is not quoted.
+
+    Parameters
+    ----------
+    value : Any
+        A string (anything else is ``str()``-ed first).
+    limit : int
+        Longest text kept whole (after escaping); a longer one keeps its two ends and states its length.
+
+    Returns
+    -------
+    str
+        Printable text of at most about ``limit`` characters.
+
+    Examples
+    --------
+    >>> printable("\\x1b]0;pwned\\x07 ok\\u202e")
+    '\\\\x1b]0;pwned\\\\x07 ok\\\\u202e'
+    >>> printable("A" * 100, 20)
+    'AAAAAAA...AAAAAAA (100 characters)'
+    """
+    text = value if isinstance(value, str) else str(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) <= limit:
+        return text
+    half = max((limit - 6) // 2, 4)
+    n = len(value) if isinstance(value, str) else len(text)
+    return f"{text[:half]}...{text[-half:]} ({n} characters)"
 
 
 def parse_int(text: Any, name: str) -> int:

@@ -241,8 +241,13 @@ def file_summary(nf: NetworkFile) -> str:
     >>> from starlib.io import NetworkFile
     >>> file_summary(NetworkFile(None, None, "slimfly", {"q": 5}))
     'a network read from json, a file of slimfly q=5'
+    >>> file_summary(NetworkFile(None, None, "\x1b[2Jfake", {}))  # escaped: a file cannot drive the terminal
+    'a network read from json, a file of \\\\x1b[2Jfake'
     """
-    named = " ".join([nf.network, *(f"{k}={v}" for k, v in nf.params.items())]).strip()
+    from ..validation import printable
+
+    named = " ".join([printable(nf.network, 80), *(f"{printable(k, 40)}={printable(v, 60)}"
+                                                   for k, v in nf.params.items())]).strip()
     return f"a network read from {nf.format}" + (f", a file of {named}" if named else "")
 
 

@@ -1,6 +1,9 @@
 """What the command line prints for people: the families table, the ``info`` summary, the line after a write.
 
 Programs get JSON instead (``--json``); these functions only lay out what :mod:`starlib.cli.commands` computed.
+Every string that may come from a file or the command line (a path, a network name, parameters, labels in a
+verdict) goes through :func:`starlib.validation.printable`: control characters, C1 controls and bidi overrides are
+shown escaped (``\\x1b``, ``\\u202e``), so a crafted file cannot rewrite the terminal, and long text is shortened.
 
 Example
 -------
@@ -13,6 +16,8 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from ..validation import printable
 
 __all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text",
            "sweep_line", "depth_warning"]
@@ -50,8 +55,8 @@ def wrote_line(path: str, size: int, *, trees: int | None = None, nodes: int | N
     """
     what = [f"{trees:,} tree{'' if trees == 1 else 's'}"] if trees is not None else []
     what += [f"{nodes:,} node{'' if nodes == 1 else 's'}"] if nodes is not None else []
-    tag = "" if fmt == "json" else f" ({fmt})"
-    return f"wrote {path}{tag}: {', '.join(what + [megabytes(size)])}"
+    tag = "" if fmt == "json" else f" ({printable(fmt, 40)})"
+    return f"wrote {printable(path, 200)}{tag}: {', '.join(what + [megabytes(size)])}"
 
 
 def depth_warning(what: str, deepest: int, diameter: int, how: str) -> str | None:
@@ -69,17 +74,20 @@ every vertex); --method shallow packs the most trees, then the least depth'
     """
     if deepest <= 2 * diameter + 1:
         return None
-    return (f"warning: edsts {what}: the deepest tree has depth {deepest}, over 2 x diameter + 1 = {2 * diameter + 1} "
+    return (f"warning: edsts {printable(what, 200)}: the deepest tree has depth {deepest}, over 2 x diameter + 1 = "
+            f"{2 * diameter + 1} "
             f"(diameter {diameter}: {how}); --method shallow packs the most trees, then the least depth")
 
 
 def params_text(params: Mapping[str, Any]) -> str:
-    """``KEY=VALUE`` words as typed on the command line (``q=3 d=3``).
+    """``KEY=VALUE`` words as typed on the command line (``q=3 d=3``), each key and value escaped and shortened.
 
     >>> params_text({"q": 3, "d": 3})
     'q=3 d=3'
+    >>> params_text({"q\x1b[2J": "\x9b31m"})
+    'q\\\\x1b[2J=\\\\x9b31m'
     """
-    return " ".join(f"{k}={v}" for k, v in params.items())
+    return " ".join(f"{printable(k, 40)}={printable(v, 60)}" for k, v in params.items())
 
 
 def families_text(families: Sequence[Any]) -> str:
@@ -144,8 +152,9 @@ def info_text(info: Mapping[str, Any]) -> str:
       diameter          2
       EDST upper bound  3 = min(floor(m/(n-1)) = 3, minimum degree 7); r = m - 3(n-1) = 28
     """
-    head = info.get("file") or f"{info['network']} {params_text(info['params'])}".strip()
-    lines = [f"{head}: {info['summary']}" if info.get("summary") else head]
+    head = printable(info["file"], 200) if info.get("file") else \
+        f"{printable(info['network'], 80)} {params_text(info['params'])}".strip()
+    lines = [f"{head}: {printable(info['summary'], 300)}" if info.get("summary") else head]
 
     def row(key: str, value: Any) -> None:
         lines.append(f"  {key:<17} {value}")
@@ -175,16 +184,17 @@ def verify_text(verdict: Mapping[str, Any]) -> str:
     't.json: valid: 2 edge-disjoint spanning trees of complete-paley n=2 q=5 (10 vertices, 15 links; upper bound 1; \
 maximum depth 3)'
     """
-    name = f"{verdict.get('network') or verdict.get('input') or 'the graph'} " \
+    name = f"{printable(verdict.get('network') or verdict.get('input') or 'the graph', 80)} " \
            f"{params_text(verdict.get('params') or {})}".strip()
+    file = printable(verdict["file"], 200)
     where = f"{verdict['n']:,} vertices, {verdict['m']:,} links; upper bound {verdict['upper_bound']}"
     if verdict.get("max_depth") is not None:
         where += f"; maximum depth {verdict['max_depth']}"
     if verdict["valid"]:
-        return f"{verdict['file']}: valid: {verdict['trees']} edge-disjoint spanning trees of {name} ({where})"
+        return f"{file}: valid: {verdict['trees']} edge-disjoint spanning trees of {name} ({where})"
     problems = verdict["problems"]
     more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-    return f"{verdict['file']}: INVALID: {problems[0]}{more}; {verdict['trees']} trees of {name} ({where})"
+    return f"{file}: INVALID: {printable(problems[0], 300)}{more}; {verdict['trees']} trees of {name} ({where})"
 
 
 def sweep_line(row: Mapping[str, Any], done: int, todo: int) -> str:

@@ -72,7 +72,7 @@ from .json_format import (
 )
 from .msccl import MSCCL_LIMITS, msccl_allreduce
 from .msccl_replay import ReplayReport, replay_msccl
-from .readers import INPUT_FORMATS, InputFormat, decode_input, input_formats_for, read_estimate, read_input
+from .readers import INPUT_FORMATS, InputFormat, decode_input, input_formats_for, read_estimate, read_file, read_input
 from .routes import next_hop, next_hop_table, read_routes, routes
 
 __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
@@ -80,5 +80,6 @@ __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "render", "tree_edge_list", "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays",
            "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
-           "read_estimate", "read_input", "Ns3Topology", "ns3_topology", "read_ns3_topology", "MSCCL_LIMITS",
-           "msccl_allreduce", "ReplayReport", "replay_msccl", "next_hop", "next_hop_table", "read_routes", "routes"]
+           "read_estimate", "read_file", "read_input", "Ns3Topology", "ns3_topology", "read_ns3_topology",
+           "MSCCL_LIMITS", "msccl_allreduce", "ReplayReport", "replay_msccl", "next_hop", "next_hop_table",
+           "read_routes", "routes"]

@@ -53,11 +53,11 @@ import orjson
 from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph
 from ..memory import format_bytes, memory_limit
-from ..validation import shorten
+from ..validation import printable, shorten
 from .json_format import INPUT, NetworkFile, decode, decode_labels
 
-__all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "decode_input", "read_estimate",
-           "MAX_INDEX_DIGITS"]
+__all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "read_file", "decode_input",
+           "read_estimate", "MAX_INDEX_DIGITS"]
 
 #: An integer word of an edge list or an anynet file has at most this many digits (it must fit in 64 bits).
 MAX_INDEX_DIGITS = 18
@@ -136,6 +136,56 @@ def _check_size(size: int, formats: Sequence[InputFormat], source: str) -> None:
         raise ValueError(f"{source} is too large: reading {format_bytes(size)} of {fmt.name} would need about "
                          f"{format_bytes(need)} ({fmt.bytes_per_byte} bytes per byte of file), over the memory limit "
                          f"of {format_bytes(limit)}; refused before reading (--max-memory sets the limit)")
+
+
+def read_file(path: str | os.PathLike, formats: Sequence[InputFormat], source: str | None = None) -> bytes:
+    """The bytes of a network file, opened as every reader of a path opens it (:func:`read_input`,
+    :func:`starlib.io.read_json`).
+
+    Opened without blocking and checked, from the open descriptor, to be a regular file (a folder, a FIFO,
+    ``/dev/zero`` or a socket is refused before a byte is read, so nothing blocks or reads forever), not empty, and
+    not larger than the memory limit allows: its size times the largest :attr:`InputFormat.bytes_per_byte` of
+    ``formats`` must be within :func:`starlib.memory.memory_limit` (the command line's ``--max-memory``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    formats : sequence of InputFormat
+        The formats it may be in (their memory per byte bounds the size).
+    source : str, optional
+        How messages name the file (default ``path='...'``).
+
+    Returns
+    -------
+    bytes
+        The whole file.
+
+    Raises
+    ------
+    ValueError
+        ``path='...': ...`` naming the file and the rule: cannot be read, not a regular file, empty, too large
+        (its size, the memory it needs and the limit), or grew while it was read.
+
+    Example
+    -------
+    >>> read_file("/dev/zero", [INPUT_FORMATS["json"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: path='/dev/zero': is a character device, not a regular file: starlib reads networks from regular \
+files only (it checks their size before it reads them)
+    """
+    if not isinstance(path, str | os.PathLike) or str(path) == "":
+        raise ValueError(f"path={path!r} is not a file path")
+    source = _source(str(path)) if source is None else source
+    fd = _open(path, source)
+    try:
+        size = os.fstat(fd).st_size
+        _check_size(size, formats, source)
+    except BaseException:
+        os.close(fd)
+        raise
+    return _read_bytes(fd, size, source)
 
 
 def _read_bytes(fd: int, size: int, source: str) -> bytes:
@@ -339,9 +389,10 @@ def _read_graphml(data: bytes, path: str) -> NetworkFile:
             warnings.simplefilter("ignore")  # ports and untyped keys: networkx warns and goes on; so do we, quietly
             graphs = list(reader(string=data))
     except ParseError as exc:
-        raise ValueError(f"{source}: not well-formed XML ({exc})") from None
+        raise ValueError(f"{source}: not well-formed XML ({printable(exc, 200)})") from None
     except (nx.NetworkXError, KeyError, ValueError, TypeError) as exc:
-        raise ValueError(f"{source}: not GraphML that networkx reads ({type(exc).__name__}: {exc})") from None
+        raise ValueError(f"{source}: not GraphML that networkx reads ({type(exc).__name__}: {printable(exc, 200)})"
+                         ) from None
     if len(graphs) != 1:
         raise ValueError(f"{source}: holds {len(graphs)} <graph> elements in the GraphML namespace "
                          f"(http://graphml.graphdrawing.org/xmlns); starlib reads a file of one graph")
@@ -369,8 +420,8 @@ def _read_gml(data: bytes, path: str) -> NetworkFile:
     try:
         g = nx.parse_gml(text, label=None)
     except (nx.NetworkXError, KeyError, ValueError, TypeError, AttributeError) as exc:
-        raise ValueError(f"{source}: not GML that networkx reads ({str(exc).splitlines()[0] if str(exc) else exc!r})"
-                         ) from None
+        raise ValueError(f"{source}: not GML that networkx reads "
+                         f"({printable(str(exc).splitlines()[0], 200) if str(exc) else repr(exc)})") from None
     return _from_networkx(g, path, "gml", "label")
 
 
@@ -390,7 +441,7 @@ def _read_node_link(data: bytes, path: str) -> NetworkFile:
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise ValueError(f"{source}: not JSON ({exc})") from None
+        raise ValueError(f"{source}: not JSON ({printable(exc, 200)})") from None
     what = "is not node-link JSON (networkx's node_link_data: an object with 'nodes' and 'edges' or 'links')"
     if type(obj) is not dict or type(obj.get("nodes")) is not list:
         raise ValueError(f"{source} {what}: " + ("the top level is not an object" if type(obj) is not dict
@@ -421,7 +472,7 @@ def _read_node_link(data: bytes, path: str) -> NetworkFile:
         # always a multigraph: parallel links stay visible (a plain graph would merge them) and are then refused
         g = nx.node_link_graph({**obj, "multigraph": True}, edges=key)
     except (nx.NetworkXError, KeyError, ValueError, TypeError) as exc:
-        raise ValueError(f"{source} {what}: {exc}") from None
+        raise ValueError(f"{source} {what}: {printable(exc, 200)}") from None
     return _from_networkx(g, path, "node-link", None, json_labels=False)
 
 
@@ -678,15 +729,10 @@ def read_input(path: str | os.PathLike, input_format: str | None = None) -> Netw
     """
     if not isinstance(path, str | os.PathLike) or str(path) == "":
         raise ValueError(f"path={path!r} is not a file path")
-    source = _source(str(path))
-    if input_format is not None:
-        input_formats_for(path, input_format)  # an unknown format is refused before the file is touched
-    fd = _open(path, source)
     try:
-        formats = input_formats_for(path, input_format)
-        size = os.fstat(fd).st_size
-        _check_size(size, formats, source)
-    except BaseException:
-        os.close(fd)
+        formats = input_formats_for(path, input_format)  # an unknown --input-format: refused before the file is opened
+    except ValueError:
+        if input_format is None:  # a suffix that names no format: a missing file, a folder or a FIFO is said first
+            os.close(_open(path, _source(str(path))))
         raise
-    return decode_input(_read_bytes(fd, size, source), formats, str(path))
+    return decode_input(read_file(path, formats), formats, str(path))
