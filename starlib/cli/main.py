@@ -1,12 +1,15 @@
 """The ``starlib`` command: argument parsing, the verbs, exit statuses and the one-line error rule.
 
 Exit statuses: 0 success; 1 ``verify`` found a broken tree; 2 bad input of any kind (one line on standard error,
-nothing written), or an optional package missing (the line names the extra: ``pip install 'starlib[sweep]'``);
+nothing written), an optional package missing (the line names the extra: ``pip install 'starlib[sweep]'``), or a
+file the system would not let starlib read or write (a full disk, a read-only file, a size limit: the line names
+the file and the cause; any previous file is unchanged);
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), in both cases with no partial file; 70 an internal error (a
 bug: please report it; ``STARLIB_TRACEBACK=1`` shows the traceback).
 
 Every output file is checked before any work (its folder exists, it is not a folder or a device, a file can be
-created there) and written atomically: a temporary file in the same folder, renamed over the target when whole.
+created there, an existing file is one the user may change) and written atomically: a temporary file in the same
+folder, renamed over the target when whole.
 """
 
 from __future__ import annotations
@@ -119,7 +122,8 @@ def parser() -> argparse.ArgumentParser:
                 epilog_fn=lambda: "\n\n".join(["verbs: starlib VERB --help for each verb's options and examples",
                                                _network_help(),
                                                "exit status: 0 ok, 1 verify found a broken tree, 2 bad input "
-                                               "(one line on stderr, nothing written), 130 interrupted"]))
+                                               "or a file the system refuses (a full disk, a read-only file: one "
+                                               "line on stderr, nothing written), 130 interrupted"]))
     p.add_argument("--version", action="version", version=f"starlib {__version__}")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
 
@@ -245,7 +249,8 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
 
 
 def _target(output: str) -> str | None:
-    """None for standard output, else the path, checked writable before any work."""
+    """None for standard output, else the path, checked writable before any work (:func:`starlib.io.check_target`:
+    an existing file must be one the user may change, a symbolic link is followed, a dangling one refused)."""
     from ..io import check_target
 
     if output == "-":
@@ -585,6 +590,18 @@ def _fail(message: str, status: int = 2) -> int:
     return status
 
 
+def _os_error_line(exc: OSError) -> str:
+    """One line for an :class:`OSError` that escaped a verb: the file(s) it names and the system's reason.
+
+    >>> _os_error_line(OSError(28, "No space left on device", "x.json"))
+    "error: 'x.json': No space left on device (the system refused the file; nothing was written)"
+    """
+    files = " -> ".join(repr(os.fsdecode(f)) for f in (exc.filename, exc.filename2) if f is not None)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    where = f"{files}: " if files else ""
+    return f"error: {where}{reason} (the system refused the file; nothing was written)"
+
+
 def run() -> None:
     """Entry point of the ``starlib`` script and ``python -m starlib``: :func:`main`, then exit with its status.
 
@@ -641,6 +658,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 141
+        except OSError as exc:  # the system refused a file (a full disk, a permission): the user's situation, not a bug
+            if os.environ.get("STARLIB_TRACEBACK"):
+                raise
+            return _fail(_os_error_line(exc))
         except Exception as exc:
             # a signal that lands as compiled code returns surfaces as SystemError("... returned a result with an
             # exception set") whose context is the KeyboardInterrupt or Terminated
