@@ -187,7 +187,7 @@ def check_er_row(cells: Mapping[str, str]) -> dict[str, str]:
     * ``sha256`` 64 hex digits (written lowercase), the digest of nothing exactly when there is no tree, and not
       one digit repeated 64 times (a placeholder, not a digest);
     * ``seconds`` a non-negative decimal (``0.1``), ``peak_mb`` a non-negative integer (measurements);
-    * ``note`` empty, or ``construction failed: ...`` on one line.
+    * ``note`` empty, or ``construction failed: ...`` on one line, with no control character.
 
     The digest itself can only be checked by recomputing the row (``starlib sweep er --check-record N``).
 
@@ -257,8 +257,8 @@ def check_er_row(cells: Mapping[str, str]) -> dict[str, str]:
         raise CellError("seconds", s, "a non-negative decimal number of seconds (0.1)")
     _int(cells, "peak_mb", 0, 2 ** 40)
     note = cells["note"]
-    if note and (not note.startswith(_NOTE) or "\n" in note or "\r" in note):
-        raise CellError("note", note, f"empty, or {_NOTE!r} and the reason on one line")
+    if note and (not note.startswith(_NOTE) or any(ch < " " or ch == "\x7f" for ch in note)):
+        raise CellError("note", note, f"empty, or {_NOTE!r} and the reason on one line (no control characters)")
     out.update(q=str(q), trees=str(trees), max_depth=str(depth), sha256=h, seconds=str(float(s)),
                peak_mb=str(int(cells["peak_mb"])))
     return out
