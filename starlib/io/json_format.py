@@ -59,7 +59,7 @@ from ..validation import printable
 from .atomic import atomic_write, check_target
 
 __all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "INPUT", "NetworkFile", "decode_labels", "writable_labels",
-           "writable_edges", "encode", "encode_v1", "decode", "write_json", "read_json"]
+           "writable_edges", "encode", "encode_v1", "decode", "strict_loads", "write_json", "read_json"]
 
 #: The value of the ``"format"`` key.
 FORMAT = "starlib"
@@ -712,7 +712,8 @@ def _decode_v1(obj: dict) -> NetworkFile:
     return NetworkFile(graph, trees, network, params, 1, extra)
 
 
-def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ...], everything: bool) -> int:
+def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ...], everything: bool,
+                  typed: bool = True) -> int:
     """Check the values no other rule reads (``params``, the extra keys, the trees' other keys): every integer
     :data:`INT_RULE`, every other number :data:`FLOAT_RULE`, every string valid Unicode (no lone surrogate), the
     command line's own keys (:data:`TYPED_EXTRA`) of their kind; the number of object keys met.
@@ -720,7 +721,7 @@ def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ..
     The big arrays (``arrays`` at the top, ``tree_arrays`` in each tree) were checked by their own rules and are
     skipped unless ``everything`` (a file with a ``\\ud800`` escape: its labels are searched too).
     """
-    for key, kind in TYPED_EXTRA.items():
+    for key, kind in TYPED_EXTRA.items() if typed else ():
         if key in obj and type(obj[key]) not in (kind, _Big, _Huge) or (kind is int and type(obj.get(key)) is int
                                                                       and obj[key] < 0):
             rule = "a string" if kind is str else "an integer >= 0"
@@ -802,7 +803,7 @@ def _not_json(data: bytes, at: int, what: str) -> _Bad:
     return _Bad(f"not JSON (line {line}, column {at - start + 1}: {what})")
 
 
-def _parse(data: bytes, fast: bool = True) -> tuple[Any, bool]:
+def _parse(data: bytes, fast: bool = True, any_file: bool = False) -> tuple[Any, bool]:
     """Parse JSON strictly: ``(value, fast)``, ``fast`` when orjson parsed it (then duplicate keys are counted later).
 
     orjson parses a version-2 file (it has an ``"adjacency"`` key) with no 19-digit run or 3-digit exponent; the
@@ -816,7 +817,7 @@ def _parse(data: bytes, fast: bool = True) -> tuple[Any, bool]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     suspect = _SUSPECT.search(data) is not None
-    if fast and b'"adjacency"' in data and not suspect:
+    if fast and (any_file or b'"adjacency"' in data) and not suspect:
         try:
             return orjson.loads(data), True
         except orjson.JSONDecodeError:
@@ -834,11 +835,55 @@ def _parse(data: bytes, fast: bool = True) -> tuple[Any, bool]:
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object, **hooks), False
     except RecursionError:
         raise _Bad("not JSON that starlib reads (arrays or objects nested deeper than Python's JSON reader goes, "
-                   "about 1,000 levels; a label may nest 32)") from None
+                   f"about 1,000 levels; a vertex label may nest {MAX_LABEL_DEPTH})") from None
     except _Bad:
         raise
     except ValueError as exc:  # JSONDecodeError, NaN
         raise _Bad(f"not JSON ({printable(exc, 200)})") from None
+
+
+def strict_loads(data: bytes, source: str = "data") -> Any:
+    """Parse JSON by the rules of :func:`decode` (any JSON document: node-link JSON is read with it too).
+
+    UTF-8 (a leading byte-order mark dropped), no NUL byte, no NaN or Infinity, no key twice in one object, every
+    integer :data:`INT_RULE`, every other number :data:`FLOAT_RULE`, no lone surrogate, nesting within the parser's
+    depth; orjson parses, the standard library names what orjson refuses.
+
+    Parameters
+    ----------
+    data : bytes
+        The JSON text.
+    source : str
+        How to name it in messages.
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Raises
+    ------
+    ValueError
+        ``"{source}: ..."`` naming the first broken rule and where.
+
+    Example
+    -------
+    >>> strict_loads(b'{"a": 1, "a": 2}', "x.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: x.json: the key "a" appears twice in one object; the keys of a JSON object must be distinct
+    """
+    with _no_gc():
+        try:
+            obj, fast = _parse(bytes(data), any_file=True)
+            keys = _check_values(obj, (), (), True, typed=False) if type(obj) is dict else 0
+            if fast and type(obj) is dict and keys != _STRING.findall(data).count(b":"):
+                _parse(bytes(data), fast=False)  # the standard library names the key
+            elif fast and type(obj) is not dict and b":" in data:
+                _parse(bytes(data), fast=False)
+            return obj
+        except _Bad as exc:
+            raise ValueError(f"{source}: {exc}") from None
 
 
 def decode(data: bytes | bytearray | memoryview | str, source: str = "data") -> NetworkFile:

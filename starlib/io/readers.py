@@ -54,7 +54,7 @@ from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph
 from ..memory import format_bytes, memory_limit
 from ..validation import printable, shorten
-from .json_format import INPUT, NetworkFile, decode, decode_labels
+from .json_format import INPUT, NetworkFile, decode, decode_labels, strict_loads
 
 __all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "read_file", "decode_input",
            "read_estimate", "MAX_INDEX_DIGITS"]
@@ -383,6 +383,12 @@ def _read_graphml(data: bytes, path: str) -> NetworkFile:
     if (declared is None or declared.group(1).lower() in (b"utf-8", b"utf8")) and not data.startswith(
             (b"\xff\xfe", b"\xfe\xff")):
         _text(data, source)  # a clear message for bytes that are not UTF-8 (expat would say "invalid token")
+    root = re.search(rb"<(?:[A-Za-z_][\w.-]*:)?graphml[\s>/]", data)
+    entity = re.search(rb"<!ENTITY", data[:root.start() if root else len(data)])
+    if entity is not None:  # XXE (a file's content pulled in) or entity expansion ("billion laughs"): never expanded
+        raise ValueError(f"{source}: {_line_col(data, entity.start())}: the file declares an XML entity (<!ENTITY "
+                         f"...>); starlib does not expand entities in GraphML (no external files, no expansion): "
+                         f"remove the DTD")
     reader = GraphMLReader(node_type=str)
     try:
         with warnings.catch_warnings():
@@ -419,6 +425,10 @@ def _read_gml(data: bytes, path: str) -> NetworkFile:
     text = _text(data, source, ascii_only=True)
     try:
         g = nx.parse_gml(text, label=None)
+    except RecursionError:
+        raise ValueError(f"{source}: lists nested deeper than networkx's GML parser goes (it recurses once per "
+                         f"level, about 1,000 levels); a network file nests 3 (graph, node or edge, attribute)"
+                         ) from None
     except (nx.NetworkXError, KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ValueError(f"{source}: not GML that networkx reads "
                          f"({printable(str(exc).splitlines()[0], 200) if str(exc) else repr(exc)})") from None
@@ -438,10 +448,7 @@ def _read_node_link(data: bytes, path: str) -> NetworkFile:
     import networkx as nx
 
     source = _source(path)
-    try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise ValueError(f"{source}: not JSON ({printable(exc, 200)})") from None
+    obj = strict_loads(data, source)  # the rules of starlib JSON: UTF-8, no key twice, 64-bit integers, ...
     what = "is not node-link JSON (networkx's node_link_data: an object with 'nodes' and 'edges' or 'links')"
     if type(obj) is not dict or type(obj.get("nodes")) is not list:
         raise ValueError(f"{source} {what}: " + ("the top level is not an object" if type(obj) is not dict
@@ -560,7 +567,10 @@ def _read_anynet(data: bytes, path: str) -> NetworkFile:
     link_line: list[int] = []
 
     def number(word: str, k: int, what: str) -> int:
-        if not _INTEGER.fullmatch(word) or len(word) > MAX_INDEX_DIGITS:
+        if _INTEGER.fullmatch(word) and len(word) > MAX_INDEX_DIGITS:
+            raise ValueError(f"{source}: line {k}: the {what} {shorten(word)} has more than {MAX_INDEX_DIGITS} "
+                             f"digits (it must fit in 64 bits)")
+        if not _INTEGER.fullmatch(word):
             raise ValueError(f"{source}: line {k}: {shorten(word)} is not a {what} (a number 0, 1, 2, ...); "
                              f"BookSim's grammar is 'router|node ID {{router|node ID [LATENCY]}}'")
         return int(word)
