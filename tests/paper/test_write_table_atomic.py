@@ -83,5 +83,6 @@ def test_modes_are_kept_and_a_file_in_the_way_of_the_folder_is_named(tmp_path):
     write_table(_frame(), "t", tmp_path, note=NOTE)
     assert stat.S_IMODE((tmp_path / "t.csv").stat().st_mode) == 0o640
     (tmp_path / "plain").write_bytes(OLD)
-    with pytest.raises(ValueError, match=r"out_dir='.*/plain/sub': cannot create the folder \((File exists|Not a directory)\)"):
+    folder = r"out_dir='.*/plain/sub': cannot create the folder \((File exists|Not a directory)\)"
+    with pytest.raises(ValueError, match=folder):
         write_table(_frame(), "t", tmp_path / "plain" / "sub", note=NOTE)
