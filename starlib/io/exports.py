@@ -608,6 +608,82 @@ def _msccl(graph: ArrayGraph, trees: Sequence[Tree], *, network: str | None = No
     name = f"{net or 'graph'}{' ' + words if words else ''}: allreduce over {len(trees)} trees"
     return msccl_allreduce(graph, trees, name=name, **options)
 
+#: The integer options' ranges where the tool that reads the file, or the file's size, sets a bound:
+#: ``option -> (minimum, maximum, rule)``, checked before any work (:func:`check_options`).
+OPTION_RANGES: dict[str, tuple[int, int, str]] = {
+    "endpoints": (1, 2**31 - 1, "1 <= endpoints <= 2147483647 (SST merlin reads a 32-bit int)"),
+    "nodes_per_router": (1, 2**16, "1 <= nodes_per_router <= 65536 (compute nodes on one router)"),
+    "latency": (1, 2**31 - 1, "1 <= latency <= 2147483647 cycles (BookSim reads a 32-bit int)"),
+    "node_latency": (1, 2**31 - 1, "1 <= node_latency <= 2147483647 cycles (BookSim reads a 32-bit int)"),
+    "hosts_per_router": (1, 2**16, "1 <= hosts_per_router <= 65536 (hosts on one switch)"),
+    "bandwidth_gbps": (1, (2**63 - 1) // 10**9, "1 <= bandwidth_gbps <= 9223372036 (ns-3 holds bit/s in 64 bits)"),
+    "host_bandwidth_gbps": (1, (2**63 - 1) // 10**9,
+                            "1 <= host_bandwidth_gbps <= 9223372036 (ns-3 holds bit/s in 64 bits)"),
+    "latency_ns": (0, 2**63 - 1, "0 <= latency_ns <= 2^63 - 1 (ns-3 holds time in 64-bit ns)"),
+    "host_latency_ns": (0, 2**63 - 1, "0 <= host_latency_ns <= 2^63 - 1 (ns-3 holds time in 64-bit ns)"),
+    "min_bytes": (0, 2**63 - 1, "0 <= min_bytes <= 2^63 - 1 (a 64-bit byte count)"),
+    "max_bytes": (0, 2**63 - 1, "0 <= max_bytes <= 2^63 - 1 (a 64-bit byte count)"),
+}
+
+#: Bytes of output per compute node or host line, for the size check of :func:`render` (measured: about 12).
+_PER_ENDPOINT_BYTES = 32
+
+
+def _ranged(inner: Callable[..., Any] | None) -> Callable[..., Any]:
+    """A format's option check: each option in :data:`OPTION_RANGES` first, then the format's own rules."""
+    def check(**options: Any) -> Any:
+        for key, value in options.items():
+            if key in OPTION_RANGES and value is not None:
+                lo, hi, rule = OPTION_RANGES[key]
+                options[key] = check_int(value, key, lo, hi, rule=rule)
+        return inner(**options) if inner is not None else options
+    return check
+
+
+def check_options(fmt: str, **options: Any) -> dict[str, Any]:
+    """Check the options of format ``fmt`` before any work: known to the format, each in its range.
+
+    Parameters
+    ----------
+    fmt : str
+        A key of :data:`FORMATS`.
+    **options
+        The options, as :func:`render` takes them.
+
+    Returns
+    -------
+    dict
+        The options, integers as ``int``.
+
+    Raises
+    ------
+    ValueError
+        Naming the format, or the option, its value and the rule.
+
+    Examples
+    --------
+    >>> check_options("anynet", nodes_per_router=4)
+    {'nodes_per_router': 4}
+    >>> check_options("anynet", nodes_per_router=10**20)
+    Traceback (most recent call last):
+    ...
+    ValueError: nodes_per_router=100000000000000000000 is too large: need 1 <= nodes_per_router <= 65536 \
+(compute nodes on one router)
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format={fmt!r} is not one of {', '.join(FORMATS)}")
+    f = FORMATS[fmt]
+    unknown = sorted(set(options) - set(f.options))
+    if unknown:
+        raise ValueError(f"format={fmt!r} takes no option {unknown[0]!r} (its options: "
+                         f"{', '.join(f.options) or 'none'})")
+    out = dict(options)
+    _ranged(None)(**out)  # the ranges (a copy: the format's check sees the values as given)
+    if f.check is not None:
+        f.check(**options)
+    return {k: (int(v) if k in OPTION_RANGES and v is not None else v) for k, v in out.items()}
+
+
 #: Every output format by name (the JSON formats first).
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("json", "starlib JSON, version 2: labels once, integer indices (docs/formats.md §4)", "optional", (),
@@ -618,13 +694,13 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("labels", "the label of vertex i on line i, as JSON", "no", (), lambda g, t: label_lines(g)),
     Format("graphml", "GraphML; each edge's 'tree' attribute names its tree (or -1); endpoints=E for SST merlin",
            "optional", ("endpoints",), lambda g, t, **o: graphml(g, t, **o), ("network", "params"),
-           lambda endpoints=1: check_int(endpoints, "endpoints", 1)),
+           _ranged(lambda endpoints=1: check_int(endpoints, "endpoints", 1))),
     Format("gml", "GML as networkx writes it; each edge's 'tree' attribute names its tree (or -1)", "optional",
            (), lambda g, t, **o: gml(g, t, **o), ("network", "params")),
     Format("node-link", "networkx node-link JSON; each edge's 'tree' names its tree (or -1)", "optional",
            (), lambda g, t, **o: node_link(g, t, **o), ("network", "params")),
     Format("anynet", "BookSim 2 anynet network file (routers = vertices)", "no",
-           ("nodes_per_router", "latency", "node_latency"), lambda g, t, **o: anynet(g, **o)),
+           ("nodes_per_router", "latency", "node_latency"), lambda g, t, **o: anynet(g, **o), (), _ranged(None)),
     Format("tree-edgelist", "trees: one 'u v tree' line per tree edge", "required", (),
            lambda g, t: tree_edge_list(t)),
     Format("parents", "trees: one line per tree, its parent array (-1 at the root)", "required", (),
@@ -634,10 +710,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            lambda table=0: check_flag(table, "table")),
     Format("msccl-xml", "trees: an allreduce over the trees as an MSCCL/RCCL algorithm XML file", "required",
            ("chunks", "channels", "min_bytes", "max_bytes"), lambda g, t, **o: _msccl(g, t, **o),
-           ("network", "params"), check_msccl_options),
+           ("network", "params"), _ranged(check_msccl_options)),
     Format("astra-ns3", "ASTRA-sim ns-3 topology file (hosts, then switches = vertices, then links)", "no",
            ("hosts_per_router", "bandwidth_gbps", "latency_ns", "host_bandwidth_gbps", "host_latency_ns"),
-           lambda g, t, **o: ns3_topology(g, **o), (), check_ns3_options),
+           lambda g, t, **o: ns3_topology(g, **o), (), _ranged(check_ns3_options)),
 )}
 
 
@@ -678,10 +754,15 @@ def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, 
     if fmt not in FORMATS:
         raise ValueError(f"format={fmt!r} is not one of {', '.join(FORMATS)}")
     f = FORMATS[fmt]
-    unknown = sorted(set(options) - set(f.options))
-    if unknown:
-        raise ValueError(f"format={fmt!r} takes no option {unknown[0]!r} (its options: "
-                         f"{', '.join(f.options) or 'none'})")
+    check_options(fmt, **options)
+    per = options.get("nodes_per_router", options.get("hosts_per_router"))
+    if per is not None:  # one line part per endpoint: refuse a file that cannot fit, before writing it
+        from ..memory import Size, check_size
+
+        n = len(graph.labels) if isinstance(graph, ArrayGraph) else 0
+        key = "nodes_per_router" if "nodes_per_router" in options else "hosts_per_router"
+        check_size(Size(n * int(per), 0, n * int(per) * _PER_ENDPOINT_BYTES * 2, "endpoints"),
+                   {key: int(per), "n": n}, fmt)
     if f.trees == "required" and trees is None:
         raise ValueError(f"format={fmt!r} writes trees: give the trees")
     given = {"network": network, "params": params, "extra": extra}
