@@ -138,6 +138,8 @@ def _check_replaceable(real: Path, path: Any, name: str) -> None:
     if mode & 0o222 == 0:  # the superuser passes os.access, yet a file without a write bit is meant to stay
         raise ValueError(f"{_describe(path, name)} is read-only (mode {mode:04o}); make it writable or choose "
                          f"another file")
+    if hasattr(os, "statvfs") and os.statvfs(real.parent).f_flag & os.ST_RDONLY:
+        raise ValueError(f"{_describe(path, name)} is on a read-only file system; choose another file")
     if not os.access(real, os.W_OK):
         raise ValueError(f"{_describe(path, name)} is not writable by this user (owner {_owner(st)}, mode "
                          f"{mode:04o}{'' if _euid() != 0 else '; an immutable attribute?'}); starlib does not "

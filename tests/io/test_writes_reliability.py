@@ -170,6 +170,14 @@ def _read_only_mount(d: Path):
     return "ro/x.json", "", None
 
 
+def _file_on_a_read_only_mount(d: Path):
+    mount_tmpfs(d / "ro", "size=64k")
+    (d / "ro" / "x.json").write_bytes(OLD)
+    if subprocess.run(["mount", "-o", "remount,ro", str(d / "ro")], capture_output=True).returncode != 0:
+        pytest.skip("cannot remount the tmpfs read-only")
+    return "ro/x.json", "", None
+
+
 def _no_inode_left(d: Path):
     mount_tmpfs(d / "fs", "size=64k,nr_inodes=2")  # the root folder takes one inode
     (d / "fs" / "x.json").write_bytes(OLD)
@@ -234,6 +242,8 @@ CASES: list[tuple[str, Callable, list[str], str]] = [
     ("/dev/full", lambda d: ("/dev/full", "", None), EDSTS, "is not a regular file (a device, pipe or socket)"),
     ("immutable file (chattr +i)", _immutable, EDSTS, "--output='imm.json' is not writable by this user"),
     ("read-only mount", _read_only_mount, EDSTS, "cannot create a file in 'ro' (Read-only file system)"),
+    ("existing file on a read-only mount", _file_on_a_read_only_mount, EDSTS,
+     "--output='ro/x.json' is on a read-only file system; choose another file"),
     ("no inode left", _no_inode_left, EDSTS, "cannot create a file in 'fs' (No space left on device)"),
     ("another user's 0644 file, folder writable", _other_users_file, EDSTS,
      "--output='root.json' is not writable by this user (owner root, mode 0644)"),
