@@ -646,8 +646,8 @@ def _decode_v1(obj: dict) -> NetworkFile:
             k = next(k for k, e in enumerate(value) if type(e) is not list or len(e) != 2)
             raise _Bad(f"{where}[{k}]={_show(value[k])} is not a pair [u, v] of node labels")
         try:
-            return np.fromiter(map(index.__getitem__, map(lambda x: orjson.dumps(x, option=_PASS),
-                                                          itertools.chain.from_iterable(value))),
+            # a number beyond 64 bits is never a node's key: orjson refuses it or writes what no label is
+            return np.fromiter(map(index.__getitem__, map(orjson.dumps, itertools.chain.from_iterable(value))),
                                dtype=np.int64, count=2 * len(value)).reshape(-1, 2)
         except (KeyError, TypeError):  # a label that is no node (or cannot be one): find and name it
             for k, e in enumerate(value):
@@ -712,14 +712,35 @@ def _decode_v1(obj: dict) -> NetworkFile:
     return NetworkFile(graph, trees, network, params, 1, extra)
 
 
+def _place(parent: Any, key: Any) -> str:
+    """``trees[0].depth`` from the chain ``((None, "trees"), 0), "depth"`` the walk of :func:`_check_values` keeps."""
+    parts: list[Any] = [key]
+    while parent is not None:
+        parent, k = parent
+        parts.append(k)
+    out = ""
+    for k in reversed(parts):
+        out += f"[{k}]" if type(k) is int else (f".{printable(k, 40)}" if out else printable(k, 40))
+    return out
+
+
+def _unicode(text: str, parent: Any, key: Any, what: str = "") -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _Bad(f"{_place(parent, key)}{' ' + what if what else ''}={_show(text)} holds the lone surrogate "
+                   f"{text[exc.start]!r} (an escape \\ud800 to \\udfff without its pair); a JSON string is Unicode "
+                   f"text") from None
+
+
 def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ...], everything: bool,
-                  typed: bool = True) -> int:
+                  typed: bool = True, surrogates: bool = False) -> int:
     """Check the values no other rule reads (``params``, the extra keys, the trees' other keys): every integer
     :data:`INT_RULE`, every other number :data:`FLOAT_RULE`, every string valid Unicode (no lone surrogate), the
     command line's own keys (:data:`TYPED_EXTRA`) of their kind; the number of object keys met.
 
     The big arrays (``arrays`` at the top, ``tree_arrays`` in each tree) were checked by their own rules and are
-    skipped unless ``everything`` (a file with a ``\\ud800`` escape: its labels are searched too).
+    skipped unless ``everything``; ``surrogates``: look for lone surrogates (the text has a ``\\ud800`` escape).
     """
     for key, kind in TYPED_EXTRA.items() if typed else ():
         if key in obj and type(obj[key]) not in (kind, _Big, _Huge) or (kind is int and type(obj.get(key)) is int
@@ -727,35 +748,34 @@ def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ..
             rule = "a string" if kind is str else "an integer >= 0"
             raise _Bad(f"{key}={_show(obj[key])} is {_kind(obj[key])}; the command line writes {key} as {rule}")
     keys = len(obj)
-    stack: list[tuple[str, Any]] = []
+    stack: list[tuple[Any, Any, Any]] = []  # (the parent's place, key or index, value): names built only for a message
     for k, v in obj.items():
         if k == "trees" and type(v) is list and not everything:
             for i, t in enumerate(v):
                 if type(t) is dict:
                     keys += len(t)
-                    stack += [(f"trees[{i}].{printable(tk, 40)}", tv) for tk, tv in t.items() if tk not in tree_arrays]
+                    stack += [(((None, "trees"), i), tk, tv) for tk, tv in t.items() if tk not in tree_arrays]
         elif everything or k not in arrays:
-            stack.append((printable(k, 40), v))
+            stack.append((None, k, v))
     while stack:
-        where, v = stack.pop()
+        parent, k, v = stack.pop()
         t = type(v)
         if t is dict:
             keys += len(v)
-            stack += [(f"{where}.{printable(k, 40)}", x) for k, x in v.items()]
-            if everything:
-                stack += [(f"{where} (a key)", k) for k in v]
+            here = (parent, k)
+            stack += [(here, x, y) for x, y in v.items()]
+            if surrogates:
+                for x in v:
+                    _unicode(x, here, x, "(the key)")
         elif t is list:
-            stack += [(f"{where}[{i}]", x) for i, x in enumerate(v)]
+            here = (parent, k)
+            stack += [(here, i, x) for i, x in enumerate(v)]
         elif t is _Big or t is _Huge:
-            raise _Bad(f"{where}={_show(v)} is {_kind(v)}")
+            raise _Bad(f"{_place(parent, k)}={_show(v)} is {_kind(v)}")
         elif t is int and not -(1 << 63) <= v < (1 << 63):
-            raise _Bad(f"{where}={_show(v)} is an integer beyond 64 bits; need {INT_RULE}")
-        elif t is str and everything:
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise _Bad(f"{where}={_show(v)} holds the lone surrogate {v[exc.start]!r} (an escape \\ud800 to "
-                           f"\\udfff without its pair); a JSON string is Unicode text") from None
+            raise _Bad(f"{_place(parent, k)}={_show(v)} is an integer beyond 64 bits; need {INT_RULE}")
+        elif t is str and surrogates:
+            _unicode(v, parent, k)
     return keys
 
 
@@ -766,7 +786,7 @@ def _reject_constant(name: str) -> Any:
 def _strict_int(text: str) -> int:
     if len(text) <= 18:
         return int(text)
-    v = _Big(int(text)) if len(text) <= 4000 else _Big(0)
+    v = _Big(int(text)) if len(text) <= 4000 else _Big(1 << 70)  # beyond what Python converts: a value never valid
     if -(1 << 63) <= v < (1 << 63) and len(text) <= 4000:
         return int(v)
     v.text = text
@@ -876,7 +896,8 @@ def strict_loads(data: bytes, source: str = "data") -> Any:
     with _no_gc():
         try:
             obj, fast = _parse(bytes(data), any_file=True)
-            keys = _check_values(obj, (), (), True, typed=False) if type(obj) is dict else 0
+            keys = (_check_values(obj, (), (), True, typed=False, surrogates=bool(_SURROGATE.search(data)))
+                    if type(obj) is dict else 0)
             if fast and type(obj) is dict and keys != _STRING.findall(data).count(b":"):
                 _parse(bytes(data), fast=False)  # the standard library names the key
             elif fast and type(obj) is not dict and b":" in data:
@@ -943,7 +964,7 @@ at most 64 bits (-2**63 .. 2**63-1)
                 nf = _decode_v1(obj)
                 keys = _check_values(obj, ("nodes", "edges"), ("edges",), False)
             if not fast and _SURROGATE.search(data):
-                _check_values(obj, (), (), True)
+                _check_values(obj, (), (), True, surrogates=True)
             if fast and keys != _STRING.findall(data).count(b":"):  # orjson keeps the last of two equal keys
                 _parse(data, fast=False)  # the standard library names the key
                 raise _Bad("a key appears twice in one object; the keys of a JSON object must be distinct")
