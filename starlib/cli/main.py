@@ -265,9 +265,16 @@ def _emit(data: bytes, target: str | None) -> int:
 
     INTERRUPTS.raise_pending()  # an interrupt swallowed during the work stops the run before anything is written
     if target is None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        if sys.stdout is None:  # started with standard output closed (>&-)
+            raise ValueError("--output='-': standard output is closed; give a file with -o PATH")
+        try:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:  # the reader went away (| head): main() ends quietly with status 141
+            raise
+        except OSError as exc:  # > /dev/full, a full disk under a redirection
+            raise ValueError(f"--output='-' (standard output): cannot write ({exc.strerror or exc})") from None
     else:
         from ..io import atomic_write
 

@@ -359,3 +359,15 @@ def test_an_os_error_that_escapes_a_verb_is_one_line_with_status_2(tmp_path, mon
     assert err == f"error: '{tmp_path / 'x.json'}': Permission denied (the system refused the file; nothing was " \
                   f"written)\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind, shell, fragment", [
+    ("standard output is /dev/full", ">/dev/full", "--output='-' (standard output): cannot write (No space left on "
+                                                   "device)"),
+    ("standard output closed", ">&-", "--output='-': standard output is closed; give a file with -o PATH")])
+def test_standard_output_the_system_refuses_is_one_line_with_status_2(world, kind, shell, fragment):
+    """``-o -`` (the default) when standard output is a full device or closed: status 2, not an internal error."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(["sh", "-c", f'exec "$0" -m starlib build slimfly q=5 {shell}', sys.executable],
+                          cwd=world, env=env, capture_output=True, text=True, timeout=600)
+    assert (done.returncode, done.stderr) == (2, f"error: {fragment}\n"), kind
