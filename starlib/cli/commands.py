@@ -281,8 +281,10 @@ it has no spanning tree
 
         k, comp = csgraph.connected_components(g.adjacency(), directed=False)
         other = int((comp != comp[0]).argmax())
-        raise ValueError(f"{source}: the graph is not connected ({k} components; {g.labels[0]!r} and "
-                         f"{g.labels[other]!r} are in different ones), so it has no spanning tree")
+        from ..validation import shorten
+
+        raise ValueError(f"{source}: the graph is not connected ({k} components; {shorten(g.labels[0], 40)} and "
+                         f"{shorten(g.labels[other], 40)} are in different ones), so it has no spanning tree")
 
 
 def require_star_product(method: Any, path: str) -> None:
