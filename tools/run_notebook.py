@@ -318,8 +318,6 @@ def _run(a: argparse.Namespace) -> int:
     nb = Path(a.notebook).resolve()
     if not nb.is_file() or nb.suffix != ".ipynb":
         raise RunError(f"notebook={a.notebook!r} is not a notebook file")
-    if a.output is not None and not a.output.endswith(".ipynb"):
-        raise RunError(f"--output={a.output!r} must end in .ipynb")
     out = Path(a.output).resolve() if a.output else nb
     try:
         known = pm.inspect_notebook(str(nb))
@@ -331,6 +329,8 @@ def _run(a: argparse.Namespace) -> int:
         if name not in known:
             raise RunError(f"parameter {name!r} is not in the parameters cell of {nb.name} "
                            f"(known: {', '.join(sorted(known))})")
+    if a.output is not None and not a.output.endswith(".ipynb"):
+        raise RunError(f"--output={a.output!r} must end in .ipynb")
     params = {name: _parse_value(name, value, known) for name, value in a.parameter}
     check_run(nb, out, params, known, output_given=a.output is not None)
     os.environ.update(ENV)
