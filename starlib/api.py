@@ -95,6 +95,10 @@ def network(name: str, **params: Any) -> ArrayGraph:
     return get_family(name, families()).build(**params)
 
 
+#: The options :func:`edsts` takes (the factor EDST sets of the constructions).
+EDSTS_OPTIONS = ("g_trees", "h_trees")
+
+
 def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
     """Edge-disjoint spanning trees of ``graph`` by ``method``, verified before they are returned.
 
@@ -118,16 +122,26 @@ def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
     Raises
     ------
     ValueError
-        For an unknown method, or one that does not apply to the graph.
+        For an unknown method or option (``k=2`` is not one: the method decides the count), or a method that
+        does not apply to the graph.
 
     Example
     -------
     >>> import networkx as nx
     >>> len(edsts(nx.complete_graph(6)))                   # K_6: three Hamiltonian paths
     3
+    >>> edsts(nx.complete_graph(6), k=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=2 is not an option of edsts (its options: g_trees, h_trees; the method decides how many trees)
     """
     from .edst import check_edsts, get_method
+    from .validation import shorten
 
+    unknown = sorted(set(options) - set(EDSTS_OPTIONS))
+    if unknown:
+        raise ValueError(f"{unknown[0]}={shorten(options[unknown[0]])} is not an option of edsts (its options: "
+                         f"{', '.join(EDSTS_OPTIONS)}; the method decides how many trees)")
     run = get_method(method)
     graph = run.checked(graph)  # the door: a networkx graph converted once, for the method and the verifier
     trees = run.build(graph, options.get("g_trees"), options.get("h_trees"))

@@ -146,8 +146,8 @@ def as_graph(obj: GraphLike, name: str = "graph", *, directed: bool = False) -> 
 
     Every public function of starlib that takes a graph (a :data:`GraphLike`) calls this first, once, and passes
     the result inward. For a networkx graph the result
-    numbers the nodes in sorted order (insertion order if the labels do not compare), keeps them as
-    ``labels``, and drops self-loops (no spanning tree uses one); trees built on it are index arrays of that
+    numbers the nodes in sorted order (insertion order if the labels do not compare) and keeps them as
+    ``labels``; trees built on it are index arrays of that
     numbering, so ``labels[i]`` is node ``i`` (``EDSTSet.to_json(G.labels)`` writes them with the labels).
 
     Parameters
@@ -168,8 +168,9 @@ def as_graph(obj: GraphLike, name: str = "graph", *, directed: bool = False) -> 
     TypeError
         For anything that is not a graph (None, a string, an edge list), naming the argument.
     ValueError
-        For a networkx multigraph (parallel edges would be merged), a directed graph unless ``directed``, or an
-        ``ArrayGraph`` whose edge array is malformed.
+        For a networkx multigraph with parallel edges (they would be merged), a self-loop (it would be dropped),
+        a NaN node id, a directed graph unless ``directed``, or an ``ArrayGraph`` whose edge array is malformed
+        or has an index outside ``0..len(labels)-1``.
 
     Examples
     --------
@@ -180,7 +181,11 @@ def as_graph(obj: GraphLike, name: str = "graph", *, directed: bool = False) -> 
     >>> as_graph(nx.MultiGraph([(0, 1), (0, 1)]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: graph: a networkx MultiGraph has parallel edges; EDSTs here need a simple graph (nx.Graph(g) ...)
+    ValueError: graph: a networkx MultiGraph has parallel edges (2 between 0 and 1); EDSTs here need a simple graph ...
+    >>> as_graph(nx.Graph([("x", "x"), ("x", "y")]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: graph: a self-loop at node 'x'; a network has none (...)
     >>> as_graph(None)
     Traceback (most recent call last):
     ...
@@ -195,18 +200,48 @@ def as_graph(obj: GraphLike, name: str = "graph", *, directed: bool = False) -> 
         if obj.directed and not directed:
             raise ValueError(f"{name}: a directed graph ({obj.name or 'ArrayGraph'}) has no EDSTs here; pass an "
                              f"undirected graph")
+        if e.size and (int(e.min()) < 0 or int(e.max()) >= len(obj.labels)):
+            bad = int(e.min()) if int(e.min()) < 0 else int(e.max())
+            raise ValueError(f"{name}: vertex index {bad} is out of range: need indices in 0..{len(obj.labels) - 1} "
+                             f"(n={len(obj.labels)} labels)")
         return obj
     nx = sys.modules.get("networkx")  # not imported: obj cannot be a networkx graph
     if nx is not None and isinstance(obj, nx.Graph):
-        if obj.is_multigraph():
-            raise ValueError(f"{name}: a networkx {type(obj).__name__} has parallel edges; EDSTs here need a "
-                             f"simple graph (nx.Graph(g) merges them)")
         if obj.is_directed() and not directed:
             raise ValueError(f"{name}: a networkx {type(obj).__name__} is directed; EDSTs here need an undirected "
                              f"graph (g.to_undirected() gives one)")
+        _check_networkx(obj, name, "EDSTs here need a simple graph")
         return ArrayGraph.from_networkx(obj)
     raise TypeError(f"{name}={_short(obj)} is not a graph: need a starlib ArrayGraph (StarProduct, ...) or a "
                     f"networkx Graph")
+
+
+#: Bytes per label of a list built from a range (a pointer and an int object), for the size check of from_edges.
+_LABEL_BYTES = 36
+
+
+def _check_networkx(g: nx.Graph, name: str, need: str) -> None:
+    """Refuse what a conversion would change silently: parallel edges, a self-loop, a NaN node id."""
+    if g.is_multigraph():
+        for u, nbrs in g.adj.items():
+            for v, keys in nbrs.items():
+                if len(keys) > 1:
+                    raise ValueError(f"{name}: a networkx {type(g).__name__} has parallel edges ({len(keys)} "
+                                     f"between {u!r} and {v!r}); {need} (nx.Graph(g) merges them)")
+    for u, _ in _first(_selfloops(g)):
+        raise ValueError(f"{name}: a self-loop at node {u!r}; a network has none (g.remove_edges_from("
+                         f"nx.selfloop_edges(g)) drops them)")
+    for v in g.nodes:
+        if isinstance(v, float | np.floating) and v != v:
+            raise ValueError(f"{name}: node {v!r} is a NaN float; a node id must equal itself to name a vertex")
+
+
+def _selfloops(g: nx.Graph) -> Any:
+    return ((u, v) for u, nbrs in g.adj.items() if u in nbrs for v in (u,))
+
+
+def _first(it: Any) -> list:
+    return [x for x, _ in zip(it, range(1), strict=False)]
 
 
 def _short(obj: Any) -> str:
@@ -253,33 +288,57 @@ class ArrayGraph:
         Traceback (most recent call last):
         ...
         ValueError: edges: vertex index 5 is out of range: need indices in 0..2 (n=3 vertices)
+        >>> ArrayGraph.from_edges(range(10**12), [[0, 1]])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: len(labels)=1000000000000 is too large: ArrayGraph.from_edges(len(labels)=1000000000000) would \
+have 1,000,000,000,000 vertices and 0 edges and need about ... over the memory limit of ...
         """
-        try:
-            labels = list(labels)
-        except TypeError:
-            raise ValueError(f"labels={_short(labels)} must be a sequence of vertex labels (a list or range)") from None
+        if not isinstance(labels, list):
+            try:
+                count = len(labels)
+            except (TypeError, OverflowError) as exc:
+                count = None if isinstance(exc, TypeError) else 2**63
+            if count is not None:  # a list of count labels: refuse one that cannot fit before it is made
+                from .memory import Size, check_size
+
+                check_size(Size.of(count, 0, 0, _LABEL_BYTES), {"len(labels)": count}, "ArrayGraph.from_edges")
+            try:
+                labels = list(labels)
+            except TypeError:
+                raise ValueError(f"labels={_short(labels)} must be a sequence of vertex labels (a list or "
+                                 f"range)") from None
         directed = kw.get("directed", False)
         return cls(labels, canonical_edges(edge_array(edges, "edges", len(labels)), len(labels),
                                            directed=directed), **kw)
 
     @classmethod
     def from_networkx(cls, g: nx.Graph, name: str = "", params: dict | None = None) -> ArrayGraph:
-        """Convert a networkx graph (nodes sorted when comparable, else in insertion order; self-loops dropped).
+        """Convert a networkx graph (nodes sorted when comparable, else in insertion order).
 
         Raises
         ------
         TypeError
             If ``g`` is not a networkx graph.
         ValueError
-            For a multigraph (its parallel edges would be merged silently).
+            For parallel edges of a multigraph (they would be merged silently), a self-loop (it would be dropped)
+            or a NaN node id (it equals no node, itself included).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> ArrayGraph.from_networkx(nx.path_graph(["a", "b", "c"])).edges.tolist()
+        [[0, 1], [1, 2]]
+        >>> ArrayGraph.from_networkx(nx.Graph([(1, 1), (1, 2)]))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: g: a self-loop at node 1; a network has none (...)
         """
         import networkx as nx
 
         if not isinstance(g, nx.Graph):
             raise TypeError(f"g={_short(g)} is not a networkx graph")
-        if g.is_multigraph():
-            raise ValueError(f"g: a networkx {type(g).__name__} has parallel edges; convert it with nx.Graph(g) "
-                             f"(or nx.DiGraph(g)) to merge them")
+        _check_networkx(g, "g", "a simple graph is needed")
         nodes = list(g.nodes())
         try:
             nodes = sorted(nodes)
@@ -381,6 +440,10 @@ class ArrayGraph:
 
     def relabel(self, labels: Sequence[Hashable]) -> ArrayGraph:
         """Same graph, new labels."""
-        if len(labels) != self.n:
-            raise ValueError(f"labels: need {self.n} labels, got {len(labels)}")
+        try:
+            count = len(labels)
+        except TypeError:
+            raise ValueError(f"labels={_short(labels)} must be a sequence of {self.n} vertex labels") from None
+        if count != self.n:
+            raise ValueError(f"labels: need {self.n} labels, got {count}")
         return ArrayGraph(list(labels), self.edges, self.name, dict(self.params), self.directed, dict(self.meta))

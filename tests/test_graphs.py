@@ -159,10 +159,14 @@ def test_a_disconnected_graph_has_no_tree_and_says_so():
     assert upper_bound(G) == 1                                 # eq. (1) and the degree do not see the cut
 
 
-def test_self_loops_are_dropped_and_change_nothing():
+def test_a_self_loop_is_refused_not_dropped():
+    """Issue 27: a networkx self-loop was dropped silently; it is refused, naming the node."""
     G = nx.petersen_graph()
     G.add_edge(0, 0)
-    assert as_graph(G).m == 15
+    for f in (as_graph, auto_trees, upper_bound, lambda g: verify_edsts(g, [])):
+        with pytest.raises(ValueError, match="a self-loop at node 0; a network has none"):
+            f(G)
+    G.remove_edges_from(nx.selfloop_edges(G))
     trees = auto_trees(G)
     assert len(trees) == 1 and verify_edsts(G, trees).valid and upper_bound(G) == 1
 

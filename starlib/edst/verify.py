@@ -50,6 +50,7 @@ from ..graphs import ArrayGraph, GraphLike, as_graph, edge_array
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
+from ..memory import Size, check_size
 from ..validation import check_flag, check_int, shorten
 from .trees import Tree
 
@@ -108,6 +109,7 @@ def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple
     """``(n, edges)`` of the graph argument: a graph through :func:`~starlib.graphs.as_graph` (networkx too), or a
     bare edge array through :func:`~starlib.graphs.edge_array` (integers only, in ``0..n-1``)."""
     name = "graph_or_edges"
+    n_given = n is not None
     if n is not None:
         n = check_int(n, "n", minimum=1, rule="a number of vertices n >= 1")
     if graph_or_edges is None or isinstance(graph_or_edges, str | bytes | dict | set) or _is_graph(graph_or_edges):
@@ -121,8 +123,17 @@ def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple
             n = int(edges.max()) + 1 if edges.size else 0
         edge_array(edges, name, max(n, 1))  # the range: no negative index, none >= n
     if n < 1:
+        if not n_given:
+            raise ValueError(f"{name}: the graph has no vertex; need at least one")
         raise ValueError(f"n={n}: the graph needs at least one vertex")
+    # the checks hold a few arrays of n entries: refuse an n that cannot fit before allocating them
+    check_size(Size.of(n, 0, 0, _VERTEX_BYTES), {"n": n} if n_given else {"n (largest index + 1)": n},
+               "verify_edsts")
     return n, edges
+
+
+#: Bytes per vertex the checks hold at least (a few int64 arrays of n entries), for the size check.
+_VERTEX_BYTES = 24
 
 
 def _is_graph(obj: Any) -> bool:
@@ -146,6 +157,9 @@ def _tree_arrays(trees: Any, n: int) -> list[np.ndarray]:
     for i, tree in enumerate(trees):
         e = tree.rows if isinstance(tree, Tree) else tree.edges if isinstance(tree, ArrayGraph) else tree
         out.append(edge_array(e, f"trees[{i}]", n))  # a Tree's rows as built: no sorted copy needed
+        if isinstance(tree, Tree) and not 0 <= tree.root < n:
+            raise ValueError(f"trees[{i}].root={tree.root} is not a vertex: need an index in 0..{n - 1} "
+                             f"(n={n} vertices)")
     return out
 
 
@@ -182,7 +196,8 @@ def verify_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n:
     ValueError
         Malformed input, naming it: the graph (no vertex, indices out of range, a multigraph, directed) or a
         tree (``trees[i]``: not an ``(k, 2)`` array, a ragged list, non-integer entries such as floats, an
-        index outside ``0..n-1``).
+        index outside ``0..n-1``; ``trees[i].root``: a root outside ``0..n-1``), or an ``n`` whose vertex arrays
+        cannot fit in the memory limit (:func:`starlib.memory.check_size`).
     TypeError
         If the graph or the tree list is not one at all (``None``, a string).
 
@@ -196,6 +211,15 @@ def verify_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n:
     Traceback (most recent call last):
     ...
     ValueError: trees[0]: vertex index 3 is out of range: need indices in 0..2 (n=3 vertices)
+    >>> from starlib.edst.trees import Tree
+    >>> verify_edsts(np.array([[0, 1]]), [Tree(np.array([[0, 1]]), root=7)])
+    Traceback (most recent call last):
+    ...
+    ValueError: trees[0].root=7 is not a vertex: need an index in 0..1 (n=2 vertices)
+    >>> verify_edsts(np.array([[0, 1]]), [], n=10**12)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n=1000000000000 is too large: verify_edsts(n=1000000000000) would have ... over the memory limit of ...
     >>> verify_edsts(np.array([[0, 1]]), []).problems, verify_edsts(np.array([[0, 1]]), [], allow_empty=True).valid
     (['trees: no trees: an empty family proves nothing (pass allow_empty=True to accept it)'], True)
 
