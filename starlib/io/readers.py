@@ -132,8 +132,9 @@ def _check_size(size: int, formats: Sequence[InputFormat], source: str) -> None:
         raise ValueError(f"{source}: the file is empty (0 bytes)")
     fmt = max(formats, key=lambda f: f.bytes_per_byte)
     need, limit = read_estimate(size, fmt), memory_limit()
-    if need > limit:
-        raise ValueError(f"{source} is too large: reading {format_bytes(size)} of {fmt.name} would need about "
+    if need > limit:  # a suffix of several formats (.json): the one that needs the most, since none is read yet
+        what = fmt.name if len(formats) == 1 else " or ".join(f.name for f in formats)
+        raise ValueError(f"{source} is too large: reading {format_bytes(size)} of {what} would need about "
                          f"{format_bytes(need)} ({fmt.bytes_per_byte} bytes per byte of file), over the memory limit "
                          f"of {format_bytes(limit)}; refused before reading (--max-memory sets the limit)")
 
