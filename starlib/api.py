@@ -142,6 +142,11 @@ def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
     if unknown:
         raise ValueError(f"{unknown[0]}={shorten(options[unknown[0]])} is not an option of edsts (its options: "
                          f"{', '.join(EDSTS_OPTIONS)}; the method decides how many trees)")
+    for key in EDSTS_OPTIONS:
+        given = options.get(key)
+        if given is not None and (isinstance(given, str | bytes | dict) or not hasattr(given, "__iter__")):
+            raise TypeError(f"{key}={shorten(given)} is not a sequence of trees: need the factor's EDSTs (a list of "
+                            f"Tree) or None")
     run = get_method(method)
     graph = run.checked(graph)  # the door: a networkx graph converted once, for the method and the verifier
     trees = run.build(graph, options.get("g_trees"), options.get("h_trees"))
@@ -168,7 +173,7 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     Parameters
     ----------
     path : str or path
-    graph : ArrayGraph
+    graph : ArrayGraph or networkx.Graph
     trees : EDSTSet, optional
     format : str, optional
         A key of :data:`starlib.io.FORMATS`; by default read off the suffix (:data:`SUFFIXES`).
@@ -190,9 +195,13 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     >>> read(p).trees is not None
     True
     """
+    from .graphs import as_graph
     from .io import check_target
     from .io import export as write
 
+    if not isinstance(path, str | os.PathLike) or not str(path):
+        raise ValueError(f"path={path!r} is not a file path: need a str or os.PathLike naming the file to write")
+    graph = as_graph(graph, "graph")
     if format is None:
         suffix = Path(path).suffix.lower()
         if suffix not in SUFFIXES:
@@ -289,7 +298,8 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed:
     Raises
     ------
     ValueError
-        For a label that names no vertex, a pair that is no link, a link named twice, no link, no trees.
+        For a label that names no vertex, an item that is no link, a pair that is no link, a link named twice, no
+        link, no trees; a ``deep`` that is no flag or a ``seed`` that is no integer >= 0.
 
     Example
     -------
@@ -300,20 +310,32 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed:
     """
     from .edst.repair import label_index, parse_link, repair_edsts
     from .graphs import as_graph
+    from .validation import check_flag, check_int, shorten
 
     graph = as_graph(graph, "graph")
+    deep = check_flag(deep, "deep")
+    seed = check_int(seed, "seed", 0, rule="an integer seed >= 0")
     if isinstance(fail, (str, bytes)) or not hasattr(fail, "__iter__"):
         raise ValueError(f"fail={fail!r} must be a list of links ('U-V' texts or (U, V) label pairs)")
     index, texts = graph.index(), None
     pairs = []
-    for item in fail:
+    for i, item in enumerate(fail):
         if isinstance(item, str):
             texts = label_index(graph.labels) if texts is None else texts
             pairs.append(parse_link(item, texts, "fail"))
-        else:
+            continue
+        try:
             u, v = item
-            for x in (u, v):
-                if x not in index:
-                    raise ValueError(f"fail: vertex {x!r} is not in the network")
-            pairs.append((index[u], index[v]))
+        except (TypeError, ValueError):
+            raise ValueError(f"fail[{i}]={shorten(item)} is not a link: need a 'U-V' text or a (U, V) pair of "
+                             f"vertex labels") from None
+        for x in (u, v):
+            try:
+                known = x in index
+            except TypeError:  # unhashable: a list where the labels are tuples
+                known = False
+            if not known:
+                raise ValueError(f"fail: vertex {x!r} is not in the network" + (
+                    " (labels are hashable; a list is not one: use a tuple)" if isinstance(x, list) else ""))
+        pairs.append((index[u], index[v]))
     return repair_edsts(graph, trees, pairs, deep=deep, seed=seed)

@@ -130,6 +130,10 @@ def edge_array(edges: Any, name: str = "edges", n: int | None = None) -> np.ndar
         raise ValueError(f"{name}: need an (m, 2) array of [u, v] vertex pairs, got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_:
         raise ValueError(f"{name}: vertex indices must be integers, got dtype {arr.dtype}")
+    if arr.dtype.kind == "u" and int(arr.max()) > np.iinfo(np.int64).max:  # would wrap to a negative index
+        hi = int(arr.max())
+        raise ValueError(f"{name}: vertex index {hi} is out of range: need indices in "
+                         f"{f'0..{n - 1} (n={n} vertices)' if n is not None else 'int64'}")
     arr = arr.astype(np.int64, copy=False)
     if n is not None:
         lo, hi = int(arr.min()), int(arr.max())

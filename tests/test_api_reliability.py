@@ -31,6 +31,8 @@ def _nx(edges, cls=nx.Graph, nodes=()):
 
 
 NAN = float("nan")
+TORUS = starlib.network("torus", sizes="3,3")
+TORUS_TREES = starlib.edsts(TORUS)
 
 # kind -> (call, exception, text the message must hold)
 REFUSED = {
@@ -91,6 +93,25 @@ REFUSED = {
                                       "k=1000000 is not an option of edsts"),
     "edsts an unknown option": (lambda: starlib.edsts(K4, depth=3), ValueError,
                                 "depth=3 is not an option of edsts (its options: g_trees, h_trees"),
+    "edsts g_trees that is no tree list": (lambda: starlib.edsts(K4, g_trees=5), TypeError,
+                                           "g_trees=5 is not a sequence of trees"),
+    # an unsigned index past int64 wrapped to a negative one
+    "uint64 edge index 2**63": (lambda: ArrayGraph.from_edges(range(3), np.array([[0, 2**63]], dtype=np.uint64)),
+                                ValueError, "vertex index 9223372036854775808 is out of range"),
+    "uint64 tree index 2**63": (lambda: verify_edsts(K4, [np.full((3, 2), 2**63, dtype=np.uint64)]), ValueError,
+                                "trees[0]: vertex index 9223372036854775808 is out of range"),
+    # starlib.repair and starlib.export: arguments that were ignored or gave a library's words
+    "repair seed=True": (lambda: starlib.repair(TORUS, TORUS_TREES, ["[0,0]-[0,1]"], seed=True), ValueError,
+                         "seed=True is not an integer"),
+    "repair seed=-1": (lambda: starlib.repair(TORUS, TORUS_TREES, ["[0,0]-[0,1]"], seed=-1), ValueError,
+                       "seed=-1 is too small: need an integer seed >= 0"),
+    "repair deep='yes'": (lambda: starlib.repair(TORUS, TORUS_TREES, ["[0,0]-[0,1]"], deep="yes"), ValueError,
+                          "deep='yes' is not a flag"),
+    "repair a failed link that is no pair": (lambda: starlib.repair(TORUS, TORUS_TREES, [(1, 2, 3)]), ValueError,
+                                             "fail[0]=(1, 2, 3) is not a link"),
+    "repair a label given as a list": (lambda: starlib.repair(TORUS, TORUS_TREES, [[[0, 0], [0, 1]]]), ValueError,
+                                       "fail: vertex [0, 0] is not in the network (labels are hashable"),
+    "export path=None": (lambda: starlib.export(None, K4), ValueError, "path=None is not a file path"),
     # starlib.network: parameter types
     "network q=True": (lambda: starlib.network("slimfly", q=True), ValueError, "q=True is not an integer"),
     "network q=5.0": (lambda: starlib.network("slimfly", q=5.0), ValueError, "q=5.0 is not an integer"),
@@ -113,6 +134,13 @@ REFUSED = {
     "an option a format does not take": (lambda: check_options("anynet", endpoints=2), ValueError,
                                          "format='anynet' takes no option 'endpoints'"),
 }
+
+
+def _export_nx():
+    import tempfile
+    from pathlib import Path
+
+    return starlib.export(Path(tempfile.mkdtemp()) / "p.json", nx.path_graph(3))
 
 
 def _with_limit(f):
@@ -141,6 +169,9 @@ ACCEPTED = {  # kind -> (call, check of the result): the edges of the rows above
     "anynet at the bounds": (lambda: check_options("anynet", nodes_per_router=65536, latency=2**31 - 1),
                              {"nodes_per_router": 65536, "latency": 2**31 - 1}),
     "edsts with the factor options": (lambda: len(starlib.edsts(K4, g_trees=None)), 2),
+    "export of a networkx graph": (lambda: _export_nx().suffix, ".json"),
+    "repair with a numpy seed": (lambda: starlib.repair(TORUS, TORUS_TREES, ["[0,0]-[0,1]"], seed=np.int64(3))
+                                 .count_after, 2),
 }
 
 
