@@ -748,34 +748,38 @@ def _check_values(obj: dict, arrays: tuple[str, ...], tree_arrays: tuple[str, ..
             rule = "a string" if kind is str else "an integer >= 0"
             raise _Bad(f"{key}={_show(obj[key])} is {_kind(obj[key])}; the command line writes {key} as {rule}")
     keys = len(obj)
-    stack: list[tuple[Any, Any, Any]] = []  # (the parent's place, key or index, value): names built only for a message
-    for k, v in obj.items():
-        if k == "trees" and type(v) is list and not everything:
-            for i, t in enumerate(v):
-                if type(t) is dict:
-                    keys += len(t)
-                    stack += [(((None, "trees"), i), tk, tv) for tk, tv in t.items() if tk not in tree_arrays]
-        elif everything or k not in arrays:
-            stack.append((None, k, v))
+    # depth first, one iterator per open container (no copy of a list of a million links); a place is a chain
+    # (parent's place, key or index), made into a name only for a message
+    top = [(k, v) for k, v in obj.items() if everything or (k not in arrays and k != "trees")]
+    stack: list[tuple[Any, Iterator[tuple[Any, Any]]]] = [(None, iter(top))]
+    trees = obj.get("trees")
+    if not everything and type(trees) is list:
+        for i, t in enumerate(trees):
+            if type(t) is dict:
+                keys += len(t)
+                stack.append((((None, "trees"), i), iter([(k, v) for k, v in t.items() if k not in tree_arrays])))
     while stack:
-        parent, k, v = stack.pop()
-        t = type(v)
-        if t is dict:
-            keys += len(v)
-            here = (parent, k)
-            stack += [(here, x, y) for x, y in v.items()]
-            if surrogates:
-                for x in v:
-                    _unicode(x, here, x, "(the key)")
-        elif t is list:
-            here = (parent, k)
-            stack += [(here, i, x) for i, x in enumerate(v)]
-        elif t is _Big or t is _Huge:
-            raise _Bad(f"{_place(parent, k)}={_show(v)} is {_kind(v)}")
-        elif t is int and not -(1 << 63) <= v < (1 << 63):
-            raise _Bad(f"{_place(parent, k)}={_show(v)} is an integer beyond 64 bits; need {INT_RULE}")
-        elif t is str and surrogates:
-            _unicode(v, parent, k)
+        here, items = stack[-1]
+        for k, v in items:
+            t = type(v)
+            if t is dict:
+                keys += len(v)
+                if surrogates:
+                    for x in v:
+                        _unicode(x, (here, k), x, "(the key)")
+                stack.append(((here, k), iter(v.items())))
+                break
+            if t is list:
+                stack.append(((here, k), enumerate(v)))
+                break
+            if t is _Big or t is _Huge:
+                raise _Bad(f"{_place(here, k)}={_show(v)} is {_kind(v)}")
+            if t is int and not -(1 << 63) <= v < (1 << 63):
+                raise _Bad(f"{_place(here, k)}={_show(v)} is an integer beyond 64 bits; need {INT_RULE}")
+            if t is str and surrogates:
+                _unicode(v, here, k)
+        else:
+            stack.pop()
     return keys
 
 
