@@ -16,7 +16,7 @@ import starlib
 from starlib.edst.trees import Tree
 from starlib.edst.verify import verify_edsts
 from starlib.graphs import ArrayGraph, as_graph
-from starlib.io.exports import check_options, render
+from starlib.io.exports import FORMATS, check_options, render
 from starlib.memory import limit_memory
 
 K4 = ArrayGraph.from_edges(range(4), np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]))
@@ -190,3 +190,20 @@ def test_the_cli_names_a_format_option_out_of_range(tmp_path):
     assert p.returncode == 2 and p.stderr == ("error: nodes_per_router=99999999999999999999 is too large: need 1 <= "
                                               "nodes_per_router <= 65536 (compute nodes on one router)\n"), p.stderr
     assert not out.exists()
+
+
+ALL_OPTIONS = [(fmt, opt) for fmt, f in FORMATS.items() for opt in f.options]
+
+
+@pytest.mark.parametrize("fmt,option", ALL_OPTIONS, ids=[f"{f}-{o}" for f, o in ALL_OPTIONS])
+@pytest.mark.parametrize("value", [10**20, -1, 2.5, "4", True])
+def test_every_format_option_names_itself_for_a_bad_value(fmt, option, value):
+    """Every option of every format, with a huge, negative, float, text and bool value: a ValueError naming the
+    option and its value (the command line reads VALUE with parse_int, then runs this same check)."""
+    if option == "table" and value is True:  # the one flag: True is its value
+        assert check_options(fmt, table=True) == {"table": True}
+        return
+    with pytest.raises(ValueError) as info:
+        check_options(fmt, **{option: value})
+    assert str(info.value).startswith(f"{option}="), str(info.value)
+    assert "index-sized" not in str(info.value) and "\n" not in str(info.value)
