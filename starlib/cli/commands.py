@@ -26,6 +26,7 @@ from ..api import families
 from ..family import Family
 from ..graphs import ArrayGraph, jsonable
 from ..registry import NETWORK_FAMILIES, get_family, parse_params
+from ..validation import shorten
 
 if TYPE_CHECKING:
     from ..io import NetworkFile
@@ -214,7 +215,8 @@ def read_network(path: str, pairs: Sequence[str] = (), input_format: str | None 
     from ..io import read_input
 
     if pairs:
-        raise ValueError(f"{pairs[0]!r}: path={str(path)!r} is a network file, which takes no KEY=VALUE parameters")
+        raise ValueError(f"{shorten(pairs[0], 40)}: path={shorten(str(path), 200)} is a network file, which takes "
+                         f"no KEY=VALUE parameters")
     return read_input(path, input_format)
 
 
@@ -272,7 +274,7 @@ def require_edst_network(nf: NetworkFile, path: str) -> None:
 it has no spanning tree
     """
     g = nf.graph
-    source = f"path={str(path)!r}"
+    source = f"path={shorten(str(path), 200)}"
     if g.directed:
         raise ValueError(f"{source}: the graph is directed; edge-disjoint spanning trees are taken on undirected "
                          f"networks (starlib info and build read directed ones)")
@@ -281,8 +283,6 @@ it has no spanning tree
 
         k, comp = csgraph.connected_components(g.adjacency(), directed=False)
         other = int((comp != comp[0]).argmax())
-        from ..validation import shorten
-
         raise ValueError(f"{source}: the graph is not connected ({k} components; {shorten(g.labels[0], 40)} and "
                          f"{shorten(g.labels[other], 40)} are in different ones), so it has no spanning tree")
 
@@ -299,7 +299,8 @@ def require_star_product(method: Any, path: str) -> None:
 one (only a network built by name carries its factors); use --method auto, generic or shallow
     """
     if method.product_only:
-        raise ValueError(f"path={str(path)!r}: method={method.name!r} needs a star product, and a network read from "
+        raise ValueError(f"path={shorten(str(path), 200)}: method={method.name!r} needs a star product, and a "
+                         f"network read from "
                          f"a file is not one (only a network built by name carries its factors); use --method auto, "
                          f"generic or shallow")
 
@@ -325,7 +326,7 @@ def read_trees(path: str, input_format: str | None = None) -> NetworkFile:
     from ..io import INPUT_FORMATS, read_input
 
     nf = read_input(path, input_format)
-    source = f"file={str(path)!r}"
+    source = f"file={shorten(str(path), 200)}"
     if nf.trees is None and not INPUT_FORMATS[nf.format].trees:
         raise ValueError(f"{source} is {nf.format}, a format without trees: this needs a file with trees (starlib "
                          f"JSON, or GraphML, GML or node-link JSON whose edges carry 'tree', as edsts writes them)")

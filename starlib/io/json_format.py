@@ -997,7 +997,7 @@ def read_json(path: str | os.PathLike) -> NetworkFile:
     ...
     ValueError: path='/nonexistent/t.json': cannot read (No such file or directory)
     """
-    from .readers import INPUT_FORMATS, read_file
+    from .readers import INPUT_FORMATS, _source, read_file
 
     data = read_file(path, [INPUT_FORMATS["json"]])
-    return decode(data, f"path={str(path)!r}")
+    return decode(data, _source(str(path)))

@@ -177,7 +177,7 @@ def read_file(path: str | os.PathLike, formats: Sequence[InputFormat], source: s
 files only (it checks their size before it reads them)
     """
     if not isinstance(path, str | os.PathLike) or str(path) == "":
-        raise ValueError(f"path={path!r} is not a file path")
+        raise ValueError(f"path={shorten(path, PATH_SHOWN)} is not a file path")
     source = _source(str(path)) if source is None else source
     fd = _open(path, source)
     try:
@@ -221,8 +221,13 @@ def _name(v: Hashable) -> str:
 
 # -- what every network is: simple, at least two vertices -------------------------------------------------------------
 
+#: A path longer than this is shortened in messages (its two ends kept, its length stated).
+PATH_SHOWN = 200
+
+
 def _source(path: str) -> str:
-    return f"path={path!r}"
+    """``path='...'``: the path as given, escaped as ``repr`` escapes it and shortened (:func:`shorten`)."""
+    return f"path={shorten(str(path), PATH_SHOWN)}"
 
 
 def _extra(path: str, fmt: str, **more: Any) -> dict[str, Any]:
@@ -689,7 +694,7 @@ node-link, graphml, gml, edgelist, anynet)
     suffix = Path(path).suffix.lower()
     found = [f for f in INPUT_FORMATS.values() if suffix in f.suffixes]
     if not found:
-        raise ValueError(f"path={str(path)!r}: the suffix {suffix or '(none)'!r} names no input format; give "
+        raise ValueError(f"{_source(str(path))}: the suffix {shorten(suffix or '(none)')} names no input format; give "
                          f"--input-format (one of {names})")
     return sorted(found, key=lambda f: f.sniff is None)  # the formats that sniff decide first
 
@@ -739,7 +744,7 @@ def read_input(path: str | os.PathLike, input_format: str | None = None) -> Netw
     ValueError: path='/nonexistent/my.graphml': cannot read (No such file or directory)
     """
     if not isinstance(path, str | os.PathLike) or str(path) == "":
-        raise ValueError(f"path={path!r} is not a file path")
+        raise ValueError(f"path={shorten(path, PATH_SHOWN)} is not a file path")
     try:
         formats = input_formats_for(path, input_format)  # an unknown --input-format: refused before the file is opened
     except ValueError:
