@@ -371,3 +371,12 @@ def test_read_json_checks_the_size_against_the_memory_limit(files, tmp_path):
     empty.write_bytes(b"")
     with pytest.raises(ValueError, match=r"the file is empty \(0 bytes\)"):
         read_json(empty)
+
+
+def test_a_long_path_with_escapes_is_shortened_in_the_message(folders, capsys):
+    inputs, work = folders
+    path = str(inputs / ("d" * 200) / ("x\x1b[2J" + "y" * 200 + ".json"))
+    code, out, err = _run(["verify", path], work, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err[:-1].isprintable(), err
+    assert "cannot read (No such file or directory)" in err and f"({len(path)} characters)" in err, err
+    assert len(err) < 400 and os.listdir(work) == []
