@@ -566,7 +566,7 @@ def hyperx(sizes: str | Sequence[int]) -> ArrayGraph:
 
 @family("torus", kind="product", summary="torus C_{s1} x C_{s2} x ... (Cartesian product)",
         params={"sizes": Param(integers(3, note=", e.g. 4,4"))},
-        size=lambda sizes: Size.of(math.prod(sizes), math.prod(sizes) * len(sizes), 80, 400))  # 72/edge, 250/vertex
+        size=lambda sizes: Size.of(math.prod(sizes), math.prod(sizes) * len(sizes), 100, 500))  # 242/edge 600x600
 def torus(sizes: str | Sequence[int]) -> ArrayGraph:
     """Torus ``C_{s1} □ C_{s2} □ ...`` as nested Cartesian (identity-bijection star) products.
 
@@ -650,7 +650,7 @@ _EVEN_SIZE = "the Chimera C_(2a x 2b) is a star product K_2 * H only with"
                 "cols": Param(integer(2, residues=(2, (0,)), needs=_EVEN_SIZE,
                                       note="(multiple of 4 if toric); (rows/2-1)(cols/2-1) even")),
                 "toric": Param(flag("wrap-around couplers"), False, 0)},
-        size=lambda rows, cols, toric: Size.of(*chimera_counts(rows, cols, toric), 250, 300),  # 217/edge at 60 x 60
+        size=lambda rows, cols, toric: Size.of(*chimera_counts(rows, cols, toric), 320, 400),  # 217-340/edge
         check=_chimera_check)
 def chimera(rows: int, cols: int, toric: bool = False) -> StarProduct:
     """A Chimera graph as the star product ``K_2 * H`` (H = the blue cells), when it is one.

@@ -99,7 +99,7 @@ def _cartesian_power(factors: list[ArrayGraph], name: str, params: Any) -> Array
 @family("hypercube", kind="product", summary="hypercube Q_n = K_2 x K_2 x ... (n times), 2^n routers",
         symbol="Q_n", reference="Seitz 1985",
         params={"n": Param(integer(1, 64, note="(dimension)")), "p": _ENDPOINTS},
-        size=lambda n, p: Size.of(2**n, n * 2 ** (n - 1), 120, 300, _SCIPY_BYTES),  # 85 per link past scipy
+        size=lambda n, p: Size.of(2**n, n * 2 ** (n - 1), 360, 1000, _SCIPY_BYTES),  # 352/link at n = 16, 18
         forms=ClosedForms("2**n", "n*2**(n - 1)", (("n", "2**n"),)))
 def hypercube(n: int, p: int = 1) -> ArrayGraph:
     """The hypercube ``Q_n``: routers ``{0,1}^n``, two adjacent when they differ in one coordinate.
@@ -188,7 +188,7 @@ def mesh_degrees(sizes: str | Sequence[int]) -> dict[int, int]:
 
 @family("mesh", kind="product", summary="mesh P_{s1} x P_{s2} x ... (the torus without wrap-around)",
         reference="Dally-Towles 2004", params={"sizes": Param(integers(2, note=", e.g. 4,4")), "p": _ENDPOINTS},
-        size=lambda sizes, p: Size.of(*_mesh_counts(sizes), 120, 300, _SCIPY_BYTES))  # 73-76 per link past scipy
+        size=lambda sizes, p: Size.of(*_mesh_counts(sizes), 150, 400, _SCIPY_BYTES))  # 229-276 per link
 def mesh(sizes: str | Sequence[int], p: int = 1) -> ArrayGraph:
     """The mesh (grid) ``P_{s1} □ P_{s2} □ ...``: the torus of :func:`~starlib.networks.torus` without its
     wrap-around links.

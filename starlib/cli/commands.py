@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..api import families
 from ..family import Family
 from ..graphs import ArrayGraph, jsonable
+from ..memory import check_size, edst_size
 from ..registry import NETWORK_FAMILIES, get_family, parse_params
 from ..validation import shorten
 
@@ -54,8 +55,10 @@ def words(pairs: Sequence[str]) -> list[str]:
     return [w for word in pairs for w in (word.split(";") if ";" in word else [word])]
 
 
-def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> tuple[Family, dict[str, Any]]:
-    """The family and parameters named on the command line, checked (rules and estimated size), nothing built.
+def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None, trees: bool = False
+            ) -> tuple[Family, dict[str, Any]]:
+    """The family and parameters named on the command line, checked (rules and estimated size, with the trees'
+    packing and verification if ``trees``: :func:`~starlib.memory.edst_size`), nothing built.
 
     >>> fam, params = resolve("polarstar", ["q=3", "d=3"])
     >>> fam.name, params, fam.estimate(params).n
@@ -64,6 +67,9 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None) -> t
     # the core families first: the super Cayley and network-design packages (pandas, ...) load only when named
     fam = NETWORK_FAMILIES[name] if name in NETWORK_FAMILIES else get_family(name, families())
     params = parse_params(fam, words(pairs))
+    if trees:
+        check_size(edst_size(fam.estimate(params)), {k: v for k, v in params.items() if v is not None}, fam.name,
+                   max_memory)
     fam.check_size(params, max_memory)
     return fam, params
 

@@ -130,8 +130,8 @@ def parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true", help="no progress bar, warnings or 'wrote' line")
     common.add_argument("--max-memory", metavar="SIZE", default=None,
-                        help="refuse networks estimated above SIZE (8G, 512M, bytes; default a quarter of the "
-                             "machine's memory)")
+                        help="refuse networks whose run is estimated above SIZE, the interpreter and libraries "
+                             "included (8G, 512M, bytes; default a quarter of the machine's memory)")
     input_format = argparse.ArgumentParser(add_help=False)
     input_format.add_argument("--input-format", metavar="FORMAT", default=None,
                               help="the format of the input file (below; default: read off its suffix)")
@@ -427,7 +427,7 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
                                 **options), target)
     else:
-        fam, params = resolve(a.network, a.params)
+        fam, params = resolve(a.network, a.params, trees=True)  # the trees' memory too, before building
         method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
         with Progress(["build", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:
             pr.stage("build")
@@ -644,9 +644,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     a = parser().parse_args(argv)
                 except UsageError as exc:
                     return _fail(f"error: {exc}")
-                from ..memory import limit_memory
+                from ..memory import limit_memory, process_baseline
 
-                with limit_memory(_max_memory(a.max_memory)):  # None keeps the default limit
+                # the limit bounds the whole process: the interpreter and the verb's libraries count too
+                with limit_memory(_max_memory(a.max_memory), baseline=process_baseline(a.verb)):
                     return _VERBS[a.verb](a)
         except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
             if os.environ.get("STARLIB_TRACEBACK"):
