@@ -67,12 +67,20 @@ from .json_format import (
     decode,
     encode,
     encode_v1,
-    read_json,
     write_json,
 )
 from .msccl import MSCCL_LIMITS, msccl_allreduce
 from .msccl_replay import ReplayReport, replay_msccl
-from .readers import INPUT_FORMATS, InputFormat, decode_input, input_formats_for, read_estimate, read_file, read_input
+from .readers import (
+    INPUT_FORMATS,
+    InputFormat,
+    decode_input,
+    input_formats_for,
+    read_estimate,
+    read_file,
+    read_input,
+    read_json,
+)
 from .routes import next_hop, next_hop_table, read_routes, routes
 
 __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",

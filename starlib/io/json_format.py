@@ -59,7 +59,7 @@ from ..validation import printable
 from .atomic import atomic_write, check_target
 
 __all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "INPUT", "NetworkFile", "decode_labels", "writable_labels",
-           "writable_edges", "encode", "encode_v1", "decode", "strict_loads", "write_json", "read_json"]
+           "writable_edges", "encode", "encode_v1", "decode", "strict_loads", "write_json"]
 
 #: The value of the ``"format"`` key.
 FORMAT = "starlib"
@@ -464,7 +464,7 @@ def write_json(path: str | os.PathLike, graph: ArrayGraph, trees: Sequence[Tree]
     >>> import tempfile, pathlib
     >>> from starlib.graphs import ArrayGraph
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "k2.json"
-    >>> read_json(write_json(p, ArrayGraph.from_edges([0, 1], np.array([[0, 1]])))).graph.edges.tolist()
+    >>> decode(write_json(p, ArrayGraph.from_edges([0, 1], np.array([[0, 1]]))).read_bytes()).graph.edges.tolist()
     [[0, 1]]
     """
     if version not in (1, 2) or isinstance(version, bool):
@@ -919,7 +919,7 @@ def decode(data: bytes | bytearray | memoryview | str, source: str = "data") -> 
     data : bytes or str
         The file's content (UTF-8).
     source : str
-        How to name the content in error messages (:func:`read_json` gives ``path='t.json'``).
+        How to name the content in error messages (:func:`starlib.io.read_json` gives ``path='t.json'``).
 
     Returns
     -------
@@ -976,28 +976,3 @@ at most 64 bits (-2**63 .. 2**63-1)
         except _Bad as exc:
             raise ValueError(f"{source}: {exc}") from None
 
-
-def read_json(path: str | os.PathLike) -> NetworkFile:
-    """Read a starlib JSON file (:func:`decode`), opened as every input is (:func:`starlib.io.readers.read_file`).
-
-    The path is opened without blocking and must be a regular file (a FIFO or ``/dev/zero`` is refused before a
-    byte is read) whose size, times what reading needs per byte, is within the memory limit
-    (:func:`starlib.memory.memory_limit`, the command line's ``--max-memory``).
-
-    Raises
-    ------
-    ValueError
-        ``path='...': ...`` for a file that cannot be read, is no regular file, is empty or too large, or breaks a
-        rule of :func:`decode`.
-
-    Example
-    -------
-    >>> read_json("/nonexistent/t.json")
-    Traceback (most recent call last):
-    ...
-    ValueError: path='/nonexistent/t.json': cannot read (No such file or directory)
-    """
-    from .readers import INPUT_FORMATS, _source, read_file
-
-    data = read_file(path, [INPUT_FORMATS["json"]])
-    return decode(data, _source(str(path)))

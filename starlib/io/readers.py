@@ -56,7 +56,7 @@ from ..memory import format_bytes, memory_limit
 from ..validation import printable, shorten
 from .json_format import INPUT, NetworkFile, decode, decode_labels, strict_loads
 
-__all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "read_file", "decode_input",
+__all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "read_file", "read_json", "decode_input",
            "read_estimate", "MAX_INDEX_DIGITS"]
 
 #: An integer word of an edge list or an anynet file has at most this many digits (it must fit in 64 bits).
@@ -752,3 +752,27 @@ def read_input(path: str | os.PathLike, input_format: str | None = None) -> Netw
             os.close(_open(path, _source(str(path))))
         raise
     return decode_input(read_file(path, formats), formats, str(path))
+
+
+def read_json(path: str | os.PathLike) -> NetworkFile:
+    """Read a starlib JSON file (:func:`~starlib.io.json_format.decode`), opened as every input is (:func:`read_file`).
+
+    The path is opened without blocking and must be a regular file (a FIFO or ``/dev/zero`` is refused before a
+    byte is read) whose size, times what reading needs per byte, is within the memory limit
+    (:func:`starlib.memory.memory_limit`, the command line's ``--max-memory``).
+
+    Raises
+    ------
+    ValueError
+        ``path='...': ...`` for a file that cannot be read, is no regular file, is empty or too large, or breaks a
+        rule of :func:`~starlib.io.json_format.decode`.
+
+    Example
+    -------
+    >>> read_json("/nonexistent/t.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: path='/nonexistent/t.json': cannot read (No such file or directory)
+    """
+    data = read_file(path, [INPUT_FORMATS["json"]])
+    return decode(data, _source(str(path)))

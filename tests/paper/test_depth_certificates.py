@@ -14,7 +14,7 @@ import pytest
 
 from starlib.edst.depth import exact
 from starlib.edst.verify import check_edsts
-from starlib.io.json_format import read_json
+from starlib.io import read_json
 from starlib.paper.catalog import build, parse_params_text
 from starlib.paper.depth_certificates import COLUMNS, certify_row, family_filename
 

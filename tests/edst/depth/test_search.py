@@ -187,7 +187,7 @@ def test_search_on_random_star_products(ng, tg, nh, th, seed):
 
 
 def test_search_is_deterministic_and_accepts_arrays_and_files(tmp_path):
-    from starlib.io.json_format import read_json, write_json
+    from starlib.io import read_json, write_json
 
     P = slimfly(5)
     trees = auto_trees(P)

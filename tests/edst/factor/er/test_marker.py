@@ -19,7 +19,7 @@ from starlib.edst.depth import shallow_starts
 from starlib.edst.factor.er import ER_ORDER_KEY, er_order, singer_graph
 from starlib.factors import complete, polarfly
 from starlib.graphs import ArrayGraph
-from starlib.io.json_format import read_json, write_json
+from starlib.io import read_json, write_json
 from starlib.networks import polarstar
 from tests.paths import ROOT
 
