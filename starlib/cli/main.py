@@ -321,7 +321,7 @@ def _cmd_info(a: argparse.Namespace) -> int:
     if a.json:
         import json
 
-        sys.stdout.write(json.dumps(info, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(info) + "\n")  # ASCII: a file's strings reach the terminal escaped
     else:
         sys.stdout.write(info_text(info) + "\n")
     return 0
@@ -502,7 +502,7 @@ def _cmd_verify(a: argparse.Namespace) -> int:
     if a.json:
         import json
 
-        sys.stdout.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(verdict) + "\n")  # ASCII: a file's strings reach the terminal escaped
     else:
         sys.stdout.write(verify_text(verdict) + "\n")
     return status
@@ -593,7 +593,10 @@ _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "ed
 
 
 def _fail(message: str, status: int = 2) -> int:
-    sys.stderr.write(message.splitlines()[0] + "\n" if message else "error\n")
+    """Write the first line of ``message`` to stderr, every non-printable character escaped; return ``status``."""
+    from ..validation import printable
+
+    sys.stderr.write(printable(message.splitlines()[0], 4000) + "\n" if message else "error\n")
     return status
 
 

@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from ..interrupts import INTERRUPTS
+from ..validation import printable
 
 __all__ = ["Progress", "DELAY", "WARN_SECONDS"]
 
@@ -54,7 +55,7 @@ class Progress:
                  stream: Any = None) -> None:
         self.stages = list(stages)
         self.quiet = quiet
-        self.desc = desc
+        self.desc = printable(desc, 120)  # a file's name may hold terminal escapes
         self.stream = stream
         self.done = 0
         self._stage = ""

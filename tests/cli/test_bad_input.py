@@ -97,7 +97,7 @@ OUTPUT = [  # checked before any work
     (["edsts", "slimfly", "q=5", "-o", "{dir}"], "is a folder, not a file"),
     (["edsts", "slimfly", "q=5", "-o", "/dev/full"], "--output='/dev/full' is not a regular file"),
     (["build", "slimfly", "q=5", "-o", "/dev/null"], "--output='/dev/null' is not a regular file"),
-    (["edsts", "slimfly", "q=5", "-o", "/proc/version"], "--output='/proc/version': cannot create a file in '/proc'"),
+    (["edsts", "slimfly", "q=5", "-o", "/proc/version"], "--output='/proc/version' is read-only (mode 0444)"),
     (["edsts", "slimfly", "q=5", "-o", ""], "--output='' is not a file path"),
     (["edsts", "slimfly", "q=5", "-o", "{file}/x.json"], "is not a folder"),
     (["build", "slimfly", "q=5", "-o"], "argument -o/--output: expected one argument"),

@@ -310,6 +310,25 @@ def test_strings_from_a_file_are_escaped_and_shortened(verb, version, files, fol
         assert "q\\x1b[31m=\\x9b2J" in text, text
 
 
+
+@pytest.mark.parametrize("verb", ["verify", "info"])
+def test_json_output_holds_no_raw_control_or_bidi_character(verb, files, folders, capsys):
+    """``--json`` output is ASCII: a file's network name reaches the terminal as JSON escapes, and parses back."""
+    inputs, work = folders
+    path = inputs / "evil.json"
+    path.write_text(json.dumps(_with(files["v2"], network=EVIL)))
+    code, out, err = _run([verb, str(path), "--json"], work, capsys)
+    assert code == 0, err
+    assert out.isascii(), out
+    assert json.loads(out)["network"] == EVIL
+
+
+def test_a_file_name_with_escapes_is_escaped_in_the_progress_bar(files, folders):
+    """The progress bar (shown on a terminal) names the file escaped, as every other line does."""
+    from starlib.cli.progress import Progress
+
+    assert Progress(["read"], desc="verify evil\x1b[2J.json").desc == "verify evil\\x1b[2J.json"
+
 # -- FIFOs, devices and the memory limit: real processes -------------------------------------------------------------
 
 API = ("import sys\nfrom starlib.io import read_json\ntry:\n    read_json(sys.argv[1])\nexcept ValueError as exc:\n"
