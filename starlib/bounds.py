@@ -347,7 +347,7 @@ def upper_bound(graph: GraphLike) -> int:
     Parameters
     ----------
     graph : ArrayGraph, StarProduct or networkx.Graph
-        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`; self-loops of a networkx graph are dropped).
+        Undirected, ``n >= 2`` (:func:`~starlib.graphs.as_graph`; a networkx graph with a self-loop is refused).
 
     Returns
     -------
