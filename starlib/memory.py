@@ -19,11 +19,12 @@ The baselines were measured on Linux (CPython 3.11, numpy 2.3, numba 0.68, galoi
 set of a fresh ``starlib`` process, read from ``VmHWM`` in ``/proc/self/status`` at exit, building or packing the
 smallest member of each family, with ``NUMBA_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`` and without (the same within
 1 MiB on two cores): ``build`` 107 MiB (factor graphs), 127 MiB (products: scipy), 169 MiB (super Cayley and
-network-design families: their packages), 204 MiB (an extension field GF(p^k), k > 1: galois); ``edsts`` 197-275 MiB with
-numba's cache warm, 295-409 MiB with an empty ``NUMBA_CACHE_DIR``. :data:`BASELINE_BYTES` and
-:data:`EDST_BASELINE_BYTES` are those maxima with about 15 % to spare. A library call (no ``--max-memory``; the
-caller's process is whatever it is) checks only the data: the baseline in force is 0 unless :func:`limit_memory`
-sets one, as the command line does.
+network-design families: their packages), 204 MiB (an extension field GF(p^k), k > 1: galois; 222 MiB with an empty
+``NUMBA_CACHE_DIR``); ``info`` 171-213 MiB (262 MiB cold: the diameter's kernels); ``edsts`` 197-275 MiB with
+numba's cache warm, 295-409 MiB with an empty ``NUMBA_CACHE_DIR``. :data:`BASELINE_BYTES`,
+:data:`INFO_BASELINE_BYTES` and :data:`EDST_BASELINE_BYTES` are those maxima with 8-17 % to spare. A library call
+(no ``--max-memory``; the caller's process is whatever it is) checks only the data: the baseline in force is 0
+unless :func:`limit_memory` sets one, as the command line does.
 
 The per-family data models are linear in the vertices and edges (:meth:`Size.of`); their coefficients bound the
 resident-set growth measured over the baseline on builds of 10^5 to 7 * 10^6 edges with 10 % or more to spare, and
@@ -54,17 +55,21 @@ from typing import Any
 
 from .validation import check_int, shorten
 
-__all__ = ["MEMORY_FRACTION", "BASELINE_BYTES", "EDST_BASELINE_BYTES", "EDST_EDGE_BYTES", "EDST_VERTEX_BYTES",
-           "physical_memory", "default_memory_limit", "memory_limit", "memory_baseline", "process_baseline",
-           "limit_memory", "format_bytes", "Size", "edst_size", "check_size"]
+__all__ = ["MEMORY_FRACTION", "BASELINE_BYTES", "INFO_BASELINE_BYTES", "EDST_BASELINE_BYTES", "EDST_EDGE_BYTES",
+           "EDST_VERTEX_BYTES", "physical_memory", "default_memory_limit", "memory_limit", "memory_baseline",
+           "process_baseline", "limit_memory", "format_bytes", "Size", "edst_size", "check_size"]
 
 #: The default memory limit is this fraction of the machine's physical memory: a build the size of the limit
 #: leaves room for a second one (``pytest -n 2``, two notebooks at once) and for the operating system.
 MEMORY_FRACTION = 0.25
 
-#: Peak resident set of a ``starlib`` process before its data (``build``, ``info`` and the other verbs): the
-#: interpreter and the imports, measured at 107-204 MiB (the module docstring says how), with 15 % to spare.
+#: Peak resident set of a ``starlib`` process before its data (``build`` and the verbs not named below): the
+#: interpreter and the imports, measured at 107-204 MiB (222 MiB with numba's cache cold; the module docstring says
+#: how), with 8-15 % to spare.
 BASELINE_BYTES = 240 * 2**20
+
+#: The same for ``info``, whose diameter runs numba's BFS kernels: 171-213 MiB warm, up to 262 MiB cold.
+INFO_BASELINE_BYTES = 304 * 2**20
 
 #: The same for ``edsts``, ``improve``, ``repair`` and ``verify``, which run numba kernels: 197-275 MiB with
 #: numba's cache warm, up to 409 MiB when the kernels compile (a cold cache), with 15 % to spare.
@@ -122,14 +127,14 @@ _BASELINE: contextvars.ContextVar[int] = contextvars.ContextVar("starlib_memory_
 
 def process_baseline(verb: str) -> int:
     """The baseline of a command-line verb: :data:`EDST_BASELINE_BYTES` for the verbs that pack or check trees,
-    else :data:`BASELINE_BYTES`.
+    :data:`INFO_BASELINE_BYTES` for ``info``, else :data:`BASELINE_BYTES`.
 
     Examples
     --------
     >>> process_baseline("build") == BASELINE_BYTES, process_baseline("edsts") == EDST_BASELINE_BYTES
     (True, True)
     """
-    return EDST_BASELINE_BYTES if verb in _EDST_VERBS else BASELINE_BYTES
+    return EDST_BASELINE_BYTES if verb in _EDST_VERBS else INFO_BASELINE_BYTES if verb == "info" else BASELINE_BYTES
 
 
 def memory_baseline() -> int:

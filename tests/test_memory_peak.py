@@ -10,7 +10,8 @@ not exceed the estimate.
 Every family the command line lists is built at a small size (the baseline dominates; with the default threads
 only, to keep the run within a minute on two cores); the larger sizes, where the data dominate (10^5 to 2 * 10^6
 edges, a few seconds each), and the small ones with one thread are marked ``slow`` (``pytest -m slow``). ``edsts`` runs
-on K_n, Slim Fly, ER_q, a PolarStar and the star graph at two sizes (the larger ``slow``).
+on K_n, Slim Fly, ER_q, a PolarStar and the star graph at two sizes (the larger ``slow``), ``info`` on three
+small networks.
 
 Independent reference: the kernel's own count of the process's resident pages, nothing starlib computes.
 """
@@ -107,7 +108,7 @@ def estimate(verb: str, name: str, words: str) -> int:
 def peak(verb: str, name: str, words: str, out: str, both: bool = True) -> int:
     """The worse peak resident set of a fresh process running ``starlib VERB NAME WORDS``, with the default
     threads and (``both``) with one numba and OpenBLAS thread."""
-    argv = [verb, name, *words.split(), "-q", "-o", out]
+    argv = [verb, name, *words.split(), "-q", *(["-o", out] if verb != "info" else [])]
     worst = 0
     for extra in ({}, _THREADS_1) if both else ({},):
         env = {k: v for k, v in os.environ.items() if k not in _THREADS_1} | extra
@@ -158,6 +159,12 @@ def test_edsts_small_fits_the_estimate(name, words, tmp_path):
 @pytest.mark.parametrize("name, words", [(n, b) for n, _, b in EDST_CASES], ids=[n for n, _, _ in EDST_CASES])
 def test_edsts_large_fits_the_estimate(name, words, tmp_path):
     check("edsts", name, words, tmp_path)
+
+
+@pytest.mark.parametrize("name, words", [("slimfly", "q=5"), ("polarfly", "q=27"), ("star", "k=6")])
+def test_info_fits_the_estimate(name, words, tmp_path):
+    """``info`` runs numba's BFS kernels for the diameter: its own, larger baseline."""
+    check("info", name, words, tmp_path)
 
 
 def test_the_issue_example_is_refused_up_front(tmp_path):
