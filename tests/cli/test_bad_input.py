@@ -86,7 +86,7 @@ SIZES = [  # refused from the parameters alone, before anything is allocated
                                                               "20,000 vertices and 199,990,000 edges"),
     (["info", "torus", "sizes=1000,1000,1000"], "sizes='1000,1000,1000' is too large"),
     (["info", "slimfly", "q=5", "--max-memory", "1M"], "the memory limit of 1.00 MiB is too small for slimfly(q=5): "
-                                                       "the interpreter and libraries alone take about 240 MiB"),
+                                                       "the interpreter and libraries alone take about 304 MiB"),
     (["info", "slimfly", "q=5", "--max-memory", "abc"], "--max-memory='abc' is not a memory size"),
     (["info", "slimfly", "q=5", "--max-memory", "0"], "--max-memory='0' is too small"),
     (["edsts", "slimfly", "q=343", "--method", "generic", "--max-memory", "20G"], "method='generic' is too slow here"),
