@@ -110,6 +110,10 @@ depth-optima: venv ## regenerate data/depth_optima_small.csv: least depth of k E
 
 # The CP-SAT depth certificates (data/depth_certificates.csv, data/depth_certificates/) that notebook 13 reads and
 # tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 126 and n * k <= MAX_VERTEX_TREES.
+.PHONY: maximum-shallow
+maximum-shallow: venv ## regenerate data/maximum_shallow.csv: the shallow family of every Table IV network, read by notebook 13 (~10 min)
+	$(BIN)/python tools/maximum_shallow.py -o data/maximum_shallow.csv
+
 .PHONY: depth-certificates
 depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~12 min)
 	$(BIN)/python tools/depth_certificates.py -o data/depth_certificates.csv

@@ -38,7 +38,6 @@ from ..edst.depth import (
     er_depth3_trees,
     er_shallow_trees,
     improve_depth,
-    shallow_starts,
     shallowest,
 )
 from ..edst.factor.er import er_edst_bound, er_edsts, er_order
@@ -46,6 +45,7 @@ from ..edst.packing import generic_seconds
 from ..edst.trees import bfs_tree
 from ..graphs import ArrayGraph
 from .catalog import format_params
+from .shallow_record import table_starts
 
 __all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
            "front_rows", "allreduce_rows", "bfs_family", "er_shallow_row", "read_certificates", "depth_status",
@@ -139,7 +139,7 @@ def paper_family(family: str, params: Mapping[str, Any], graph: ArrayGraph) -> t
 
 def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, generic_max_seconds: float = 30.0,
                 exact_max_seconds: float | None = None, seed: int = 0,
-                certificate: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                certificate: Mapping[str, Any] | None = None, shallow: EDSTSet | None = None) -> dict[str, Any]:
     """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
 
     Parameters
@@ -154,6 +154,9 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
     seed : the local search's seed.
     certificate : the network's row of the committed CP-SAT certificates (:func:`read_certificates`), if any: its
         ``proved_lower`` raises the lower bound where CP-SAT refuted a depth for this count.
+    shallow : the shallow family as :func:`~starlib.paper.shallow_record.shallow_search` gives it for these
+        settings, read from the committed record (:func:`~starlib.paper.shallow_record.recorded_family`); None
+        runs the search. Either way the family is verified, and its count must be the starts' count.
 
     Returns
     -------
@@ -169,12 +172,16 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
     ecc = graph.eccentricities()
     diameter = int(ecc.max())
     paper_name, paper = paper_family(family, params, graph)
-    exact = generic_max_seconds if exact_max_seconds is None else max(exact_max_seconds, generic_max_seconds)
-    starts = shallow_starts(graph, exact_seconds=exact, cheap_seconds=min(1.0, generic_max_seconds), seed=seed)
+    starts = table_starts(graph, generic_max_seconds=generic_max_seconds, exact_max_seconds=exact_max_seconds,
+                          seed=seed)
+    if shallow is None:
+        shallow = shallowest(graph, starts, seed=seed)
+    elif len(shallow) != len(starts[0].trees) or shallow[0].meta.get("start") not in {s.name for s in starts}:
+        raise ValueError(f"shallow: {len(shallow)} trees from {shallow[0].meta.get('start')!r}, but the starts "
+                         f"give {len(starts[0].trees)} from {[s.name for s in starts]} (a stale record)")
     generic = next((s.trees for s in starts if s.name == "generic"), None)
     if generic is None and generic_seconds(int(graph.m)) <= generic_max_seconds:
         generic = generic_trees(graph)
-    shallow = shallowest(graph, starts, seed=seed)
     families = {"paper": paper, "shallow": shallow} | ({"generic": generic} if generic is not None else {})
     depths = {}
     for name, fam in families.items():
