@@ -145,15 +145,6 @@ def _one_line(code, out, err, fragment, work, path: str | None):
     assert os.listdir(work) == [], "something was written"
 
 
-@pytest.fixture
-def folders(tmp_path, monkeypatch):
-    inputs, work = tmp_path / "in", tmp_path / "work"
-    inputs.mkdir()
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return inputs, work
-
-
 @pytest.mark.parametrize("kind, name, content, args, fragment", CASES, ids=[c[0] for c in CASES])
 def test_a_bad_file_is_one_line_status_2_and_nothing_written(kind, name, content, args, fragment, folders, capsys):
     inputs, work = folders

@@ -191,15 +191,6 @@ def _refused(code: int, out: str, err: str, fragment: str, work: Path, path: str
     assert os.listdir(work) == [], "something was written"
 
 
-@pytest.fixture
-def folders(tmp_path, monkeypatch):
-    inputs, work = tmp_path / "in", tmp_path / "work"
-    inputs.mkdir()
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return inputs, work
-
-
 @pytest.mark.parametrize("kind, name, make, args, fragment", KINDS, ids=[k[0] for k in KINDS])
 def test_a_bad_input_is_one_line_status_2_naming_file_and_rule(kind, name, make, args, fragment, files, folders,
                                                                   capsys):

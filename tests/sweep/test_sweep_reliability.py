@@ -16,15 +16,14 @@ import io
 import os
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from starlib.cli import main
 from starlib.sweep import ER_COLUMNS, er_point, run_sweep
 from starlib.sweep.engine import Point, check_scheduler
 from starlib.sweep.er import ER_KEY, ER_RESULT_COLUMNS, check_er_row, read_er_record
 from starlib.sweep.record import MAX_RECORD_BYTES, CellError, merge_record, read_record, write_record
+from tests.sweep.test_sweep import _cli
 
 SMALL = (2, 3, 4, 5, 7)  # the prime powers q <= 7: 10 points with both families
 HEADER = ",".join(ER_COLUMNS)
@@ -52,18 +51,6 @@ def _text(rows, keys=None, lineterminator="\n"):
 def _line(row, **change):
     r = dict(row, **change)
     return ",".join(r[c] for c in ER_COLUMNS)
-
-
-def _cli(args, cwd):
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            status = main(args)
-    finally:
-        os.chdir(old)
-    return status, out.getvalue(), err.getvalue()
 
 
 def _starlib(*args, cwd):

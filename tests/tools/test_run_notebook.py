@@ -27,14 +27,18 @@ def one_line_error(p: subprocess.CompletedProcess, text: str) -> None:
 @pytest.fixture()
 def tiny(tmp_path: Path) -> Path:
     """A notebook with a parameters cell (x, out_dir) that writes x into out_dir and fails when x is negative."""
+    return tiny_notebook(tmp_path, 'x = 1\nout_dir = "../paper_tables"',
+                         "import pathlib\nassert x >= 0, 'x must be >= 0'\n"
+                         "pathlib.Path(out_dir).mkdir(parents=True, exist_ok=True)\n"
+                         "pathlib.Path(out_dir, 'x.txt').write_text(str(x))\nprint(x)")
+
+
+def tiny_notebook(tmp_path: Path, parameters: str, body: str) -> Path:
+    """``tmp_path/nb/tiny.ipynb``: a parameters cell and one code cell, with a Python 3 kernel."""
     nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('x = 1\nout_dir = "../paper_tables"')
+    params = nbformat.v4.new_code_cell(parameters)
     params.metadata["tags"] = ["parameters"]
-    body = nbformat.v4.new_code_cell(
-        "import pathlib\nassert x >= 0, 'x must be >= 0'\n"
-        "pathlib.Path(out_dir).mkdir(parents=True, exist_ok=True)\n"
-        "pathlib.Path(out_dir, 'x.txt').write_text(str(x))\nprint(x)")
-    nb.cells = [params, body]
+    nb.cells = [params, nbformat.v4.new_code_cell(body)]
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     path = tmp_path / "nb" / "tiny.ipynb"
     path.parent.mkdir()

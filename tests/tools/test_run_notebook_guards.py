@@ -20,6 +20,7 @@ import nbformat
 import pytest
 
 from tests.paths import ROOT
+from tests.tools.test_run_notebook import tiny_notebook
 
 RUNNER = ROOT / "tools" / "run_notebook.py"
 NB01 = ROOT / "notebooks" / "01-star-products.ipynb"
@@ -46,20 +47,12 @@ def stamp(*paths: Path) -> dict[Path, tuple[bytes, int] | None]:
 def tiny(tmp_path: Path) -> Path:
     """A notebook (x, out_dir) that writes x.txt and sub/y.txt into out_dir, then fails when x < 0; with x == 99
     it writes ``ready`` and sleeps (to be stopped by a signal)."""
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('x = 1\nout_dir = "../paper_tables"\nlabel = "a"')
-    params.metadata["tags"] = ["parameters"]
-    body = nbformat.v4.new_code_cell(
+    return tiny_notebook(
+        tmp_path, 'x = 1\nout_dir = "../paper_tables"\nlabel = "a"',
         "import pathlib, time\nd = pathlib.Path(out_dir)\nd.mkdir(parents=True, exist_ok=True)\n"
         "(d / 'x.txt').write_text(str(x))\n(d / 'sub').mkdir(exist_ok=True)\n(d / 'sub' / 'y.txt').write_text('y')\n"
         "if x == 99:\n    (d / 'ready').write_text('1')\n    time.sleep(120)\n"
         "assert x >= 0, 'x must be >= 0'\nprint(x, label)")
-    nb.cells = [params, body]
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    path = tmp_path / "nb" / "tiny.ipynb"
-    path.parent.mkdir()
-    nbformat.write(nb, str(path))
-    return path
 
 
 # -- refusals before papermill starts: (kind, arguments, text of the message, committed paths that must not change)
