@@ -52,7 +52,7 @@ import orjson
 
 from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph
-from ..memory import format_bytes, memory_limit
+from ..memory import format_bytes, memory_baseline, memory_limit
 from ..validation import printable, shorten
 from .json_format import INPUT, NetworkFile, decode, decode_labels, strict_loads
 
@@ -131,12 +131,13 @@ def _check_size(size: int, formats: Sequence[InputFormat], source: str) -> None:
     if size == 0:
         raise ValueError(f"{source}: the file is empty (0 bytes)")
     fmt = max(formats, key=lambda f: f.bytes_per_byte)
-    need, limit = read_estimate(size, fmt), memory_limit()
-    if need > limit:  # a suffix of several formats (.json): the one that needs the most, since none is read yet
+    need, base, limit = read_estimate(size, fmt), memory_baseline(), memory_limit()
+    if need + base > limit:  # a suffix of several formats (.json): the one that needs the most, since none is read yet
         what = fmt.name if len(formats) == 1 else " or ".join(f.name for f in formats)
+        also = f", with the interpreter and libraries about {format_bytes(need + base)}" if base else ""
         raise ValueError(f"{source} is too large: reading {format_bytes(size)} of {what} would need about "
-                         f"{format_bytes(need)} ({fmt.bytes_per_byte} bytes per byte of file), over the memory limit "
-                         f"of {format_bytes(limit)}; refused before reading (--max-memory sets the limit)")
+                         f"{format_bytes(need)} ({fmt.bytes_per_byte} bytes per byte of file){also}, over the memory "
+                         f"limit of {format_bytes(limit)}; refused before reading (--max-memory sets the limit)")
 
 
 def read_file(path: str | os.PathLike, formats: Sequence[InputFormat], source: str | None = None) -> bytes:
@@ -146,7 +147,9 @@ def read_file(path: str | os.PathLike, formats: Sequence[InputFormat], source: s
     Opened without blocking and checked, from the open descriptor, to be a regular file (a folder, a FIFO,
     ``/dev/zero`` or a socket is refused before a byte is read, so nothing blocks or reads forever), not empty, and
     not larger than the memory limit allows: its size times the largest :attr:`InputFormat.bytes_per_byte` of
-    ``formats`` must be within :func:`starlib.memory.memory_limit` (the command line's ``--max-memory``).
+    ``formats``, plus the baseline in force (:func:`starlib.memory.memory_baseline`: the interpreter and libraries
+    on the command line, 0 in a library call), must be within :func:`starlib.memory.memory_limit` (the command
+    line's ``--max-memory``).
 
     Parameters
     ----------

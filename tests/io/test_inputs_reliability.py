@@ -367,7 +367,24 @@ def test_max_memory_applies_to_the_input_file_of_every_verb(verb, files, folders
     extra = ["--fail", "[0,0,1]-[0,1,0]"] if verb == "repair" else []
     code, out, err = _run([verb, str(path), *extra, "--max-memory", "1K"], work, capsys)
     _refused(code, out, err, "is too large: reading", work, str(path))
-    assert f"{size} B" in err and "bytes per byte of file), over the memory limit of 1.00 KiB" in err, err
+    assert f"{size} B" in err and "over the memory limit of 1.00 KiB" in err, err
+    assert "with the interpreter and libraries about" in err, err  # the command line counts its own baseline
+
+
+@pytest.mark.parametrize("verb", ["info", "verify"])
+def test_the_file_counts_on_top_of_the_baseline(verb, files, folders, capsys):
+    """A limit above the verb's baseline but below the baseline plus the file's need refuses the file; 100 MiB more
+    reads it (a 640 KB file: about 25 MiB to read at 40 bytes per byte)."""
+    from starlib.memory import process_baseline
+
+    inputs, work = folders
+    path = inputs / "padded.json"
+    path.write_text(json.dumps(files["v2"]) + " " * 640_000)  # JSON allows trailing white space
+    base = process_baseline(verb) // 2**20
+    code, out, err = _run([verb, str(path), "--max-memory", f"{base + 10}M"], work, capsys)
+    _refused(code, out, err, "is too large: reading", work, str(path))
+    code, out, err = _run([verb, str(path), "--max-memory", f"{base + 100}M"], work, capsys)
+    assert code == 0, err
 
 
 def test_read_json_checks_the_size_against_the_memory_limit(files, tmp_path):
