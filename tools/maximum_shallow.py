@@ -4,11 +4,11 @@ Usage: python tools/maximum_shallow.py [-o data/maximum_shallow.csv] [--seed 0] 
 
 The rows are notebook 13's network grid at its committed parameters (Slim Fly up to q = 32, Bundlefly up to
 q = 9, PolarStar up to q = 16 with Paley supernodes up to 17 and Inductive-Quad supernodes up to degree 12, and
-PolarFly ER_q up to q = 32: 68 networks), each run through
+PolarFly ER_q up to q = 32: 159 networks), each run through
 :func:`starlib.paper.shallow_record.record_row` with the notebook's budgets (the exact packer's 3 s and 5 s
 estimates) and seed. The families are written as starlib JSON next to the record, and the record is rewritten
 atomically after every row, sorted by network and parameters, with no wall-clock column: a rerun gives the same
-bytes. About 8 minutes on 2 cores.
+bytes. About 10 minutes on 2 cores.
 """
 
 from __future__ import annotations

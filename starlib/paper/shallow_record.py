@@ -6,12 +6,14 @@ targeted deepening search (:func:`~starlib.edst.depth.shallowest`): about 95 % o
 per row. Like the other long computations of the compendium it runs in its own make target,
 ``make maximum-shallow`` (``tools/maximum_shallow.py``), which writes
 
-* ``data/maximum_shallow/<network>_<parameters>.json``: each row's family, in starlib JSON (atomic writes), and
+* ``data/maximum_shallow/<network>_<parameters>.json.gz``: each row's family, in starlib JSON compressed with gzip
+  (no time stamp; atomic writes), and
 * ``data/maximum_shallow.csv``: one row per network (:data:`COLUMNS`) with the family's count, depths, start, the
-  settings it was made with and the SHA-256 of its file.
+  settings it was made with and the SHA-256 of its JSON (the uncompressed bytes, which do not depend on the
+  machine's zlib).
 
 The notebook reads a row's family (:func:`recorded_family`) only when the record was made with the notebook's own
-settings and the file's digest matches; the family is then verified against the network the notebook built, like
+settings and the JSON's digest matches; the family is then verified against the network the notebook built, like
 every family of the table. A row the record lacks is computed live. ``tests/paper/test_shallow_record.py``
 recomputes a sample of rows (all of them under ``-m slow``) and requires the same bytes, so a change to the search
 that would change the table cannot pass with a stale record.
@@ -29,6 +31,7 @@ Example
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import os
 from collections.abc import Mapping
@@ -38,8 +41,8 @@ from typing import Any
 from ..edst import EDSTSet
 from ..edst.depth.shallow import ShallowStart, shallow_starts, shallowest
 from ..graphs import ArrayGraph
-from ..io import read_json
-from ..io.json_format import write_json
+from ..io import atomic_write
+from ..io.json_format import decode, encode
 from .catalog import format_params
 from .depth_certificates import family_filename
 
@@ -117,19 +120,19 @@ def record_row(network: str, params: Mapping[str, Any], graph: ArrayGraph, *, ou
     -------
     dict
         The row: sizes, count, maximum and total depth (from the stated roots), the start it came from, the
-        settings, the file name and the SHA-256 of the file's bytes.
+        settings, the file name and the SHA-256 of the JSON (before compression).
     """
     _, fam = shallow_search(graph, generic_max_seconds=generic_max_seconds, exact_max_seconds=exact_max_seconds,
                             seed=seed)
     text = format_params(dict(params))
-    name = family_filename(network, text)
-    path = write_json(Path(out_dir) / name, graph, fam, network=network, params=dict(params),
-                      extra={"method": "shallow"})
+    name = family_filename(network, text) + ".gz"
+    data = encode(graph, fam, network=network, params=dict(params), extra={"method": "shallow"})
+    atomic_write(Path(out_dir) / name, gzip.compress(data, compresslevel=9, mtime=0))
     depths = fam.depths()
     return {"network": network, "parameters": text, "n": int(graph.n), "links": int(graph.m), "k": len(fam),
             "max_depth": max(depths), "total_depth": sum(depths), "start": fam[0].meta["start"], "seed": seed,
             "generic_max_seconds": generic_max_seconds, "exact_max_seconds": exact_max_seconds,
-            "family_file": name, "family_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+            "family_file": name, "family_sha256": hashlib.sha256(data).hexdigest()}
 
 
 def read_shallow_record(path: str | os.PathLike) -> dict[tuple[str, str], dict[str, str]]:
@@ -156,7 +159,7 @@ def recorded_family(record: Mapping[tuple[str, str], Mapping[str, str]], network
     """The committed shallow family of a row, or ``None`` when the record lacks it or was made otherwise.
 
     A row is used only when its settings (seed and the exact packer's budgets) are the caller's and its network has
-    the caller's size; its file must have the recorded SHA-256 and hold the caller's network (same vertex labels and
+    the caller's size; its JSON must have the recorded SHA-256 and hold the caller's network (same vertex labels and
     links). The family is returned with each tree's ``meta["start"]`` as recorded; the caller verifies it.
 
     Raises
@@ -170,14 +173,16 @@ def recorded_family(record: Mapping[tuple[str, str], Mapping[str, str]], network
                                                              float(exact_max_seconds), int(graph.n), int(graph.m)):
         return None
     path = Path(row["folder"]) / row["family_file"]
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    data = gzip.decompress(path.read_bytes())
+    digest = hashlib.sha256(data).hexdigest()
     if digest != row["family_sha256"]:
         raise ValueError(f"{path}: SHA-256 {digest} differs from the record's {row['family_sha256']} "
                          "(make maximum-shallow rewrites both)")
-    nf = read_json(path)
+    nf = decode(data, f"path={str(path)!r}")
     if nf.graph.labels != graph.labels or nf.graph.edges.tolist() != graph.edges.tolist():
         raise ValueError(f"{path}: holds another network than {network} {row['parameters']}")
-    fam = EDSTSet(list(nf.trees), theorem="shallow")
+    fam = EDSTSet(nf.trees)
+    fam.theorem = "shallow"
     for t in fam:
         t.meta["start"] = row["start"]
     return fam
