@@ -30,7 +30,7 @@ def _rows() -> list[dict[str, str]]:
 
 
 def _recompute(row: dict[str, str], tmp_path: Path) -> dict:
-    params = parse_params_text(row["parameters"])
+    params = {k: int(v) for k, v in parse_params_text(row["parameters"]).items()}  # Table IV: integers only
     return record_row(row["network"], params, build(row["network"], params), out_dir=tmp_path,
                       generic_max_seconds=float(row["generic_max_seconds"]),
                       exact_max_seconds=float(row["exact_max_seconds"]), seed=int(row["seed"]))
