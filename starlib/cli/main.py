@@ -121,9 +121,10 @@ def parser() -> argparse.ArgumentParser:
                 "(EDSTs): build a network, inspect it, pack and export its trees, verify a file of trees.",
                 epilog_fn=lambda: "\n\n".join(["verbs: starlib VERB --help for each verb's options and examples",
                                                _network_help(),
-                                               "exit status: 0 ok, 1 verify found a broken tree, 2 bad input "
-                                               "or a file the system refuses (a full disk, a read-only file: one "
-                                               "line on stderr, nothing written), 130 interrupted"]))
+                                               "exit status: 0 ok, 1 verify found a broken tree (or sweep "
+                                               "--check-record a row that differs), 2 bad input or a file the "
+                                               "system refuses (a full disk, a read-only file: one line on stderr, "
+                                               "nothing written), 130 interrupted"]))
     p.add_argument("--version", action="version", version=f"starlib {__version__}")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Parser)
 
