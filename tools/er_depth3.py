@@ -32,7 +32,7 @@ def write_er_depth3(q: int, directory: str | Path | None = None, **search: objec
     q : int
         A prime power.
     directory : str or Path, optional
-        Where to write; default :data:`DATA_DIR` (``data/er_depth3``).
+        Where to write; default :data:`DATA_DIR` (``starlib/edst/depth/er_depth3``, package data).
     **search
         Keyword arguments of :func:`er_depth3_search`.
 

@@ -26,8 +26,9 @@ The search (:func:`er_depth3_search`)
 
 Every family is checked by :func:`~starlib.edst.verify.check_edsts`; the search is deterministic (seeded draws,
 one CP-SAT worker, ``max_deterministic_time``, no clock). ``make er-depth3`` runs it and writes the committed
-records ``data/er_depth3/q{q}.json`` (starlib JSON, :func:`starlib.io.write_json`); :func:`er_depth3_trees` loads
-them. The measured table (q, group order, base trees, seconds) is in docs/er-edsts.md §13.3.
+records ``starlib/edst/depth/er_depth3/q{q}.json`` (package data, starlib JSON, :func:`starlib.io.write_json`);
+:func:`er_depth3_trees` loads them. The measured table (q, group order, base trees, seconds) is in
+docs/er-edsts.md §13.3.
 
 Measured (seed 0, one worker): depth 3 for every prime power ``q <= 29`` and ``q = 37, 41`` (``q = 2``: depth 2),
 from under a second (``q <= 13``) to about two minutes (``q = 27``, ``q = 37``) per ``q``; ``q = 31`` and
