@@ -510,31 +510,23 @@ def _cmd_verify(a: argparse.Namespace) -> int:
 
 
 def _check_record(a: argparse.Namespace, points: Sequence[Any], n: int) -> int:
-    """``starlib sweep er --check-record N``: recompute a seeded sample of the record's rows in this process."""
-    import random
+    """``starlib sweep er --check-record N``: :func:`starlib.sweep.er.recheck_er_record`, one line per row."""
+    from ..sweep.er import recheck_er_record
 
-    from ..sweep.er import ER_COLUMNS, ER_KEY, ER_RESULT_COLUMNS, check_er_row, er_point
-    from ..sweep.record import format_value, read_record
-
-    held = read_record(a.output, columns=ER_COLUMNS, key=ER_KEY, check=check_er_row)
-    wanted = {tuple(p.key) for p in points}
-    keys = sorted((k for k in held if k in wanted), key=lambda k: (int(k[0]), k[1]))
-    if not keys:
+    total, checked = recheck_er_record(a.output, points, n)
+    if not total:
+        wanted = {tuple(p.key) for p in points}
         raise ValueError(f"--output={a.output!r} holds no row of this sweep (q in {a.q_min} .. {a.q_max}, families "
                          f"{', '.join(sorted({k[1] for k in wanted}))}): nothing to check")
-    sample = sorted(random.Random(0).sample(keys, min(n, len(keys))), key=lambda k: (int(k[0]), k[1]))
     differ = 0
-    for k in sample:
-        row = held[k]
-        fresh = check_er_row({c: format_value(v) for c, v in er_point(int(k[0]), k[1]).items()})
-        bad = [c for c in ER_RESULT_COLUMNS if fresh[c] != row[c]]
+    for (q, family), bad in checked.items():
         if bad:
             differ += 1
-            sys.stdout.write(f"q={k[0]} {k[1]}: differs from a recomputation in " + "; ".join(
-                f"{c} (record {row[c]!r}, recomputed {fresh[c]!r})" for c in bad) + "\n")
+            sys.stdout.write(f"q={q} {family}: differs from a recomputation in " + "; ".join(
+                f"{c} (record {was!r}, recomputed {now!r})" for c, was, now in bad) + "\n")
         else:
-            _say(a, f"q={k[0]} {k[1]}: recomputed, same")
-    sys.stdout.write(f"{a.output}: {len(sample)} of {len(keys)} row(s) recomputed (seeded sample), {differ} "
+            _say(a, f"q={q} {family}: recomputed, same")
+    sys.stdout.write(f"{a.output}: {len(checked)} of {total} row(s) recomputed (seeded sample), {differ} "
                      f"differ{'s' if differ == 1 else ''}\n")
     return 1 if differ else 0
 

@@ -33,6 +33,7 @@ import gc
 import hashlib
 import math
 import os
+import random
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -45,10 +46,10 @@ from ..primes import check_prime_power, is_prime_power
 from ..validation import check_int
 from .engine import Point
 from .memory import PeakMemory
-from .record import CellError, read_record
+from .record import CellError, format_value, read_record
 
 __all__ = ["ER_FAMILIES", "ER_COLUMNS", "ER_KEY", "er_point", "er_points", "read_er_record", "Q_LIMIT",
-           "check_er_row", "ER_RESULT_COLUMNS"]
+           "check_er_row", "ER_RESULT_COLUMNS", "recheck_er_record"]
 
 #: the families of a point (the methods of :func:`starlib.edst.factor.er.er_edsts` that stream)
 ER_FAMILIES = ("hamiltonian", "low-depth")
@@ -312,3 +313,50 @@ def read_er_record(path: str | os.PathLike) -> pd.DataFrame:
         except ValueError:
             raise ValueError(f"path={str(path)!r}: column {c} must hold {kind.__name__} values") from None
     return out.sort_values(["q", "family"], kind="stable").reset_index(drop=True)
+
+
+def recheck_er_record(path: str | os.PathLike, points: Sequence[Point], n: int, *, seed: int = 0
+                      ) -> tuple[int, dict[tuple[str, str], list[tuple[str, str, str]]]]:
+    """Recompute a seeded sample of an ER_q record's rows in this process and compare every result column.
+
+    Parameters
+    ----------
+    path : path-like
+        A record of :data:`ER_COLUMNS` (read with :func:`check_er_row`; it is not written).
+    points : sequence of Point
+        The sweep's points (:func:`er_points`): only the record's rows among them are sampled.
+    n : int
+        Rows to recompute (all of them when the record holds fewer).
+    seed : int
+        Seed of the sample (the same rows on every run).
+
+    Returns
+    -------
+    (int, dict)
+        The number of the sweep's rows in the record, and for each sampled key (sorted by q, then family) the
+        columns of :data:`ER_RESULT_COLUMNS` where the recomputation differs, as ``(column, recorded,
+        recomputed)`` (an empty list: the row is reproduced). ``(0, {})`` when the record holds no row of
+        ``points``.
+
+    Raises
+    ------
+    ValueError
+        If the record is not an ER_q record.
+
+    Example
+    -------
+    >>> import tempfile, pathlib
+    >>> from starlib.sweep.record import write_record
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "er.csv"
+    >>> _ = write_record(p, [er_point(3, "hamiltonian")], columns=ER_COLUMNS, key=ER_KEY)
+    >>> recheck_er_record(p, er_points(2, 5), 5)
+    (1, {('3', 'hamiltonian'): []})
+    """
+    held = read_record(path, columns=ER_COLUMNS, key=ER_KEY, check=check_er_row)
+    wanted = {tuple(p.key) for p in points}
+    keys = sorted((k for k in held if k in wanted), key=lambda k: (int(k[0]), k[1]))
+    out = {}
+    for k in sorted(random.Random(seed).sample(keys, min(n, len(keys))), key=lambda k: (int(k[0]), k[1])):
+        fresh = check_er_row({c: format_value(v) for c, v in er_point(int(k[0]), k[1]).items()})
+        out[k] = [(c, held[k][c], fresh[c]) for c in ER_RESULT_COLUMNS if fresh[c] != held[k][c]]
+    return len(keys), out

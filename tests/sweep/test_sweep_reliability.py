@@ -192,6 +192,27 @@ def test_check_record_finds_a_forged_digest(tmp_path, rows):
     assert p.read_bytes() == before
 
 
+def test_check_record_of_a_range_the_record_does_not_hold_is_refused(tmp_path, rows):
+    (tmp_path / "r.csv").write_text(_text(rows))
+    status, out, err = _cli(["sweep", "er", "--q-min", "8", "--q-max", "9", "--check-record", "2", "-o", "r.csv"],
+                            tmp_path)
+    assert status == 2 and out == ""
+    assert err == ("error: --output='r.csv' holds no row of this sweep (q in 8 .. 9, families hamiltonian, "
+                   "low-depth): nothing to check\n")
+
+
+def test_recheck_er_record_is_the_library_side_of_check_record(tmp_path, rows):
+    from starlib.sweep.er import er_points, recheck_er_record
+
+    p = tmp_path / "r.csv"
+    p.write_text(_text(rows))
+    total, checked = recheck_er_record(p, er_points(2, 3), 50)
+    assert total == 4 and list(checked) == [("2", "hamiltonian"), ("2", "low-depth"), ("3", "hamiltonian"),
+                                            ("3", "low-depth")]
+    assert all(bad == [] for bad in checked.values())
+    assert recheck_er_record(p, er_points(8, 9), 2) == (0, {})
+
+
 def test_check_er_row_accepts_every_computed_row(rows):
     for r in rows.values():
         assert check_er_row(r) == r
