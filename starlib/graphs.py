@@ -232,20 +232,15 @@ def _check_networkx(g: nx.Graph, name: str, need: str) -> None:
                 if len(keys) > 1:
                     raise ValueError(f"{name}: a networkx {type(g).__name__} has parallel edges ({len(keys)} "
                                      f"between {u!r} and {v!r}); {need} (nx.Graph(g) merges them)")
-    for u, _ in _first(_selfloops(g)):
-        raise ValueError(f"{name}: a self-loop at node {u!r}; a network has none (g.remove_edges_from("
+    import networkx as nx  # loaded already: g is a networkx graph
+
+    loop = next(iter(nx.selfloop_edges(g)), None)
+    if loop is not None:
+        raise ValueError(f"{name}: a self-loop at node {loop[0]!r}; a network has none (g.remove_edges_from("
                          f"nx.selfloop_edges(g)) drops them)")
     for v in g.nodes:
         if isinstance(v, float | np.floating) and v != v:
             raise ValueError(f"{name}: node {v!r} is a NaN float; a node id must equal itself to name a vertex")
-
-
-def _selfloops(g: nx.Graph) -> Any:
-    return ((u, v) for u, nbrs in g.adj.items() if u in nbrs for v in (u,))
-
-
-def _first(it: Any) -> list:
-    return [x for x, _ in zip(it, range(1), strict=False)]
 
 
 def _short(obj: Any) -> str:
