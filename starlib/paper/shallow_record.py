@@ -38,6 +38,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..edst import EDSTSet
 from ..edst.depth.shallow import ShallowStart, shallow_starts, shallowest
 from ..graphs import ArrayGraph
@@ -179,7 +181,7 @@ def recorded_family(record: Mapping[tuple[str, str], Mapping[str, str]], network
         raise ValueError(f"{path}: SHA-256 {digest} differs from the record's {row['family_sha256']} "
                          "(make maximum-shallow rewrites both)")
     nf = decode(data, f"path={str(path)!r}")
-    if nf.graph.labels != graph.labels or nf.graph.edges.tolist() != graph.edges.tolist():
+    if nf.graph.labels != graph.labels or not np.array_equal(nf.graph.edges, graph.edges):
         raise ValueError(f"{path}: holds another network than {network} {row['parameters']}")
     fam = EDSTSet(nf.trees)
     fam.theorem = "shallow"
