@@ -65,7 +65,7 @@ import numpy as np
 
 from .._kernels import bfs_edges_jit, component_roots, find
 
-__all__ = ["ForestUnion", "GREEDY_SEED", "RANDOM_ORDER_LINKS", "reverse_path"]
+__all__ = ["ForestUnion", "GREEDY_SEED", "PHASE_LINKS", "RANDOM_ORDER_LINKS", "reverse_path"]
 
 #: Seed of the greedy phase's random edge order (``numpy.random.default_rng``): fixed, so the same graph gives the
 #: same forests on every machine.
@@ -77,6 +77,13 @@ GREEDY_SEED = 20_230_216
 #: but leaves more edges to the augmenting paths: on Slim Fly MMS(49) 28,868 instead of about 400, 1.3 s instead
 #: of 0.05 s. Below 20,000 links either order takes milliseconds.
 RANDOM_ORDER_LINKS = 20_000
+
+#: From this many links on, the augmenting paths are found in phases (one search from every unused edge at once,
+#: many paths applied per search); below, one search per missing edge. Both give a largest union; the phases
+#: change which one, so below this size the forests stay those the project's committed tables were made with
+#: (the largest network there has 102,700 links). On sparse networks the phases are far faster: the star graph
+#: ``S_9`` in ~8 s instead of 60-100 s.
+PHASE_LINKS = 120_000
 
 
 @numba.njit(cache=True)
@@ -171,34 +178,35 @@ def _forest_parents(n, eu, ev, owner, k):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _cfind(c, cst, stamp, i, x):  # pragma: no cover - compiled
-    """Top of the labelled chain above ``x`` in forest ``i``; entries with an old stamp count as singletons."""
-    if cst[i, x] != stamp:
-        cst[i, x] = stamp
-        c[i, x] = x
+def _cfind(cc, stamp, i, x):  # pragma: no cover - compiled
+    """Top of the labelled chain above ``x`` in forest ``i``; entries with an old stamp count as singletons.
+    ``cc[x, i]`` holds the chain pointer and its stamp side by side (one cache line for all forests of ``x``)."""
+    if cc[x, i, 1] != stamp:
+        cc[x, i, 1] = stamp
+        cc[x, i, 0] = x
         return x
     r = x
-    while c[i, r] != r:
-        r = c[i, r]
-        if cst[i, r] != stamp:
-            cst[i, r] = stamp
-            c[i, r] = r
-    while c[i, x] != r:
-        nxt = c[i, x]
-        c[i, x] = r
+    while cc[r, i, 0] != r:
+        r = cc[r, i, 0]
+        if cc[r, i, 1] != stamp:
+            cc[r, i, 1] = stamp
+            cc[r, i, 0] = r
+    while cc[x, i, 0] != r:
+        nxt = cc[x, i, 0]
+        cc[x, i, 0] = r
         x = nxt
     return r
 
 
 @numba.njit(cache=True, inline="always")
-def _walk_up(c, cst, stamp, i, par, mark, w, own, other):  # pragma: no cover - compiled
+def _walk_up(cc, stamp, i, par, mark, w, own, other):  # pragma: no cover - compiled
     """One step of a lowest-common-ancestor walk in the contracted forest ``i``: from ``w`` to its contracted
     parent, marked ``own``. Returns ``(w, moved, met)``: the new position, whether ``w`` had a parent, and whether
     the other walk (mark ``other``) had been there (then it is the lowest common ancestor)."""
     p = par[i, w]
     if p < 0:
         return w, False, False
-    w = _cfind(c, cst, stamp, i, p)
+    w = _cfind(cc, stamp, i, p)
     if mark[w] == other:
         return w, True, True
     mark[w] = own
@@ -206,7 +214,7 @@ def _walk_up(c, cst, stamp, i, par, mark, w, own, other):  # pragma: no cover - 
 
 
 @numba.njit(cache=True)
-def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queue, c, cst, mark,
+def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queue, cc, mark,
             state):  # pragma: no cover - compiled
     """One breadth-first search of the exchange graph from the unused edges ``sources`` at once.
 
@@ -245,8 +253,8 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
         for i in range(k):
             if i == ox:
                 continue
-            ta = _cfind(c, cst, stamp, i, a)
-            tb = _cfind(c, cst, stamp, i, b)
+            ta = _cfind(cc, stamp, i, a)
+            tb = _cfind(cc, stamp, i, b)
             if ta == tb:
                 continue
             # the lowest common ancestor in the contracted tree: two walks, one step each in turn, marking
@@ -259,11 +267,11 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
             mark[v] = q1
             lca = -1
             while True:
-                u, moved_u, met = _walk_up(c, cst, stamp, i, par, mark, u, q0, q1)
+                u, moved_u, met = _walk_up(cc, stamp, i, par, mark, u, q0, q1)
                 if met:
                     lca = u
                     break
-                v, moved_v, met = _walk_up(c, cst, stamp, i, par, mark, v, q1, q0)
+                v, moved_v, met = _walk_up(cc, stamp, i, par, mark, v, q1, q0)
                 if met:
                     lca = v
                     break
@@ -280,12 +288,12 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
                     lst[y] = stamp
                     queue[t] = y
                     t += 1
-                    c[i, w] = p
+                    cc[w, i, 0] = p
                     for d in range(ndef):
                         j = defs[d]
                         if j != i and find(uf[j], eu[y]) != find(uf[j], ev[y]):
                             return y, j, t
-                    w = _cfind(c, cst, stamp, i, p)
+                    w = _cfind(cc, stamp, i, p)
     return -1, -1, t
 
 
@@ -365,7 +373,7 @@ def _apply(eu, ev, owner, size, uf, par, pedge, label, x, i):  # pragma: no cove
 
 
 @numba.njit(cache=True)
-def _augment(n, eu, ev, k, owner, size, uf, par, pedge, todo, pos, tight, batch, label, lst, queue, c, cst, mark,
+def _augment(n, eu, ev, k, owner, size, uf, par, pedge, todo, pos, tight, batch, label, lst, queue, cc, mark,
              state, limit):  # pragma: no cover - compiled
     """Up to ``limit`` augmentations from the unused edges ``todo[pos[0]:]``, ``batch`` sources per search.
 
@@ -395,7 +403,7 @@ def _augment(n, eu, ev, k, owner, size, uf, par, pedge, todo, pos, tight, batch,
             p += 1
         if ns == 0:
             return done, 2
-        x, i, t = _search(n, eu, ev, k, owner, size, uf, par, pedge, sources[:ns], label, lst, queue, c, cst,
+        x, i, t = _search(n, eu, ev, k, owner, size, uf, par, pedge, sources[:ns], label, lst, queue, cc,
                           mark, state)
         if x == -1:
             for j in range(t):
@@ -409,6 +417,223 @@ def _augment(n, eu, ev, k, owner, size, uf, par, pedge, todo, pos, tight, batch,
             return done, 3
         done += 1
     return done, 1
+
+
+@numba.njit(cache=True)
+def _cut_child(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
+    """Cut edge ``e`` from forest ``i``; returns its lower end, now the root of its side."""
+    a = eu[e]
+    if pedge[i, a] != e:
+        a = ev[e]
+    par[i, a] = -1
+    pedge[i, a] = -1
+    return a
+
+
+@numba.njit(cache=True)
+def _hang(par, pedge, i, e, a, b):  # pragma: no cover - compiled
+    """Link edge ``e = (a, b)`` into forest ``i``, ``a``'s tree rerooted at ``a`` and hung below ``b`` (the caller
+    knows the two ends lie in different trees)."""
+    reverse_path(i, a, -1, -1, -1, par, pedge)
+    par[i, a] = b
+    pedge[i, a] = e
+
+
+@numba.njit(cache=True)
+def _phase(n, ends, k, owner, size, uf, par, pedge, sources, ls, queue, cc, mark, state, sat, comp, term_e,
+           term_f):  # pragma: no cover - compiled
+    """One phase: a breadth-first search of the exchange graph from every unused edge ``sources`` at once, each
+    source's search stopping at its first terminal.
+
+    As :func:`_search`, every edge is labelled at most once, by the first search that reaches it, and the edges
+    labelled in a forest are contracted. A labelled edge ``y`` carries its label (``ls[y, 0]``, the edge that
+    labelled it; ``-1`` at a source) and its source (``ls[y, 1]``, an index into ``sources``); once a source's
+    search has found a terminal (``sat``), its labelled edges are not expanded further, so the other searches take
+    over the rest of the exchange graph. Returns ``(t, nt)``: ``queue[:t]`` the labelled edges, ``term_e[:nt]``
+    the terminals (at most one per source, in the order found) and ``term_f`` the forest each one joins. With
+    ``nt == 0`` nothing was pruned, and ``queue[:t]`` is the closure of the unused edges. ``(-2, 0)``: every forest
+    already spans; ``(-3, 0)``: an inconsistent forest (a bug).
+    """
+    state[0] += 1
+    stamp = state[0]
+    defs = np.empty(k, np.int64)
+    ndef = 0
+    for i in range(k):
+        if size[i] < n - 1:
+            defs[ndef] = i
+            ndef += 1
+    if ndef == 0:
+        return -2, 0
+    for v in range(n):  # the components of the deficient forests, one row per vertex (no augmentation in a search)
+        for d in range(ndef):
+            comp[v, d] = find(uf[defs[d]], v)
+    nt = 0
+    t = 0
+    for s in range(sources.shape[0]):
+        e = sources[s]
+        ls[e, 0] = -1
+        ls[e, 1] = s
+        sat[s] = False
+        queue[t] = e
+        t += 1
+        for d in range(ndef):
+            if comp[ends[e, 0], d] != comp[ends[e, 1], d]:
+                term_e[nt] = e
+                term_f[nt] = defs[d]
+                nt += 1
+                sat[s] = True
+                break
+    h = 0
+    while h < t:
+        x = queue[h]
+        h += 1
+        sx = ls[x, 1]
+        if sat[sx]:
+            continue
+        a = ends[x, 0]
+        b = ends[x, 1]
+        ox = owner[x]
+        for i in range(k):
+            if i == ox or sat[sx]:
+                continue
+            ta = _cfind(cc, stamp, i, a)
+            tb = _cfind(cc, stamp, i, b)
+            if ta == tb:
+                continue
+            state[1] += 1
+            q0 = 2 * state[1]
+            q1 = q0 + 1
+            u = ta
+            v = tb
+            mark[u] = q0
+            mark[v] = q1
+            lca = -1
+            while True:
+                u, moved_u, met = _walk_up(cc, stamp, i, par, mark, u, q0, q1)
+                if met:
+                    lca = u
+                    break
+                v, moved_v, met = _walk_up(cc, stamp, i, par, mark, v, q1, q0)
+                if met:
+                    lca = v
+                    break
+                if not moved_u and not moved_v:
+                    break
+            if lca < 0:  # ends in two components: impossible for an edge dependent in forest i
+                return -3, 0
+            for side in range(2):
+                w = ta if side == 0 else tb
+                while w != lca:
+                    y = pedge[i, w]
+                    p = par[i, w]
+                    ls[y, 0] = x
+                    ls[y, 1] = sx
+                    queue[t] = y
+                    t += 1
+                    cc[w, i, 0] = p
+                    if not sat[sx]:
+                        ya = ends[y, 0]
+                        yb = ends[y, 1]
+                        for d in range(ndef):
+                            if defs[d] != i and comp[ya, d] != comp[yb, d]:
+                                term_e[nt] = y
+                                term_f[nt] = defs[d]
+                                nt += 1
+                                sat[sx] = True
+                                break
+                    w = _cfind(cc, stamp, i, p)
+    return t, nt
+
+
+@numba.njit(cache=True)
+def _try_path(eu, ev, owner, size, uf, par, pedge, ls, x, j, moved, mfrom):  # pragma: no cover - compiled
+    """Apply the labelled path that ends with ``x`` joining forest ``j``, checking every swap against the forests
+    as they are now; undo it if a swap fails. Returns whether the union gained an edge.
+
+    From the terminal back to the source, each edge moves into the forest the previous one left: ``x`` into
+    ``j`` (it must still join two components there), then each label ``y`` into the forest of the edge ``z`` it
+    labelled, where it must join exactly the two sides that cutting ``z`` left (so every forest keeps its
+    components). The first path of a phase always passes (its search had no shortcut: Roskind and Tarjan's
+    Lemma 2); a later one may have been spoilt by the paths applied before it, and is then undone.
+    """
+    ra = find(uf[j], eu[x])
+    rb = find(uf[j], ev[x])
+    if ra == rb:
+        return False
+    nm = 0
+    target = j
+    cur = x
+    ok = True
+    side = -1  # the root of the lower side of the edge just cut from ``target``
+    other = -1  # a vertex of its upper side
+    while cur >= 0:
+        a = eu[cur]
+        b = ev[cur]
+        if side >= 0:
+            r_other = _tree_root(par, target, other)
+            r_a = _tree_root(par, target, a)
+            r_b = _tree_root(par, target, b)
+            if r_a == side and r_b == r_other:
+                pass
+            elif r_b == side and r_a == r_other:
+                a, b = b, a
+            else:
+                ok = False
+                break
+        old = owner[cur]
+        nxt = ls[cur, 0]
+        if (old >= 0) != (nxt >= 0):  # a source already used, or a used edge without a label: spoilt
+            ok = False
+            break
+        if old >= 0:
+            ch = _cut_child(par, pedge, old, cur, eu, ev)
+        _hang(par, pedge, target, cur, a, b)  # a: the lower side's end, the shorter rerooting
+        owner[cur] = target
+        moved[nm] = cur
+        mfrom[nm] = old
+        nm += 1
+        if old >= 0:
+            side = ch
+            other = ev[cur] if eu[cur] == ch else eu[cur]
+        cur = nxt
+        target = old
+    if ok:
+        uf[j, ra] = rb
+        size[j] += 1
+        if target >= 0:  # pragma: no cover - the loop ends at a source, never in a forest
+            return False
+        return True
+    for q in range(nm - 1, -1, -1):  # undo: every forest back to its edge set before this path
+        e = moved[q]
+        _cut_child(par, pedge, owner[e], e, eu, ev)
+        if mfrom[q] >= 0:
+            _hang(par, pedge, mfrom[q], e, eu[e], ev[e])
+        owner[e] = mfrom[q]
+    return False
+
+
+@numba.njit(cache=True)
+def _apply_phase(eu, ev, owner, size, uf, par, pedge, ls, term_e, term_f, nt):  # pragma: no cover - compiled
+    """Every terminal path of a phase in turn (:func:`_try_path`); returns how many were applied."""
+    moved = np.empty(eu.shape[0] + 1, np.int64)
+    mfrom = np.empty(eu.shape[0] + 1, np.int64)
+    got = 0
+    for q in range(nt):
+        if _try_path(eu, ev, owner, size, uf, par, pedge, ls, term_e[q], term_f[q], moved, mfrom):
+            got += 1
+    return got
+
+
+@numba.njit(cache=True)
+def _unused_sources(owner, todo):  # pragma: no cover - compiled
+    """Keep in ``todo`` (in place, in order) the edges still unused; returns their number."""
+    ns = 0
+    for p in range(todo.shape[0]):
+        e = todo[p]
+        if owner[e] < 0:
+            todo[ns] = e
+            ns += 1
+    return ns
 
 
 class ForestUnion:
@@ -446,7 +671,7 @@ class ForestUnion:
     """
 
     def __init__(self, n: int, edges: np.ndarray, k: int, seed: int = GREEDY_SEED, batch: int = 1,
-                 order: str = "auto", start: np.ndarray | None = None) -> None:
+                 order: str = "auto", start: np.ndarray | None = None, engine: str = "auto") -> None:
         e = np.ascontiguousarray(np.asarray(edges, dtype=np.int64).reshape(-1, 2))
         self.n, self.k, self.m = int(n), int(k), int(e.shape[0])
         self.edges = e
@@ -454,6 +679,10 @@ class ForestUnion:
         self.ev = np.ascontiguousarray(e[:, 1])
         if order not in ("auto", "random", "input"):
             raise ValueError(f"order={order!r} must be 'auto', 'random' or 'input'")
+        if engine not in ("auto", "phases", "paths"):
+            raise ValueError(f"engine={engine!r} must be 'auto', 'phases' or 'paths'")
+        #: how the augmenting paths are found: ``"phases"`` or ``"paths"`` (one search per missing edge)
+        self.engine = engine if engine != "auto" else ("phases" if self.m >= PHASE_LINKS else "paths")
         if order == "random" or (order == "auto" and self.m >= RANDOM_ORDER_LINKS):
             self.order = np.random.default_rng(seed).permutation(self.m).astype(np.int64)
         else:
@@ -484,11 +713,12 @@ class ForestUnion:
         self._label = np.full(self.m, -2, np.int64)
         self._lst = np.zeros(self.m, np.int64)
         self._queue = np.empty(self.m, np.int64)
-        self._c = np.empty((self.k, self.n), np.int64)
-        self._cst = np.zeros((self.k, self.n), np.int64)
+        self._cc = np.zeros((self.n, self.k, 2), np.int64)
         self._mark = np.zeros(self.n, np.int64)
         self._state = np.zeros(2, np.int64)
         self.stuck = False
+        #: phases run so far by the ``"phases"`` engine
+        self.phases = 0
 
     def sizes(self) -> np.ndarray:
         """Edges in each forest."""
@@ -497,14 +727,17 @@ class ForestUnion:
     def grow(self, progress: Callable[[int, int], None] | None = None) -> bool:
         """Augment until every forest spans (True) or the union is largest (False).
 
-        ``progress(placed, wanted)`` is called between batches of augmentations (about 50 calls in all).
+        ``progress(placed, wanted)`` is called between batches of augmentations (about 50 calls in all; after
+        every phase with the ``"phases"`` engine).
         """
+        if self.engine == "phases":
+            return self._grow_phases(progress)
         wanted = self.k * (self.n - 1)
         chunk = max(1, (wanted - int(self.size.sum())) // 50)
         while True:
             _, status = _augment(self.n, self.eu, self.ev, self.k, self.owner, self.size, self.uf, self.parent,
                                  self.parent_edge, self._todo, self._pos, self._tight, self.batch, self._label,
-                                 self._lst, self._queue, self._c, self._cst, self._mark, self._state, chunk)
+                                 self._lst, self._queue, self._cc, self._mark, self._state, chunk)
             if status == 3:  # pragma: no cover - would contradict Roskind and Tarjan's Lemma 2
                 raise RuntimeError("ForestUnion.grow: an augmenting path did not keep the forests acyclic")
             if progress is not None:
@@ -512,6 +745,38 @@ class ForestUnion:
             if status != 1:
                 self.stuck = status == 2
                 return status == 0
+
+    def _grow_phases(self, progress: Callable[[int, int], None] | None) -> bool:
+        """:meth:`grow` by phases (the module text, step 2b)."""
+        wanted = self.k * (self.n - 1)
+        todo = self._todo.copy()
+        ls = np.empty((self.m, 2), np.int64)
+        sat = np.zeros(self.m, np.bool_)
+        comp = np.empty((self.n, self.k), np.int64)
+        term_e = np.empty(self.m, np.int64)
+        term_f = np.empty(self.m, np.int64)
+        while True:
+            ns = _unused_sources(self.owner, todo)
+            todo = todo[:ns]
+            if ns == 0:  # every edge is in the union: it is largest (and spans iff the sizes say so)
+                self.stuck = bool(self.size.sum() < wanted)
+                return not self.stuck
+            t, nt = _phase(self.n, self.edges, self.k, self.owner, self.size, self.uf, self.parent, self.parent_edge,
+                           todo, ls, self._queue, self._cc, self._mark, self._state, sat, comp, term_e, term_f)
+            if t == -2:
+                return True
+            if t == -3:  # pragma: no cover - an edge dependent in a forest has its ends in one tree
+                raise RuntimeError("ForestUnion.grow: a forest does not hold the ends of a dependent edge together")
+            if nt == 0:
+                self.stuck = True
+                return False
+            got = _apply_phase(self.eu, self.ev, self.owner, self.size, self.uf, self.parent, self.parent_edge, ls,
+                               term_e, term_f, nt)
+            if got == 0:  # pragma: no cover - would contradict Roskind and Tarjan's Lemma 2 (the first path)
+                raise RuntimeError("ForestUnion.grow: no augmenting path of a phase could be applied")
+            self.phases += 1
+            if progress is not None:
+                progress(int(self.size.sum()), wanted)
 
     def closure_partition(self) -> np.ndarray:
         """After :meth:`grow` returned False: the vertex partition spanned by the closure of the unused edges.
@@ -522,7 +787,7 @@ class ForestUnion:
         if not self.stuck:
             raise RuntimeError("closure_partition: the union is not known to be largest; call grow() first")
         x, _, t = _search(self.n, self.eu, self.ev, self.k, self.owner, self.size, self.uf, self.parent,
-                          self.parent_edge, self.unused(), self._label, self._lst, self._queue, self._c, self._cst,
+                          self.parent_edge, self.unused(), self._label, self._lst, self._queue, self._cc,
                           self._mark, self._state)
         if x != -1:  # pragma: no cover - grow() found no augmenting path from any unused edge
             raise RuntimeError("closure_partition: an unused edge can still join the union")
