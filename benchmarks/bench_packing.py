@@ -8,7 +8,12 @@ bare). Never part of the tests. Every instance runs in a fresh interpreter (so i
                       best of ``--runs`` (one run above 5 s); its trees pass :func:`starlib.edst.verify_edsts`
                       and ``trees`` equals the certified bound (``bound_kind``: ``edges`` for
                       ``floor(m/(n-1))``, ``degree``, ``partition``);
-``seconds_previous``  the packer this replaced: :func:`starlib.edst.packing.pack_forests`, Edmonds' matroid
+``seconds_paths``     the same packing with one augmenting search per missing edge
+                      (``generic_packing(..., engine="paths")``, the packer before the phases of
+                      :mod:`starlib.edst.forest_union`): run once, only from
+                      :data:`~starlib.edst.forest_union.PHASE_LINKS` links (below, ``generic`` is this engine) up to
+                      ``--paths-max-links``; its union has the same size (asserted);
+``seconds_previous``  the packer before that one: :func:`starlib.edst.packing.pack_forests`, Edmonds' matroid
                       partition with Python augmenting paths (kept for the incremental uses of
                       :class:`~starlib.edst.packing.ForestPartition`), asked for the same number of trees; run
                       once, only up to ``--previous-max-links`` (it took 34 s on 36,163 links);
@@ -22,8 +27,10 @@ bare). Never part of the tests. Every instance runs in a fresh interpreter (so i
                       glibc give freed blocks back, so the packing cannot hide in pages the builder left): the
                       packing's own memory, compiled kernels' arrays included, to show it grows linearly in m.
 
-The ratios ``previous/generic`` and ``sage/generic`` are measured in the same run. The summary states the
-issue's targets: Slim Fly MMS(29) in <= 2 s, MMS(49) in <= 30 s, and >= 300x Sage on MMS(13) and ER_23.
+The ratios ``paths/generic``, ``previous/generic`` and ``sage/generic`` are measured in the same run. The summary
+states the targets: Slim Fly MMS(29) in <= 2 s, MMS(49) in <= 30 s, >= 300x Sage on MMS(13) and ER_23; the star
+graph S_9 in <= 5 s and S_10 in <= 3 minutes; a time exponent <= 1.3 on each sparse family (star, bubble-sort,
+torus) over its instances of at least 10^5 links; and the dense families no slower than the ``paths`` engine.
 
 Writes ``benchmarks/results/packing.csv`` (one row per instance) and ``benchmarks/results/packing_machine.json``
 (machine, versions, date, load, the command). Notebook 11 reads both; it never times anything.
@@ -49,14 +56,14 @@ RESULTS = ROOT / "benchmarks" / "results"
 INSTANCES: list[tuple[str, str, str]] = [
     *[("Slim Fly MMS(q)", "slimfly", f"q={q}") for q in (5, 9, 13, 17, 23, 29, 37, 49, 61, 73)],
     *[("PolarFly ER_q", "polarfly", f"q={q}") for q in (7, 11, 17, 23, 31, 47, 64, 81)],
-    *[("star graph S_k", "star", f"k={k}") for k in (6, 7, 8, 9)],
-    *[("bubble-sort graph B_k", "bubble-sort", f"k={k}") for k in (6, 7, 8, 9)],
-    *[("torus C_s^3", "torus", f"sizes={s},{s},{s}") for s in (8, 16, 32, 48, 64)],
+    *[("star graph S_k", "star", f"k={k}") for k in (6, 7, 8, 9, 10)],
+    *[("bubble-sort graph B_k", "bubble-sort", f"k={k}") for k in (6, 7, 8, 9, 10)],
+    *[("torus C_s^3", "torus", f"sizes={s},{s},{s}") for s in (8, 16, 32, 48, 64, 96, 128, 150)],
 ]
 
 COLUMNS = ["curve", "family", "params", "n", "links", "trees", "bound_kind", "valid", "runs", "seconds_generic",
-           "seconds_previous", "seconds_sage", "sage_trees", "sage_valid", "previous_over_generic",
-           "sage_over_generic", "peak_rss_mb", "packing_mb", "load_1min"]
+           "seconds_paths", "seconds_previous", "seconds_sage", "sage_trees", "sage_valid", "paths_over_generic",
+           "previous_over_generic", "sage_over_generic", "peak_rss_mb", "packing_mb", "load_1min"]
 
 SAGE_CHILD = r"""
 import json, sys, time
@@ -77,7 +84,7 @@ print(json.dumps({"seconds": seconds, "trees": [[[int(u), int(v)] for u, v, _ in
 """
 
 
-def child(family: str, params: str, runs: int, previous_max_links: int) -> dict:
+def child(family: str, params: str, runs: int, previous_max_links: int, paths_max_links: int) -> dict:
     """Measure one instance (run in a fresh interpreter by :func:`measure`)."""
     import resource
 
@@ -87,6 +94,7 @@ def child(family: str, params: str, runs: int, previous_max_links: int) -> dict:
 
     from starlib.cli.commands import build_network
     from starlib.edst import generic_packing, verify_edsts
+    from starlib.edst.forest_union import PHASE_LINKS
     from starlib.edst.packing import pack_forests
     from starlib.sweep.memory import PeakMemory
 
@@ -110,6 +118,11 @@ def child(family: str, params: str, runs: int, previous_max_links: int) -> dict:
                valid=bool(verify_edsts(g, p.trees, allow_empty=True).valid))
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     count = out["trees"]
+    if PHASE_LINKS <= g.m <= paths_max_links:
+        t = time.perf_counter()
+        q = generic_packing(g, engine="paths")
+        out["seconds_paths"] = time.perf_counter() - t
+        assert q.count == count, "the paths engine disagrees"
     if g.m <= previous_max_links and count > 0:
         t = time.perf_counter()
         fp, _ = pack_forests(g.n, np.asarray(g.edges), count)
@@ -118,10 +131,10 @@ def child(family: str, params: str, runs: int, previous_max_links: int) -> dict:
     return out
 
 
-def measure(family: str, params: str, runs: int, previous_max_links: int) -> dict:
+def measure(family: str, params: str, runs: int, previous_max_links: int, paths_max_links: int) -> dict:
     """One instance in a fresh interpreter; returns its measurement row."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", family, params, "--runs", str(runs),
-           "--previous-max-links", str(previous_max_links)]
+           "--previous-max-links", str(previous_max_links), "--paths-max-links", str(paths_max_links)]
     # glibc returns every block of 64 kB or more to the system when it is freed: otherwise the pages the builder
     # freed stay resident, the packing reuses them, and its peak above the resident memory before it would not show
     env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": "65536"}
@@ -164,11 +177,13 @@ def sage_packing(sage_python: str, family: str, params: str, k: int) -> dict:
 
 def summary(rows: list[dict]) -> str:
     """The printed table and the verdict on the issue's targets."""
+    import numpy as np
     import pandas as pd
 
-    df = pd.DataFrame(rows).reindex(columns=COLUMNS)
-    show = df[["curve", "params", "links", "trees", "bound_kind", "valid", "seconds_generic", "seconds_previous",
-               "seconds_sage", "previous_over_generic", "sage_over_generic", "peak_rss_mb", "packing_mb"]]
+    df = pd.DataFrame(rows).reindex(columns=[*COLUMNS, "error"])
+    show = df[["curve", "params", "links", "trees", "bound_kind", "valid", "seconds_generic", "seconds_paths",
+               "seconds_previous", "seconds_sage", "paths_over_generic", "previous_over_generic", "sage_over_generic",
+               "peak_rss_mb", "packing_mb"]]
     lines = [show.to_string(index=False, float_format=lambda x: f"{x:.4g}"), "", "Targets:"]
 
     def row(family: str, params: str) -> pd.Series | None:
@@ -190,6 +205,26 @@ def summary(rows: list[dict]) -> str:
                          f"({'met' if r.sage_over_generic >= 300 else 'NOT met'}: >= 300x)")
         else:
             lines.append(f"  {name}: Sage not measured (--sage-path)")
+    for params, limit in (("k=9", 5.0), ("k=10", 180.0)):
+        r = row("star", params)
+        if r is not None and pd.notna(r.seconds_generic):
+            lines.append(f"  star graph S_{params[2:]} ({r.links:,} links, {r.trees} trees): {r.seconds_generic:.2f} s "
+                         f"({'met' if r.seconds_generic <= limit else 'NOT met'}: <= {limit:g} s), "
+                         f"packing memory {r.packing_mb / r.links * 2**20:.0f} bytes per link")
+    for curve in ("star graph S_k", "bubble-sort graph B_k", "torus C_s^3"):
+        sub = df[(df.curve == curve) & (df.links >= 10**5) & df.seconds_generic.notna()]
+        if len(sub) >= 2:
+            slope = float(np.polyfit(np.log(sub.links.astype(float)), np.log(sub.seconds_generic.astype(float)), 1)[0])
+            lines.append(f"  {curve}: time exponent {slope:.2f} over {len(sub)} instances of "
+                         f"{int(sub.links.min()):,}-{int(sub.links.max()):,} links "
+                         f"({'met' if slope <= 1.3 else 'NOT met'}: <= 1.3)")
+    dense = df[df.family.isin(["slimfly", "polarfly"]) & df.paths_over_generic.notna()]
+    if len(dense):
+        worst = dense.loc[dense.paths_over_generic.idxmin()]
+        lines.append(f"  dense networks, phases against one search per edge: slowest ratio "
+                     f"{worst.paths_over_generic:.2f}"
+                     f" ({worst.curve} {worst.params}; {'met' if worst.paths_over_generic >= 0.9 else 'NOT met'}: "
+                     f"no slower, within 10 % timing noise)")
     for _, r in df[df.get("error", pd.Series(index=df.index, dtype=object)).notna()].iterrows():
         lines.append(f"  FAILED {r.family} {r.params}: {r.error}")
     return "\n".join(lines)
@@ -222,11 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sage-max-links", type=int, default=7000, help="run Sage only up to this many links")
     ap.add_argument("--previous-max-links", type=int, default=40_000,
                     help="run the previous packer only up to this many links")
-    ap.add_argument("--max-links", type=int, default=2_000_000, help="skip larger instances")
+    ap.add_argument("--paths-max-links", type=int, default=2_000_000,
+                    help="run the one-search-per-edge engine only up to this many links (S_9 took 60-100 s)")
+    ap.add_argument("--max-links", type=int, default=20_000_000, help="skip larger instances")
     ap.add_argument("--out-dir", default=str(RESULTS), help="where packing.csv and the sidecar JSON go")
     a = ap.parse_args(argv)
     if a.child:
-        print(json.dumps(child(a.child[0], a.child[1], a.runs, a.previous_max_links)))
+        print(json.dumps(child(a.child[0], a.child[1], a.runs, a.previous_max_links, a.paths_max_links)))
         return 0
     if a.runs < 1:
         raise SystemExit(f"error: runs={a.runs} must be >= 1")
@@ -249,8 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         fam, values = resolve(family, params.split())  # estimated, not built: a child inherits this process's peak
         if int(fam.estimate(values).m) > a.max_links:
             continue
-        r = {"curve": curve, **measure(family, params, a.runs, a.previous_max_links)}
+        r = {"curve": curve, **measure(family, params, a.runs, a.previous_max_links, a.paths_max_links)}
         if "error" not in r:
+            if r.get("seconds_paths"):
+                r["paths_over_generic"] = r["seconds_paths"] / r["seconds_generic"]
             if r.get("seconds_previous"):
                 r["previous_over_generic"] = r["seconds_previous"] / r["seconds_generic"]
             if sage and r["links"] <= a.sage_max_links and r["trees"] > 0:
@@ -263,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                              sage_over_generic=s["seconds"] / r["seconds_generic"])
         rows.append(r)
         print(f"  {curve:22s} {params:16s} links {r.get('links', 0):>9,}  trees {r.get('trees', '-')}  "
-              f"generic {r.get('seconds_generic', float('nan')):.4f} s  previous {r.get('seconds_previous', 0):.2f} s  "
+              f"generic {r.get('seconds_generic', float('nan')):.4f} s  paths {r.get('seconds_paths', 0):.2f} s  "
+              f"previous {r.get('seconds_previous', 0):.2f} s  "
               f"sage {r.get('seconds_sage', 0):.2f} s  peak {r.get('peak_rss_mb', 0):.0f} MB  "
               f"{r.get('error', '')}", file=sys.stderr, flush=True)
     print(summary(rows))

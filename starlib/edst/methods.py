@@ -126,11 +126,11 @@ def refuse_slow(method: str, what: str, seconds: float) -> None:
     Traceback (most recent call last):
     ...
     ValueError: method='generic' is too slow here: the exact generic packing on 60,589,235 links would take \
-about 2 days (an upper estimate, 5e-11 m^2 s); choose a smaller network
+about 2 days (an upper estimate, generic_seconds); choose a smaller network
     """
     if seconds > REFUSE_SECONDS:
         raise ValueError(f"method={method!r} is too slow here: {what} would take about {format_duration(seconds)} "
-                         f"(an upper estimate, 5e-11 m^2 s); choose a smaller network")
+                         f"(an upper estimate, generic_seconds); choose a smaller network")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ returns always equals a certified upper bound.
 
 The work is done by :class:`~starlib.edst.forest_union.ForestUnion`: seeded greedy forests, then compiled
 augmenting paths for the few edges they miss. Slim Fly MMS(49) (175,273 links, 36 trees) takes about 0.08 s on
-this project's 2-core machine, the star graph ``S_9`` (1,451,520 links) 31 to 68 s
+this project's 2-core machine, the star graph ``S_9`` (1,451,520 links) about 5 s
 (:func:`generic_seconds` estimates it). This module also keeps :class:`ForestPartition`, the same algorithm with
 Python augmenting paths, for its callers that insert chosen edges into chosen forests one at a time (the ER_q
 repair and Lemma V-C.1's factor data); the tests hold the two to the same union sizes.
@@ -38,7 +38,7 @@ import numpy as np
 
 from .._kernels import bfs_edges, component_roots
 from ..graphs import GraphLike, as_graph
-from .forest_union import ForestUnion
+from .forest_union import PHASE_LINKS, ForestUnion
 from .trees import EDSTSet, Tree
 
 __all__ = ["ForestPartition", "Packing", "generic_packing", "partition_bound", "pack_forests",
@@ -46,14 +46,18 @@ __all__ = ["ForestPartition", "Packing", "generic_packing", "partition_bound", "
 
 
 def generic_seconds(m: int) -> float:
-    """An upper estimate of the exact generic packing's time on ``m`` links: ``5e-11 m^2 + 1e-6 m`` seconds.
+    """An upper estimate of the exact generic packing's time on ``m`` links, in seconds.
+
+    Below :data:`~starlib.edst.forest_union.PHASE_LINKS` links (one augmenting search per missing edge):
+    ``5e-11 m^2 + 1e-6 m``; from there on (augmenting paths in phases): ``2e-8 m^1.4``.
 
     The hardest graphs for :func:`generic_packing` are sparse ones with hardly more links than ``k(n-1)``
-    (every link is needed): the greedy phase leaves about 3 % of the tree edges to augmenting paths, which grow
-    long. On this project's 2-core reference machine the 3-D torus ``C_64^3`` (786,432 links) took 8 to 12 s and
-    the star graph ``S_9`` (1,451,520 links) 31 to 68 s over four runs: up to 3.3e-11 times ``m^2``. Dense
-    networks are far faster (Slim Fly MMS(73), 580,861 links: 0.4 s), so the estimate errs long
-    (``benchmarks/bench_packing.py`` measures both kinds).
+    (every link is needed): the greedy phase leaves about 3 % of the tree edges to augmenting paths. One search per
+    missing edge grows as ``m^2`` there: on this project's 2-core reference machine the star graph ``S_9``
+    (1,451,520 links) took 31 to 100 s. The phases take it in about 5 s, the 3-D torus ``C_128^3`` (6,291,456
+    links) in about 40 s and ``S_10`` (16,329,600 links) in under two minutes; ``2e-8 m^1.4`` is above every
+    sparse network of ``benchmarks/bench_packing.py``. Dense networks are far faster (Slim Fly MMS(73), 580,861
+    links: 0.4 s), so the estimate errs long.
 
     Parameters
     ----------
@@ -66,10 +70,12 @@ def generic_seconds(m: int) -> float:
 
     Examples
     --------
-    >>> round(generic_seconds(1_451_520)), round(generic_seconds(16_329_600) / 3600, 1)
-    (107, 3.7)
+    >>> round(generic_seconds(100_000), 2), round(generic_seconds(1_451_520)), round(generic_seconds(16_329_600))
+    (0.6, 8, 251)
     """
-    return 5e-11 * float(m) ** 2 + 1e-6 * float(m)
+    if m < PHASE_LINKS:
+        return 5e-11 * float(m) ** 2 + 1e-6 * float(m)
+    return 2e-8 * float(m) ** 1.4
 
 
 def partition_bound(edges: np.ndarray, parts: np.ndarray) -> int:
@@ -375,7 +381,7 @@ def _graph(graph: GraphLike) -> tuple[int, np.ndarray]:
 
 def generic_packing(graph: GraphLike, k: int | None = None,
                     progress: Callable[[int, int], None] | None = None, *,
-                    start: np.ndarray | None = None) -> Packing:
+                    start: np.ndarray | None = None, engine: str = "auto") -> Packing:
     """Maximum EDST packing of a simple graph by matroid partition, with an optimality certificate.
 
     Parameters
@@ -393,6 +399,10 @@ def generic_packing(graph: GraphLike, k: int | None = None,
         The packing grows from these forests (:class:`~starlib.edst.forest_union.ForestUnion`'s ``start``); when
         the first target is below ``s``, the largest start forests are kept. The count is the same maximum with
         its certificate; ``Packing.origin`` says which start forest each tree grew from.
+    engine : str
+        How the augmenting paths are found (:class:`~starlib.edst.forest_union.ForestUnion`): ``"auto"`` (phases
+        on large sparse graphs), ``"phases"`` or ``"paths"``. The count and its certificate never depend on it;
+        the trees may.
 
     Returns
     -------
@@ -450,10 +460,10 @@ def generic_packing(graph: GraphLike, k: int | None = None,
             return Packing(EDSTSet(), 0, by_edges if kind == "requested" else 0, kind, cert, e.copy(), origin, owner)
         if fu is None:
             if st is None:
-                fu = ForestUnion(n, e, target)
+                fu = ForestUnion(n, e, target, engine=engine)
             else:
                 s = int(st.max()) + 1 if st.size else 0
-                fu = ForestUnion(n, e, max(target, s), start=st)
+                fu = ForestUnion(n, e, max(target, s), start=st, engine=engine)
                 if fu.k > target:
                     fu.keep(target)
         else:

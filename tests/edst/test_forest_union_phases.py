@@ -83,12 +83,22 @@ def test_phases_on_a_tight_random_network(seed):
 
 
 def test_generic_packing_uses_phases_from_phase_links_on():
-    """A 4-regular torus C_200 x C_200 x ... with m >= PHASE_LINKS packs by phases, to the bound, verified."""
+    """The 4-regular torus C_250 x C_250 (125,000 links) packs by phases, to the bound, verified."""
     side = 250
     a = ArrayGraph.from_networkx(nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side, periodic=True)))
     assert a.m >= PHASE_LINKS
+    assert ForestUnion(a.n, a.edges, 2).engine == "phases"  # m >= PHASE_LINKS and more than PHASE_DEFICIT missing
     pk = generic_packing(a)
     assert pk.count == 2 and pk.bound_kind == "edges" and verify_edsts(a, pk.trees).valid
+
+
+def test_dense_networks_keep_one_search_per_edge():
+    """Slim Fly MMS(49): 175,273 links, but its greedy forests miss 0.2 % of the tree edges: no phases."""
+    from starlib.networks import slimfly
+
+    g = slimfly(49)
+    fu = ForestUnion(g.n, g.edges, 36)
+    assert g.m >= PHASE_LINKS and fu.engine == "paths" and fu.grow()
 
 
 def test_engine_is_checked():
