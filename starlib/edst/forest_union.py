@@ -36,9 +36,8 @@ This is the engine of the exact generic packing (:func:`starlib.edst.packing.gen
    path of a phase is a shortest one and always applies (Lemma 2 below), so every phase gains; on ``S_9`` ten
    phases place the 44,799 missing edges, the number left falling about threefold per phase. A phase that finds
    no terminal pruned nothing, so it labelled the closure of the unused edges: the union is largest. Where the
-   greedy forests miss few edges (dense networks: Slim Fly MMS(49) misses 0.2 %), one search per missing edge
-   is faster (0.1 s against 0.2 s there), so the phases run only where more than :data:`PHASE_DEFICIT` of the
-   tree edges are missing.
+   greedy forests miss few edges (dense networks: Slim Fly MMS(49) misses 405), one search per missing edge is
+   faster (0.1 s against 0.2 s there), so the phases run only where at least :data:`PHASE_MISSING` are missing.
 3. **Spanned edges are skipped for good** (one search per missing edge). A search that fails labels the
    closure of its source: every forest restricted to a component of the labelled edges is a spanning tree of it
    (each labelled edge's ends are joined in every forest by labelled edges). Such a vertex set stays saturated
@@ -84,7 +83,7 @@ import numpy as np
 
 from .._kernels import bfs_edges_jit, component_roots, find
 
-__all__ = ["ForestUnion", "GREEDY_SEED", "PHASE_DEFICIT", "PHASE_LINKS", "RANDOM_ORDER_LINKS",
+__all__ = ["ForestUnion", "GREEDY_SEED", "PHASE_MISSING", "PHASE_LINKS", "RANDOM_ORDER_LINKS",
            "reverse_path"]
 
 #: Seed of the greedy phase's random edge order (``numpy.random.default_rng``): fixed, so the same graph gives the
@@ -105,9 +104,11 @@ RANDOM_ORDER_LINKS = 20_000
 #: ``S_9`` in ~8 s instead of 60-100 s.
 PHASE_LINKS = 120_000
 
-#: ... and where the greedy forests miss more than this fraction of the ``k(n-1)`` tree edges (sparse networks:
-#: about 3 %; dense ones, whose few missing edges one search each places faster: 0.2 % on Slim Fly MMS(49)).
-PHASE_DEFICIT = 0.01
+#: ... and where the greedy forests miss at least this many tree edges: sparse networks, 10,932 on the torus
+#: ``C_48^3`` and 92,454 on the star graph ``S_10`` (0.6 % of its tree edges, but one search each would take
+#: hours). Dense networks miss fewer (405 on Slim Fly MMS(49), 1,002 on MMS(73), 1,394 on ER_81), and one search
+#: per missing edge places those faster than a phase labels the graph (MMS(49): 0.1 s against 0.2 s).
+PHASE_MISSING = 5_000
 
 
 @numba.njit(cache=True)
@@ -736,8 +737,8 @@ class ForestUnion:
         :data:`RANDOM_ORDER_LINKS` links on, input order below.
     engine : str
         ``"phases"`` (step 2b), ``"paths"`` (one search per missing edge, step 2) or ``"auto"``: phases from
-        :data:`PHASE_LINKS` links on where the greedy forests miss more than :data:`PHASE_DEFICIT` of the tree
-        edges. Both reach a largest union; its size never depends on the engine.
+        :data:`PHASE_LINKS` links on where the greedy forests miss at least :data:`PHASE_MISSING` tree edges.
+        Both reach a largest union; its size never depends on the engine.
     start : ndarray, optional
         A warm start: ``start[e]`` the forest (``0..k-1``) edge ``e`` begins in, ``-1`` for none; each forest's
         start edges must be acyclic. They are placed first, the other edges then go greedily as above, and the
@@ -789,7 +790,7 @@ class ForestUnion:
         missing = self.k * (self.n - 1) - self.greedy_edges
         #: how the augmenting paths are found: ``"phases"`` or ``"paths"`` (one search per missing edge)
         self.engine = engine if engine != "auto" else (
-            "phases" if self.m >= PHASE_LINKS and missing > PHASE_DEFICIT * self.k * (self.n - 1) else "paths")
+            "phases" if self.m >= PHASE_LINKS and missing >= PHASE_MISSING else "paths")
         self._work()
 
     def _work(self) -> None:
