@@ -98,7 +98,9 @@ def child(family: str, params: str, runs: int, previous_max_links: int, paths_ma
     from starlib.edst.packing import pack_forests
     from starlib.sweep.memory import PeakMemory
 
-    generic_packing(build_network("slimfly", ["q=5"])[0])  # the compiled kernels loaded, on a tiny graph
+    tiny = build_network("slimfly", ["q=5"])[0]
+    for engine in ("paths", "phases"):  # the compiled kernels of both engines loaded, on a tiny graph
+        generic_packing(tiny, engine=engine)
     g = build_network(family, params.split())[0]
     out: dict = {"family": family, "params": params, "n": int(g.n), "links": int(g.m),
                  "load_1min": os.getloadavg()[0]}

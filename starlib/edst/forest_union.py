@@ -253,6 +253,40 @@ def _walk_up(cc, stamp, i, par, mark, w, own, other):  # pragma: no cover - comp
 
 
 @numba.njit(cache=True)
+def _deficient(n, k, size):  # pragma: no cover - compiled
+    """The forests that are not yet spanning trees: ``(defs, ndef)``, their indices in ``defs[:ndef]``."""
+    defs = np.empty(k, np.int64)
+    ndef = 0
+    for i in range(k):
+        if size[i] < n - 1:
+            defs[ndef] = i
+            ndef += 1
+    return defs, ndef
+
+
+@numba.njit(cache=True, inline="always")
+def _contracted_lca(cc, stamp, i, par, mark, state, ta, tb):  # pragma: no cover - compiled
+    """The lowest common ancestor of ``ta`` and ``tb`` in forest ``i`` with its labelled chains contracted: two
+    walks, one step each in turn, marking (:func:`_walk_up`); ``-1`` if they end in two trees."""
+    state[1] += 1
+    q0 = 2 * state[1]
+    q1 = q0 + 1
+    u = ta
+    v = tb
+    mark[u] = q0
+    mark[v] = q1
+    while True:
+        u, moved_u, met = _walk_up(cc, stamp, i, par, mark, u, q0, q1)
+        if met:
+            return u
+        v, moved_v, met = _walk_up(cc, stamp, i, par, mark, v, q1, q0)
+        if met:
+            return v
+        if not moved_u and not moved_v:
+            return -1
+
+
+@numba.njit(cache=True)
 def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queue, cc, mark,
             state):  # pragma: no cover - compiled
     """One breadth-first search of the exchange graph from the unused edges ``sources`` at once.
@@ -263,12 +297,7 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
     """
     state[0] += 1
     stamp = state[0]
-    defs = np.empty(k, np.int64)
-    ndef = 0
-    for i in range(k):
-        if size[i] < n - 1:
-            defs[ndef] = i
-            ndef += 1
+    defs, ndef = _deficient(n, k, size)
     if ndef == 0:
         return -2, -1, 0
     t = 0
@@ -296,26 +325,7 @@ def _search(n, eu, ev, k, owner, size, uf, par, pedge, sources, label, lst, queu
             tb = _cfind(cc, stamp, i, b)
             if ta == tb:
                 continue
-            # the lowest common ancestor in the contracted tree: two walks, one step each in turn, marking
-            state[1] += 1
-            q0 = 2 * state[1]
-            q1 = q0 + 1
-            u = ta
-            v = tb
-            mark[u] = q0
-            mark[v] = q1
-            lca = -1
-            while True:
-                u, moved_u, met = _walk_up(cc, stamp, i, par, mark, u, q0, q1)
-                if met:
-                    lca = u
-                    break
-                v, moved_v, met = _walk_up(cc, stamp, i, par, mark, v, q1, q0)
-                if met:
-                    lca = v
-                    break
-                if not moved_u and not moved_v:
-                    break
+            lca = _contracted_lca(cc, stamp, i, par, mark, state, ta, tb)
             if lca < 0:  # ends in two components: impossible for an edge dependent in forest i
                 return -3, i, t
             for side in range(2):
@@ -495,12 +505,7 @@ def _phase(n, ends, k, owner, size, uf, par, pedge, sources, ls, queue, cc, mark
     """
     state[0] += 1
     stamp = state[0]
-    defs = np.empty(k, np.int64)
-    ndef = 0
-    for i in range(k):
-        if size[i] < n - 1:
-            defs[ndef] = i
-            ndef += 1
+    defs, ndef = _deficient(n, k, size)
     if ndef == 0:
         return -2, 0
     for v in range(n):  # the components of the deficient forests, one row per vertex (no augmentation in a search)
@@ -539,25 +544,7 @@ def _phase(n, ends, k, owner, size, uf, par, pedge, sources, ls, queue, cc, mark
             tb = _cfind(cc, stamp, i, b)
             if ta == tb:
                 continue
-            state[1] += 1
-            q0 = 2 * state[1]
-            q1 = q0 + 1
-            u = ta
-            v = tb
-            mark[u] = q0
-            mark[v] = q1
-            lca = -1
-            while True:
-                u, moved_u, met = _walk_up(cc, stamp, i, par, mark, u, q0, q1)
-                if met:
-                    lca = u
-                    break
-                v, moved_v, met = _walk_up(cc, stamp, i, par, mark, v, q1, q0)
-                if met:
-                    lca = v
-                    break
-                if not moved_u and not moved_v:
-                    break
+            lca = _contracted_lca(cc, stamp, i, par, mark, state, ta, tb)
             if lca < 0:  # ends in two components: impossible for an edge dependent in forest i
                 return -3, 0
             for side in range(2):
@@ -600,19 +587,28 @@ def _first_root(par, i, a, b):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _meets(par, i, u, w, mark, q):  # pragma: no cover - compiled
-    """Whether ``u`` and ``w`` lie in one tree of forest ``i``: ``u``'s path to the root is marked ``q``, then
-    ``w`` walks up until it meets a marked vertex (yes) or reaches its root unmarked (no)."""
+    """Whether ``u`` and ``w`` lie in one tree of forest ``i``: two walks up, one step each in turn, marking their
+    vertices ``q`` and ``q + 1``, until one steps on the other's mark (yes) or both stand at roots (no). Costs about
+    twice the length of the path between them, not the depth of the tree."""
+    if u == w:
+        return True
+    mark[u] = q
+    mark[w] = q + 1
     while True:
-        mark[u] = q
-        if par[i, u] < 0:
-            break
-        u = par[i, u]
-    while True:
-        if mark[w] == q:
-            return True
-        if par[i, w] < 0:
+        pu = par[i, u]
+        if pu >= 0:
+            u = pu
+            if mark[u] == q + 1:
+                return True
+            mark[u] = q
+        pw = par[i, w]
+        if pw >= 0:
+            w = pw
+            if mark[w] == q:
+                return True
+            mark[w] = q + 1
+        if pu < 0 and pw < 0:
             return False
-        w = par[i, w]
 
 
 @numba.njit(cache=True)
