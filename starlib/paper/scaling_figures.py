@@ -139,13 +139,15 @@ def scaling_memory_figure(data: pd.DataFrame, titles: Mapping[str, str],
 
 def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
                    random_order_links: float | None = None) -> matplotlib.figure.Figure:
-    """The exact generic packing against links: time (with the previous packer and Sage) and memory, per curve.
+    """The exact generic packing against links: time (with one search per missing edge, the previous packer and
+    Sage) and memory, per curve.
 
     Parameters
     ----------
     data : pandas.DataFrame
         ``benchmarks/results/packing.csv``: ``curve``, ``links``, ``runs``, ``seconds_generic``,
-        ``seconds_previous``, ``seconds_sage``, ``packing_mb`` (empty cells where not measured).
+        ``seconds_previous``, ``seconds_sage``, ``packing_mb`` and optionally ``seconds_paths`` (empty cells where
+        not measured).
     fits : pandas.DataFrame
         :func:`~starlib.paper.scaling.fit_exponents` of ``seconds_generic`` by ``curve``: the legend gives each
         curve's exponent.
@@ -156,8 +158,9 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
     Returns
     -------
     matplotlib.figure.Figure
-        Left: seconds against links, one colour per curve (filled: starlib's packing; hollow, dashed: the
-        previous packer; crosses: Sage's Roskind-Tarjan). Right: the packing's own peak memory.
+        Left: seconds against links, one colour per curve (filled: starlib's packing; hollow, dotted: the same
+        packing with one augmenting search per missing edge, where it differs; hollow, dashed: the previous
+        packer; crosses: Sage's Roskind-Tarjan). Right: the packing's own peak memory.
 
     Example
     -------
@@ -175,6 +178,10 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
             colour, marker = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)]
             label = f"{curve} (k = {exponents[curve]:.2f})" if curve in exponents else curve
             ax_t.plot(sub.links, sub.seconds_generic, marker=marker, ms=5, lw=1.4, color=colour, label=label)
+            paths = sub[sub.seconds_paths.notna()] if "seconds_paths" in sub else sub.iloc[:0]
+            if len(paths):
+                ax_t.plot(paths.links, paths.seconds_paths, marker=marker, ms=5, lw=1, ls=":", color=colour,
+                          mfc="none")
             prev = sub[sub.seconds_previous.notna()]
             if len(prev):
                 ax_t.plot(prev.links, prev.seconds_previous, marker=marker, ms=5, lw=1, ls="--", color=colour,
@@ -186,6 +193,8 @@ def packing_figure(data: pd.DataFrame, fits: pd.DataFrame,
             ax_m.plot(mem.links, mem.packing_mb, marker=marker, ms=5, lw=1.4, color=colour)
         if random_order_links is not None:
             _vline(ax_t, random_order_links, f"random greedy order from {random_order_links:,.0f}")
+        if "seconds_paths" in data and data.seconds_paths.notna().any():
+            ax_t.plot([], [], marker="o", mfc="none", ls=":", color="#525252", label="one search per edge")
         ax_t.plot([], [], marker="o", mfc="none", ls="--", color="#525252", label="previous packer")
         ax_t.scatter([], [], marker="x", color="#525252", label="Sage Roskind-Tarjan")
         ax_t.set(xscale="log", yscale="log", xlabel="links m",
