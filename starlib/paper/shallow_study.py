@@ -38,14 +38,13 @@ from ..edst.depth import (
     er_depth3_trees,
     er_shallow_trees,
     improve_depth,
-    shallowest,
 )
 from ..edst.factor.er import er_edst_bound, er_edsts, er_order
 from ..edst.packing import generic_seconds
 from ..edst.trees import bfs_tree
 from ..graphs import ArrayGraph
 from .catalog import format_params
-from .shallow_record import table_starts
+from .shallow_record import SEED_ROUTERS, SEEDS, seeded_family, table_starts
 
 __all__ = ["measured_depths", "paper_family", "shallow_row", "ROW_COLUMNS", "method_families", "pareto_front",
            "front_rows", "allreduce_rows", "bfs_family", "er_shallow_row", "read_certificates", "depth_status",
@@ -138,8 +137,9 @@ def paper_family(family: str, params: Mapping[str, Any], graph: ArrayGraph) -> t
 
 
 def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, generic_max_seconds: float = 30.0,
-                exact_max_seconds: float | None = None, seed: int = 0,
-                certificate: Mapping[str, Any] | None = None, shallow: EDSTSet | None = None) -> dict[str, Any]:
+                exact_max_seconds: float | None = None, seed: int = 0, seeds: int = SEEDS,
+                seed_routers: int = SEED_ROUTERS, certificate: Mapping[str, Any] | None = None,
+                shallow: EDSTSet | None = None) -> dict[str, Any]:
     """One row of the "maximum and shallow" table (columns :data:`ROW_COLUMNS`).
 
     Parameters
@@ -151,12 +151,16 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
         the ``generic`` columns hold -1.
     exact_max_seconds : the larger budget for the exact packer where the other families are below the upper bound
         and only the exact packer can tell the maximum (default ``generic_max_seconds``).
-    seed : the local search's seed.
+    seed : the local search's (first) seed.
+    seeds, seed_routers : the seed rule of :func:`~starlib.paper.shallow_record.seeded_family` (a network of at most
+        ``seed_routers`` routers whose family is :data:`~starlib.paper.shallow_record.SEED_GAP` or more levels
+        above the counting bound also tries the next ``seeds - 1`` seeds), for a family searched here.
     certificate : the network's row of the committed CP-SAT certificates (:func:`read_certificates`), if any: its
         ``proved_lower`` raises the lower bound where CP-SAT refuted a depth for this count.
-    shallow : the shallow family as :func:`~starlib.paper.shallow_record.shallow_search` gives it for these
+    shallow : the shallow family as :func:`~starlib.paper.shallow_record.seeded_family` gives it for these
         settings, read from the committed record (:func:`~starlib.paper.shallow_record.recorded_family`); None
-        runs the search. Either way the family is verified, and its count must be the starts' count.
+        runs the search (:func:`~starlib.paper.shallow_record.seeded_family`). Either way the family is verified,
+        and its count must be the starts' count.
 
     Returns
     -------
@@ -175,7 +179,9 @@ def shallow_row(family: str, params: Mapping[str, Any], graph: ArrayGraph, *, ge
     starts = table_starts(graph, generic_max_seconds=generic_max_seconds, exact_max_seconds=exact_max_seconds,
                           seed=seed)
     if shallow is None:
-        shallow = shallowest(graph, starts, seed=seed)
+        shallow, _ = seeded_family(graph, generic_max_seconds=generic_max_seconds,
+                                   exact_max_seconds=exact_max_seconds, seed=seed, seeds=seeds,
+                                   seed_routers=seed_routers, starts=starts)
     elif len(shallow) != len(starts[0].trees) or shallow[0].meta.get("start") not in {s.name for s in starts}:
         raise ValueError(f"shallow: {len(shallow)} trees from {shallow[0].meta.get('start')!r}, but the starts "
                          f"give {len(starts[0].trees)} from {[s.name for s in starts]} (a stale record)")
