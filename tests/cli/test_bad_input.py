@@ -89,7 +89,6 @@ SIZES = [  # refused from the parameters alone, before anything is allocated
                                                        "the interpreter and libraries alone take about 304 MiB"),
     (["info", "slimfly", "q=5", "--max-memory", "abc"], "--max-memory='abc' is not a memory size"),
     (["info", "slimfly", "q=5", "--max-memory", "0"], "--max-memory='0' is too small"),
-    (["edsts", "slimfly", "q=343", "--method", "generic", "--max-memory", "20G"], "method='generic' is too slow here"),
 ]
 OUTPUT = [  # checked before any work
     (["edsts", "slimfly", "q=5", "-o", "/nonexistent-folder/x.json"], "--output='/nonexistent-folder/x.json': the "

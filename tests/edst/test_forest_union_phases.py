@@ -108,3 +108,17 @@ def test_dense_networks_keep_one_search_per_edge():
 def test_engine_is_checked():
     with pytest.raises(ValueError, match="engine='bfs' must be 'auto', 'phases' or 'paths'"):
         ForestUnion(3, np.array([[0, 1], [1, 2]]), 1, engine="bfs")
+
+
+def test_the_time_estimate_follows_the_engines():
+    """generic_seconds: 5e-11 m^2 + 1e-6 m below PHASE_LINKS (one search per edge), 2e-8 m^1.4 from there on, which
+    stays above every sparse graph measured (S_9 4.6 s, S_10 72 s); a run is refused only beyond a day, which no
+    graph that fits in memory reaches any more (Slim Fly MMS(343), 60.6M links: 26 minutes)."""
+    from starlib.edst.methods import REFUSE_SECONDS, refuse_slow
+    from starlib.edst.packing import generic_seconds
+
+    assert generic_seconds(PHASE_LINKS - 1) == pytest.approx(5e-11 * (PHASE_LINKS - 1) ** 2 + 1e-6 * (PHASE_LINKS - 1))
+    assert generic_seconds(1_451_520) > 4.6 and generic_seconds(16_329_600) > 72
+    assert generic_seconds(60_589_235) < REFUSE_SECONDS < generic_seconds(2 * 10**9)
+    with pytest.raises(ValueError, match="method='generic' is too slow here"):
+        refuse_slow("generic", "the exact generic packing on 2,000,000,000 links", generic_seconds(2 * 10**9))
