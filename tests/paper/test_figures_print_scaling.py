@@ -71,8 +71,9 @@ def test_generic_packing_prints():
     fits = fit_exponents(packing, "links", ["seconds_generic"], by=["curve"], min_x=50000)
     fig = packing_figure(packing, fits, RANDOM_ORDER_LINKS)
     labels = _legend(fig)
-    assert len(labels) == packing.curve.nunique() + 2 and labels[-2:] == ["previous packer", "Sage Roskind-Tarjan"]
-    assert all(" (k = " in lab for lab in labels[:-2])
+    extra = ["one search per edge", "previous packer", "Sage Roskind-Tarjan"]
+    assert len(labels) == packing.curve.nunique() + 3 and labels[-3:] == extra
+    assert all(" (k = " in lab for lab in labels[:-3])
     assert _faults_and_close(fig) == []
 
 
