@@ -373,14 +373,22 @@ def _tree_root(par, i, v):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _cut(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
+    """Cut edge ``e`` from forest ``i``; returns its lower end, now the root of its side."""
     a = eu[e]
-    if pedge[i, a] == e:
-        par[i, a] = -1
-        pedge[i, a] = -1
-    else:
-        b = ev[e]
-        par[i, b] = -1
-        pedge[i, b] = -1
+    if pedge[i, a] != e:
+        a = ev[e]
+    par[i, a] = -1
+    pedge[i, a] = -1
+    return a
+
+
+@numba.njit(cache=True)
+def _hang(par, pedge, i, e, a, b):  # pragma: no cover - compiled
+    """Link edge ``e = (a, b)`` into forest ``i``, ``a``'s tree rerooted at ``a`` and hung below ``b`` (the caller
+    knows the two ends lie in different trees)."""
+    reverse_path(i, a, -1, -1, -1, par, pedge)
+    par[i, a] = b
+    pedge[i, a] = e
 
 
 @numba.njit(cache=True)
@@ -390,9 +398,7 @@ def _link(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
     b = ev[e]
     if _tree_root(par, i, a) == _tree_root(par, i, b):
         return False
-    reverse_path(i, a, -1, -1, -1, par, pedge)  # a becomes its tree's root
-    par[i, a] = b
-    pedge[i, a] = e
+    _hang(par, pedge, i, e, a, b)
     return True
 
 
@@ -466,26 +472,6 @@ def _augment(n, eu, ev, k, owner, size, uf, par, pedge, todo, pos, tight, batch,
             return done, 3
         done += 1
     return done, 1
-
-
-@numba.njit(cache=True)
-def _cut_child(par, pedge, i, e, eu, ev):  # pragma: no cover - compiled
-    """Cut edge ``e`` from forest ``i``; returns its lower end, now the root of its side."""
-    a = eu[e]
-    if pedge[i, a] != e:
-        a = ev[e]
-    par[i, a] = -1
-    pedge[i, a] = -1
-    return a
-
-
-@numba.njit(cache=True)
-def _hang(par, pedge, i, e, a, b):  # pragma: no cover - compiled
-    """Link edge ``e = (a, b)`` into forest ``i``, ``a``'s tree rerooted at ``a`` and hung below ``b`` (the caller
-    knows the two ends lie in different trees)."""
-    reverse_path(i, a, -1, -1, -1, par, pedge)
-    par[i, a] = b
-    pedge[i, a] = e
 
 
 @numba.njit(cache=True)
@@ -663,7 +649,7 @@ def _try_path(eu, ev, owner, size, uf, par, pedge, ls, x, j, moved, mfrom, mark,
             ok = False
             break
         if old >= 0:
-            ch = _cut_child(par, pedge, old, cur, eu, ev)
+            ch = _cut(par, pedge, old, cur, eu, ev)
         _hang(par, pedge, target, cur, a, b)  # a: the end on the side to reroot
         owner[cur] = target
         moved[nm] = cur
@@ -680,7 +666,7 @@ def _try_path(eu, ev, owner, size, uf, par, pedge, ls, x, j, moved, mfrom, mark,
         return True
     for q in range(nm - 1, -1, -1):  # undo: every forest back to its edge set before this path
         e = moved[q]
-        _cut_child(par, pedge, owner[e], e, eu, ev)
+        _cut(par, pedge, owner[e], e, eu, ev)
         if mfrom[q] >= 0:
             _hang(par, pedge, mfrom[q], e, eu[e], ev[e])
         owner[e] = mfrom[q]
@@ -688,11 +674,10 @@ def _try_path(eu, ev, owner, size, uf, par, pedge, ls, x, j, moved, mfrom, mark,
 
 
 @numba.njit(cache=True)
-def _apply_phase(eu, ev, owner, size, uf, par, pedge, ls, term_e, term_f, nt, mark,
+def _apply_phase(eu, ev, owner, size, uf, par, pedge, ls, term_e, term_f, nt, moved, mfrom, mark,
                  state):  # pragma: no cover - compiled
-    """Every terminal path of a phase in turn (:func:`_try_path`); returns how many were applied."""
-    moved = np.empty(eu.shape[0] + 1, np.int64)
-    mfrom = np.empty(eu.shape[0] + 1, np.int64)
+    """Every terminal path of a phase in turn (:func:`_try_path`, ``moved`` and ``mfrom`` its scratch arrays of
+    ``m + 1`` entries); returns how many were applied."""
     got = 0
     for q in range(nt):
         if _try_path(eu, ev, owner, size, uf, par, pedge, ls, term_e[q], term_f[q], moved, mfrom, mark, state):
@@ -761,7 +746,6 @@ class ForestUnion:
             raise ValueError(f"order={order!r} must be 'auto', 'random' or 'input'")
         if engine not in ("auto", "phases", "paths"):
             raise ValueError(f"engine={engine!r} must be 'auto', 'phases' or 'paths'")
-
         if order == "random" or (order == "auto" and self.m >= RANDOM_ORDER_LINKS):
             self.order = np.random.default_rng(seed).permutation(self.m).astype(np.int64)
         else:
@@ -838,6 +822,8 @@ class ForestUnion:
         comp = np.empty((self.n, self.k), np.int64)
         term_e = np.empty(self.m, np.int64)
         term_f = np.empty(self.m, np.int64)
+        moved = np.empty(self.m + 1, np.int64)
+        mfrom = np.empty(self.m + 1, np.int64)
         while True:
             ns = _unused_sources(self.owner, todo)
             todo = todo[:ns]
@@ -854,7 +840,7 @@ class ForestUnion:
                 self.stuck = True
                 return False
             got = _apply_phase(self.eu, self.ev, self.owner, self.size, self.uf, self.parent, self.parent_edge, ls,
-                               term_e, term_f, nt, self._mark, self._state)
+                               term_e, term_f, nt, moved, mfrom, self._mark, self._state)
             if got == 0:  # pragma: no cover - would contradict Roskind and Tarjan's Lemma 2 (the first path)
                 raise RuntimeError("ForestUnion.grow: no augmenting path of a phase could be applied")
             self.phases += 1
