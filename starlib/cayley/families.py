@@ -790,13 +790,6 @@ def _undirected(info: FamilyInfo, params: dict[str, int]) -> bool:
     return is_inverse_closed(distinct_generators(generator_set(info.name, **params)))
 
 
-def _edst_seconds(info: FamilyInfo, k: int) -> float | None:
-    """The generic packing's estimated time on the family's largest undirected graph with this ``k`` (a directed
-    member has no EDSTs); None if no member with this ``k`` is undirected."""
-    times = [generic_seconds(cayley_size(info.name, **p).m) for p in _splits(info, k) if _undirected(info, p)]
-    return max(times) if times else None
-
-
 def _reach(info: FamilyInfo) -> str:
     """What fits and what finishes: these graphs have no structured packing, so ``edsts`` runs the exact generic
     packing, whose time is estimated by :func:`~starlib.edst.packing.generic_seconds`. Measured with the phases of
@@ -806,12 +799,15 @@ def _reach(info: FamilyInfo) -> str:
     EDSTs."""
     kmax, limit = largest_k(info.name), default_memory_limit()
     tail = "" if kmax == MAX_K else f"; k = {kmax + 1} needs more than the memory limit of {format_bytes(limit)}"
-    seconds = {k: _edst_seconds(info, k) for k in range(2, kmax + 1)}
-    fits = [k for k, s in seconds.items() if s is not None and s <= 3600]
+    members = [(k, p, _undirected(info, p)) for k in range(2, kmax + 1) for p in _splits(info, k)]
+    seconds: dict[int, float] = {}  # per k, the estimate on its largest undirected member
+    for k, p, undirected in members:
+        if undirected:
+            seconds[k] = max(seconds.get(k, 0.0), generic_seconds(cayley_size(info.name, **p).m))
+    fits = [k for k, s in seconds.items() if s <= 3600]
     if not fits:
         return f"(k! nodes{tail}; directed: no EDSTs)"
-    directed = any(not _undirected(info, p) for k in range(2, kmax + 1) for p in _splits(info, k))
-    who = "EDSTs of the undirected members" if directed else "EDSTs"
+    who = "EDSTs" if all(undirected for _, _, undirected in members) else "EDSTs of the undirected members"
     return f"(k! nodes{tail}; {who} within an hour for k <= {max(fits)})"
 
 
