@@ -23,6 +23,31 @@ The search (:func:`er_depth3_search`)
    arcs of each base tree, levels ``l`` in ``[dist_G(root, v), 3]``, ``arc u->v => l_v = l_u + 1``, one parent
    per non-root vertex, and the orbit constraints of step 2. Root choices are tried in a seeded order until one
    is feasible.
+4. **A tree fixed by the group** (``k`` a power of 2 from 16 on: ``q = 31, 32``). There ``k' = 1``, but a group
+   of odd order ``m`` with ``k = c m + 1`` can still act: ``c`` orbits of ``m`` trees, as above, and one tree
+   ``T_0`` with ``g(T_0) = T_0``. ``q = 31``: ``m = 15`` (an element of the split torus of ``SO(3, 31)``, order
+   dividing ``q - 1 = 30``; it fixes a non-absolute point ``v`` and the two absolute points of ``v^perp``, and
+   the two edges from ``v`` to them). ``q = 32``: ``m = 5``, the Frobenius map ``x -> x^2`` on coordinates,
+   which fixes the seven points of PG(2, 2). An edge whose orbit is shorter than ``m`` can only be in ``T_0``;
+   ``T_0`` takes whole edge orbits. It is modelled on vertex orbits: one parent arc per orbit representative
+   ``x`` (the parent of ``g^i x`` is ``g^i`` of it), to a vertex ``u`` fixed by the stabiliser of ``x``
+   (``|orbit(u)|`` divides ``|orbit(x)|``), and one level per vertex orbit. Its root is a fixed point of the
+   group: ``T_0``'s centre is fixed by ``g`` (a central edge would be fixed with both ends, ``g`` having odd
+   order), and the centre has the least eccentricity.
+
+   **Lemma (absolute neighbours of the root).** *In a spanning tree of ER_q of depth at most 3 rooted at ``r``,
+   every absolute point ``z`` adjacent to ``r`` is a child of ``r``.* Proof: let ``u != r`` be the parent of
+   ``z``. If ``u`` were at level 1 it would lie on ``r^perp`` and on ``z^perp``; so does ``z`` (``z ~ r``, and
+   ``z`` is absolute), and two distinct lines meet once, so ``u = z``: impossible. If ``u`` is at level 2, its
+   parent ``v`` lies on ``r^perp`` and ``u^perp``; so does ``z`` (``z ~ r``, ``z ~ u``), so ``v = z``, a child
+   of ``u``: impossible. If ``u`` is at level 3 or deeper, ``z`` is at level 4 or deeper. QED.
+
+   For even ``q`` the absolute points form the line ``w^perp`` of the nucleus ``w = (1, 1, 1)``, so every
+   neighbour of ``w`` is absolute and a depth-3 tree rooted at ``w`` takes all of ``w``'s edges, leaving none
+   for the other ``k - 1 >= 1`` trees: ``w`` is never a root here. Every automorphism fixes ``w``, and the
+   coordinate shift, the elements of order dividing ``q + 1`` and products such as shift·Frobenius (order 15 at
+   ``q = 32``) fix no other point, so they leave ``T_0`` no centre (the search proved the order-15 model
+   infeasible in under a second per root, as the lemma predicts); the Frobenius map fixes PG(2, 2).
 
 Every family is checked by :func:`~starlib.edst.verify.check_edsts`; the search is deterministic (seeded draws,
 one CP-SAT worker, ``max_deterministic_time``, no clock). ``make er-depth3`` runs it and writes the committed
@@ -30,10 +55,10 @@ records ``starlib/edst/depth/er_depth3/q{q}.json`` (package data, starlib JSON, 
 :func:`er_depth3_trees` loads them. The measured table (q, group order, base trees, seconds) is in
 docs/er-edsts.md §13.3.
 
-Measured (seed 0, one worker): depth 3 for every prime power ``q <= 29`` and ``q = 37, 41`` (``q = 2``: depth 2),
-from under a second (``q <= 13``) to about two minutes (``q = 27``, ``q = 37``) per ``q``; ``q = 31`` and
-``q = 32`` (no symmetry, 16 trees on about 1000 vertices) found nothing in one root choice of 400 and 600
-deterministic units. The repair kernel of
+Measured (seed 0, one worker): depth 3 for every prime power ``q <= 41`` (``q = 2``: depth 2), from under a
+second (``q <= 13``) to about two minutes (``q = 27``, ``q = 37``) per ``q``; ``q = 31`` and ``q = 32`` through
+step 4 (about 20 s and 1 minute; without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic
+units). The repair kernel of
 :mod:`~starlib.edst.depth.er` with target 3 stalls far from depth 3 (docs §13.3), so it is not used here.
 
 Example
@@ -124,19 +149,25 @@ def _perm_pow(p: np.ndarray, e: int) -> np.ndarray:
     return r
 
 
-def _group(q: int, order: int, seed: int) -> np.ndarray:
-    """A point permutation of ER_q of order ``order`` (step 1 of the module docstring)."""
+def _group(q: int, order: int, seed: int) -> np.ndarray | None:
+    """A point permutation of ER_q of order ``order`` (step 1 of the module docstring), or None if none is found.
+
+    Odd ``q``: a power of a product of two seeded reflections. Even ``q = 2^e``: a power of the coordinate shift
+    composed with the Frobenius map, ``(x, y, z) -> (y^2, z^2, x^2)`` (order ``lcm(3, e)``), or the coordinate
+    swap for ``order = 2``.
+    """
     n = q * q + q + 1
     if order == 1:
         return np.arange(n)
     T = tables(q)
     pts = polarfly_points(q)
     if q % 2 == 0:
-        if order != 2:  # pragma: no cover - callers ask for 1 or 2
-            raise ValueError(f"order={order}: even q uses order 1 or 2")
-        return _point_index(T, q, pts[:, [1, 0, 2]])
-    norms = _dot(T, pts, pts.T)[np.arange(n), np.arange(n)] if n <= 0 else np.array(
-        [int(_dot(T, pts[i:i + 1], pts[i])[0]) for i in range(n)])
+        if order == 2:
+            return _point_index(T, q, pts[:, [1, 0, 2]])
+        p = _point_index(T, q, T.mul(pts, pts)[:, [1, 2, 0]])
+        o = _perm_order(p)
+        return _perm_pow(p, o // order) if o % order == 0 else None
+    norms = np.array([int(_dot(T, pts[i:i + 1], pts[i])[0]) for i in range(n)])
     nonabs = pts[norms != 0]
     rng = np.random.default_rng(seed)
     for _ in range(10_000):
@@ -145,7 +176,23 @@ def _group(q: int, order: int, seed: int) -> np.ndarray:
         o = _perm_order(p)
         if o % order == 0:
             return _perm_pow(p, o // order)
-    raise RuntimeError(f"q={q}: no element of order {order} found")  # pragma: no cover
+    return None  # pragma: no cover
+
+
+def _vertex_orbits(perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Orbit id of every vertex under ``<perm>`` (numbered by least vertex) and the orbit sizes."""
+    n = perm.shape[0]
+    orb = np.full(n, -1, np.int64)
+    sizes = []
+    for v in range(n):
+        x, s = v, 0
+        while orb[x] < 0:
+            orb[x] = len(sizes)
+            x = perm[x]
+            s += 1
+        if s:
+            sizes.append(s)
+    return orb, np.array(sizes, np.int64)
 
 
 def _edge_orbits(e: np.ndarray, n: int, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,14 +221,18 @@ def _edge_orbits(e: np.ndarray, n: int, perm: np.ndarray) -> tuple[np.ndarray, n
 
 
 def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots: list[int], exact: bool,
-           time_limit: float, seed: int) -> list[np.ndarray] | None:
-    """CP-SAT model of step 3: the base trees' edge rows, or None (infeasible or out of time)."""
+           time_limit: float, seed: int, perm: np.ndarray | None = None,
+           fixed_roots: tuple[int, ...] = ()) -> list[np.ndarray] | None:
+    """CP-SAT model of steps 3-4: the edge rows of the free base trees (rooted at ``roots``), then of the invariant
+    trees (rooted at the ``perm``-fixed ``fixed_roots``, whole orbits), or None (infeasible or out of time)."""
     from ortools.sat.python import cp_model
 
     n = int(g.n)
     e = np.asarray(g.edges, dtype=np.int64)
     M = cp_model.CpModel()
     arcs: list[tuple[int, int, int, object]] = []
+    by_orbit: list[list[object]] = [[] for _ in range(sizes.shape[0])]
+    by_inv: list[list[object]] = [[] for _ in range(sizes.shape[0])]
     for j, r in enumerate(roots):
         dist = bfs_distances(n, e, r)
         lv = [M.NewIntVar(int(dist[v]), 0 if v == r else DEPTH, f"l{j}_{v}") for v in range(n)]
@@ -195,17 +246,52 @@ def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots:
                 arcs.append((j, i, x, a))
                 inc[y].append(a)
                 M.Add(lv[y] == lv[x] + 1).OnlyEnforceIf(a)
+                by_orbit[orb[i]].append(a)
         for v in range(n):
             if v != r:
                 M.AddExactlyOne(inc[v])
-    by_orbit: list[list[object]] = [[] for _ in range(sizes.shape[0])]
-    for _, i, _, a in arcs:
-        by_orbit[orb[i]].append(a)
+    inv_arcs: list[tuple[int, int, int, object]] = []
+    if fixed_roots:
+        assert perm is not None
+        vorb, vsize = _vertex_orbits(perm)
+        reps = np.full(vsize.shape[0], -1, np.int64)
+        for v in range(n - 1, -1, -1):
+            reps[vorb[v]] = v
+        key = e[:, 0] * n + e[:, 1]
+        sorter = np.argsort(key)
+        nbrs: list[list[int]] = [[] for _ in range(n)]
+        for u, v in e.tolist():
+            nbrs[u].append(v)
+            nbrs[v].append(u)
+        for j, r in enumerate(fixed_roots, start=len(roots)):
+            dist = bfs_distances(n, e, r)
+            lo = [M.NewIntVar(int(dist[reps[o]]), 0 if o == vorb[r] else DEPTH, f"m{j}_{o}")
+                  for o in range(vsize.shape[0])]
+            for o, x in enumerate(reps.tolist()):
+                if x == r:
+                    continue
+                inc_x = []
+                for u in nbrs[x]:
+                    # the parent of g^i x is g^i u, so the stabiliser of x must fix u: |orbit(u)| divides |orbit(x)|
+                    if dist[u] + 1 > DEPTH or vsize[o] % vsize[vorb[u]]:
+                        continue
+                    i = int(sorter[np.searchsorted(key, min(u, x) * n + max(u, x), sorter=sorter)])
+                    a = M.NewBoolVar(f"b{j}_{u}_{x}")
+                    inv_arcs.append((j, i, u, a))
+                    inc_x.append(a)
+                    M.Add(lo[o] == lo[vorb[u]] + 1).OnlyEnforceIf(a)
+                    by_inv[orb[i]].append(a)
+                M.AddExactlyOne(inc_x)
     for o, lits in enumerate(by_orbit):
-        if sizes[o] != order:
+        if sizes[o] != order:  # an edge with a non-trivial stabiliser would be in two trees of a free orbit
             for a in lits:
                 M.Add(a == 0)
-        elif exact:
+            lits = by_inv[o]
+            if not lits:
+                continue
+        else:
+            lits = lits + by_inv[o]
+        if exact:
             M.AddExactlyOne(lits)
         else:
             M.AddAtMostOne(lits)
@@ -216,11 +302,18 @@ def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots:
     st = S.Solve(M)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    base = [[] for _ in roots]
+    base: list[list[np.ndarray]] = [[] for _ in range(len(roots) + len(fixed_roots))]
     for j, i, _, a in arcs:
         if S.Value(a):
             base[j].append(e[i])
-    return [np.array(b, dtype=np.int64).reshape(-1, 2) for b in base]
+    for j, i, _, a in inv_arcs:
+        if S.Value(a):
+            row = e[i]
+            for _ in range(order):  # the whole orbit of the edge
+                base[j].append(row)
+                row = perm[row]
+    out = [np.array(b, dtype=np.int64).reshape(-1, 2) for b in base]
+    return out[:len(roots)] + [np.unique(np.sort(b, axis=1), axis=0) for b in out[len(roots):]]
 
 
 def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: int = 12) -> EDSTSet | None:
@@ -270,28 +363,52 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
         out = EDSTSet([Tree(bfs_tree(n, e, r), r, TAG, n=n, meta={"order": 1, "base": 0, "shift": 0})])
         check_edsts(g, out)
         return out
-    orders = [k]
-    while orders[0] % 2 == 0:
-        orders[0] //= 2
-    if q % 2 == 0:  # the coordinate swap (order 2) gave no depth-3 family at q = 4, 8, 16: no symmetry
-        orders = [1]
-    for order in orders:
-        out = _search_order(q, g, k, order, seed, time_limit, tries)
+    for order, invariant in _plans(q, k):
+        out = _search_order(q, g, k, order, seed, time_limit, tries, invariant)
         if out is not None:
             return out
     return None
 
 
+def _plans(q: int, k: int) -> list[tuple[int, int]]:
+    """The (group order, invariant trees) pairs :func:`er_depth3_search` tries, in order (steps 1 and 4)."""
+    odd = k
+    while odd % 2 == 0:
+        odd //= 2
+    if odd == 1 and k >= 16:  # q = 31, 32: no regular odd-order action; orbits of trees and one fixed tree
+        if q % 2:
+            return [(k - 1, 1)]
+        frob = (q - 1).bit_length()  # e of q = 2^e
+        while frob % 2 == 0:
+            frob //= 2
+        if frob > 1 and (k - 1) % frob == 0:
+            return [(frob, 1)]
+    if q % 2 == 0:  # the coordinate swap (order 2) gave no depth-3 family at q = 4, 8, 16: no symmetry
+        return [(1, 0)]
+    return [(odd, 0)]
+
+
 def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_limit: float,
-                  tries: int) -> EDSTSet | None:
-    """:func:`er_depth3_search` with a group of this order (``c = k / order`` base trees)."""
+                  tries: int, invariant: int = 0) -> EDSTSet | None:
+    """:func:`er_depth3_search` with a group of this order: ``c = (k - invariant) / order`` free base trees and
+    ``invariant`` trees fixed by the group, rooted at its fixed points (step 4)."""
     n = int(g.n)
     e = np.asarray(g.edges, dtype=np.int64)
-    c = k // order
+    c = (k - invariant) // order
     perm = _group(q, order, seed)
+    if perm is None:  # pragma: no cover - the plans ask for orders the groups have
+        return None
     orb, sizes = _edge_orbits(e, n, perm)
     absolute = set(int(v) for v in g.meta["absolute_points"])
     fixed = set(np.flatnonzero(perm == np.arange(n)).tolist()) if order > 1 else set()
+    # the invariant trees' roots: fixed points, non-absolute first; not a point whose neighbours are all absolute
+    # (even q: the nucleus), since a depth-3 tree takes every edge from its root to an absolute point (step 4)
+    nbr_abs = np.zeros(n, np.int64)
+    np.add.at(nbr_abs, e.ravel(), np.isin(e[:, ::-1], list(absolute)).ravel())
+    deg = np.bincount(e.ravel(), minlength=n)
+    centres = sorted((v for v in fixed if nbr_abs[v] < deg[v]), key=lambda v: (v in absolute, v))
+    if invariant and len(centres) < invariant:  # pragma: no cover
+        return None
     reps, seen = [], np.zeros(n, bool)
     for v in range(n):
         if seen[v]:
@@ -310,15 +427,18 @@ def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_lim
         roots = [int(x) for x in reps[t * c:(t + 1) * c]]
         if len(roots) < c:
             break
-        base = _solve(g, orb, sizes, order, roots, q % 2 == 1, time_limit, seed)
+        fixed_roots = tuple(centres[(t + i) % len(centres)] for i in range(invariant)) if invariant else ()
+        base = _solve(g, orb, sizes, order, roots, q % 2 == 1, time_limit, seed, perm, fixed_roots)
         if base is None:
             continue
         out = EDSTSet()
-        for j, rows in enumerate(base):
+        for j, rows in enumerate(base[:c]):
             p = np.arange(n)
             for i in range(order):
                 out.append(Tree(p[rows], int(p[roots[j]]), TAG, n=n, meta={"order": order, "base": j, "shift": i}))
                 p = perm[p]
+        for j, rows in enumerate(base[c:], start=c):
+            out.append(Tree(rows, fixed_roots[j - c], TAG, n=n, meta={"order": order, "base": j, "shift": 0}))
         check_edsts(g, out)
         return out
     return None
@@ -417,9 +537,10 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     return out
 
 
-#: the prime powers the committed records cover (``make er-depth3`` writes them); not 31, 32 (docs §13.3)
-ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 37, 41)
+#: the prime powers the committed records cover (``make er-depth3`` writes them): every one up to 41
+ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41)
 #: search arguments other than the defaults, per ``q`` (the records name the arguments they were made with)
-ER_DEPTH3_PARAMS: dict[int, dict[str, float]] = {23: {"time_limit": 80.0, "tries": 4}}
+ER_DEPTH3_PARAMS: dict[int, dict[str, float]] = {23: {"time_limit": 80.0, "tries": 4},
+                                                  32: {"time_limit": 150.0, "tries": 4}}
 
 

@@ -125,3 +125,119 @@ def test_odd_prime_q_roots_are_not_absolute(q):
     absolute = {v for v, p in enumerate(pts) if sum(x * x for x in p) % q == 0}
     assert absolute and len(absolute) == q + 1
     assert not absolute & {t.root for t in er_depth3_trees(q)}
+
+
+def test_every_prime_power_up_to_41_has_a_record():
+    assert set(er_depth3_qs()) >= {q for q in range(2, 42) if is_prime_power(q)}
+
+
+@pytest.mark.parametrize("q, order", [(31, 15), (32, 5)])
+def test_one_tree_fixed_by_the_group_and_orbits_of_the_rest(q, order):
+    """Step 4 at q = 31, 32, checked on the records: the group element (an automorphism, checked here against the
+    edge set) maps the family onto itself, fixes exactly one tree (rooted at a fixed point) and moves the other 15
+    in orbits of ``order`` trees."""
+    from starlib.edst.depth.er3 import _group
+
+    g = polarfly(q)
+    perm = _group(q, order, 0)
+    edges = {frozenset(map(int, e)) for e in g.edges}
+    assert {frozenset(int(perm[x]) for x in e) for e in edges} == edges
+    trees = er_depth3_trees(q)
+    sets = [frozenset(frozenset(map(int, e)) for e in t.edges) for t in trees]
+    image = [frozenset(frozenset(int(perm[x]) for x in e) for e in s) for s in sets]
+    assert set(image) == set(sets)
+    fixed = [i for i, s in enumerate(sets) if image[i] == s]
+    assert len(fixed) == 1 and perm[trees[fixed[0]].root] == trees[fixed[0]].root
+    step = {i: sets.index(image[i]) for i in range(len(sets))}
+    for i in set(range(len(sets))) - set(fixed):
+        j, length = step[i], 1
+        while j != i:
+            j, length = step[j], length + 1
+        assert length == order
+
+
+def _depth3_tree_exists(g, root, banned):
+    """CP-SAT, written here: a spanning tree of depth <= 3 rooted at ``root`` without the edges in ``banned``."""
+    from ortools.sat.python import cp_model
+
+    M = cp_model.CpModel()
+    lv = [M.NewIntVar(0, 0 if v == root else 3, f"l{v}") for v in range(g.n)]
+    inc = [[] for _ in range(g.n)]
+    for u, v in g.edges.tolist():
+        if frozenset((u, v)) in banned:
+            continue
+        for x, y in ((u, v), (v, u)):
+            if y != root:
+                a = M.NewBoolVar(f"a{x}_{y}")
+                M.Add(lv[y] == lv[x] + 1).OnlyEnforceIf(a)
+                inc[y].append(a)
+    for v in range(g.n):
+        if v != root:
+            M.AddExactlyOne(inc[v])
+    S = cp_model.CpSolver()
+    S.parameters.num_workers = 1
+    st = S.Solve(M)
+    assert st in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return st != cp_model.INFEASIBLE
+
+
+@pytest.mark.parametrize("q", [3, 4, 5, 7, 8])
+def test_lemma_absolute_neighbours_of_a_depth3_root(q):
+    """The lemma of step 4 by CP-SAT: a depth-3 spanning tree rooted at r exists, but none without an edge from r
+    to an absolute neighbour (absolute points recomputed here as x.x = 0 over the field)."""
+    from starlib.fields import tables
+
+    g = polarfly(q)
+    T = tables(q)
+    pts = [tuple(map(int, lab)) for lab in g.labels]
+    absolute = {v for v, p in enumerate(pts)
+                if T.add(T.add(T.mul(p[0], p[0]), T.mul(p[1], p[1])), T.mul(p[2], p[2])) == 0}
+    assert len(absolute) == q + 1
+    nbrs = {v: set() for v in range(g.n)}
+    for u, v in g.edges.tolist():
+        nbrs[u].add(v)
+        nbrs[v].add(u)
+    roots = [v for v in range(g.n) if v not in absolute and nbrs[v] & absolute][:2] + sorted(absolute)[:1]
+    for r in roots:
+        assert _depth3_tree_exists(g, r, set())
+        for z in sorted(nbrs[r] & absolute):
+            assert not _depth3_tree_exists(g, r, {frozenset((r, z))})
+
+
+@pytest.mark.parametrize("q", [q for q in er_depth3_qs() if q >= 3])
+def test_records_obey_the_lemma(q):
+    """Every committed tree holds the edges from its root to the root's absolute neighbours."""
+    g = polarfly(q)
+    absolute = set(g.meta["absolute_points"].tolist())
+    for t in er_depth3_trees(q):
+        held = {frozenset(map(int, e)) for e in t.edges}
+        nb = {int(v) for e in g.edges.tolist() if t.root in e for v in e if v != t.root}
+        assert all(frozenset((t.root, z)) in held for z in nb & absolute)
+
+
+def test_no_fixed_tree_at_the_nucleus_for_q_32():
+    """Order 15 at q = 32 fixes only the nucleus w, all of whose neighbours are absolute: with the fixed tree
+    rooted at w, CP-SAT proves the model infeasible (the lemma), and the search does not offer w as a root."""
+    import numpy as np
+
+    from starlib.edst.depth.er3 import _edge_orbits, _group, _solve
+
+    g = polarfly(32)
+    perm = _group(32, 15, 0)
+    w = int(np.flatnonzero(perm == np.arange(g.n))[0])
+    assert tuple(map(int, g.labels[w])) == (1, 1, 1)
+    e = np.asarray(g.edges)
+    orb, sizes = _edge_orbits(e, g.n, perm)
+    free = next(v for v in range(g.n) if v not in set(g.meta["absolute_points"].tolist())
+                and len({int(x) for x in _orbit(perm, v)}) == 15)
+    assert _solve(g, orb, sizes, 15, [], False, 20.0, 0, perm, (w,)) is not None  # alone, w may be a root
+    assert _solve(g, orb, sizes, 15, [free], False, 20.0, 0, perm, (w,)) is None  # not beside 15 other trees
+
+
+def _orbit(perm, v):
+    x = v
+    while True:
+        yield x
+        x = perm[x]
+        if x == v:
+            return
