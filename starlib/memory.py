@@ -244,12 +244,15 @@ class Size:
         data and intermediates, measured over the baseline on sample builds, see each family's estimate); the
         interpreter and libraries are not counted (:func:`check_size` adds the baseline in force).
     items : what ``n`` counts when ``m`` is not edges (``"field elements"``); empty for a graph.
+    directed : the graph will be directed (known from the parameters, as for a Cayley graph whose generators are
+        not closed under inverses); False when undirected or not known before building.
     """
 
     n: int
     m: int
     peak_bytes: int
     items: str = field(default="", repr=False)
+    directed: bool = field(default=False, repr=False)
 
     @classmethod
     def of(cls, n: int, m: int, edge_bytes: int, vertex_bytes: int, base: int = 0) -> Size:
@@ -290,7 +293,8 @@ def edst_size(size: Size) -> Size:
     >>> (s.n, s.m), s.peak_bytes == 64 * 45 + 100 * 10 + EDST_EDGE_BYTES * 45 + EDST_VERTEX_BYTES * 10
     ((10, 45), True)
     """
-    return Size(size.n, size.m, size.peak_bytes + EDST_EDGE_BYTES * size.m + EDST_VERTEX_BYTES * size.n, size.items)
+    return Size(size.n, size.m, size.peak_bytes + EDST_EDGE_BYTES * size.m + EDST_VERTEX_BYTES * size.n, size.items,
+                size.directed)
 
 
 def check_size(size: Size, params: Mapping[str, Any], what: str, max_memory: int | None = None) -> Size:

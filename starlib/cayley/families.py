@@ -28,6 +28,7 @@ Example
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import textwrap
@@ -450,8 +451,9 @@ def _graph_size(k: int, gens: Sequence[Generator]) -> Size:
     3.3 GB for 16.3M links), bounded by 150 per link and 500 per node plus the label tuples."""
     dist = distinct_generators(gens)
     n = math.factorial(k)
-    m = n * len(dist) if not is_inverse_closed(dist) else n * len(dist) // 2
-    return Size.of(n, m, 150, 500 + 8 * k)
+    directed = not is_inverse_closed(dist)
+    m = n * len(dist) if directed else n * len(dist) // 2
+    return dataclasses.replace(Size.of(n, m, 150, 500 + 8 * k), directed=directed)
 
 
 def cayley_size(family: str, *, k: int | None = None, l: int | None = None, n: int | None = None) -> Size:

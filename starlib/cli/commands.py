@@ -68,8 +68,13 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None, tree
     fam = NETWORK_FAMILIES[name] if name in NETWORK_FAMILIES else get_family(name, families())
     params = parse_params(fam, words(pairs))
     if trees:
-        check_size(edst_size(fam.estimate(params)), {k: v for k, v in params.items() if v is not None}, fam.name,
-                   max_memory)
+        size = fam.estimate(params)
+        given = {k: v for k, v in params.items() if v is not None}
+        if size.directed:  # known from the parameters: refused before a graph of n nodes is built
+            raise ValueError(f"{fam.name} {' '.join(f'{k}={v}' for k, v in given.items())}: the graph is directed "
+                             f"(its generators are not closed under inverses); edge-disjoint spanning trees are taken "
+                             f"on undirected networks (starlib info and build read directed ones)")
+        check_size(edst_size(size), given, fam.name, max_memory)
     fam.check_size(params, max_memory)
     return fam, params
 

@@ -89,6 +89,8 @@ SIZES = [  # refused from the parameters alone, before anything is allocated
                                                        "the interpreter and libraries alone take about 304 MiB"),
     (["info", "slimfly", "q=5", "--max-memory", "abc"], "--max-memory='abc' is not a memory size"),
     (["info", "slimfly", "q=5", "--max-memory", "0"], "--max-memory='0' is too small"),
+    # directed from its generators: refused before the 10! nodes are built (it used to build 2 GB first)
+    (["edsts", "macro-rotator", "l=3", "n=3", "-o", "{out}"], "macro-rotator l=3 n=3: the graph is directed"),
 ]
 OUTPUT = [  # checked before any work
     (["edsts", "slimfly", "q=5", "-o", "/nonexistent-folder/x.json"], "--output='/nonexistent-folder/x.json': the "
