@@ -35,16 +35,20 @@ The search (:func:`er_depth3_search`)
    group: ``T_0``'s centre is fixed by ``g`` (a central edge would be fixed with both ends, ``g`` having odd
    order), and the centre has the least eccentricity.
 
-   **Lemma (absolute neighbours of the root).** *In a spanning tree of ER_q of depth at most 3 rooted at ``r``,
-   every absolute point ``z`` adjacent to ``r`` is a child of ``r``.* Proof: let ``u != r`` be the parent of
-   ``z``. If ``u`` were at level 1 it would lie on ``r^perp`` and on ``z^perp``; so does ``z`` (``z ~ r``, and
-   ``z`` is absolute), and two distinct lines meet once, so ``u = z``: impossible. If ``u`` is at level 2, its
-   parent ``v`` lies on ``r^perp`` and ``u^perp``; so does ``z`` (``z ~ r``, ``z ~ u``), so ``v = z``, a child
-   of ``u``: impossible. If ``u`` is at level 3 or deeper, ``z`` is at level 4 or deeper. QED.
+   **Lemma (the root's edges to absolute points).** *In a spanning tree of ER_q of depth at most 3 rooted at
+   ``r``, a neighbour ``y`` of ``r`` is a child of ``r`` whenever ``r`` or ``y`` is absolute.* Proof: let
+   ``u != r`` be the parent of ``y``. If ``u`` is at level 1, it lies on ``r^perp`` and on ``y^perp``; so does
+   ``y`` if ``y`` is absolute, and ``r`` if ``r`` is: two distinct lines meet once, so ``u = y`` or ``u = r``,
+   impossible. If ``u`` is at level 2, its parent ``v`` lies on ``r^perp`` and ``u^perp``; so does ``y``
+   (``y ~ r``, ``y ~ u``), so ``v = y``, a child of ``u``: impossible. If ``u`` is at level 3 or deeper, ``y``
+   is at level 4 or deeper. QED.
 
+   *Corollary.* A depth-3 tree rooted at an absolute point holds all of its edges, so in a family of ``k >= 2``
+   EDSTs (every vertex has an edge in every tree) no depth-3 tree is rooted at an absolute point; this is why
+   ER_3 and ER_5 have none, and why the search roots trees at non-absolute points.
    For even ``q`` the absolute points form the line ``w^perp`` of the nucleus ``w = (1, 1, 1)``, so every
    neighbour of ``w`` is absolute and a depth-3 tree rooted at ``w`` takes all of ``w``'s edges, leaving none
-   for the other ``k - 1 >= 1`` trees: ``w`` is never a root here. Every automorphism fixes ``w``, and the
+   for the other ``k - 1 >= 1`` trees: ``w`` is never a root here either. Every automorphism fixes ``w``, and the
    coordinate shift, the elements of order dividing ``q + 1`` and products such as shift·Frobenius (order 15 at
    ``q = 32``) fix no other point, so they leave ``T_0`` no centre (the search proved the order-15 model
    infeasible in under a second per root, as the lemma predicts); the Frobenius map fixes PG(2, 2).
@@ -316,7 +320,8 @@ def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots:
     return out[:len(roots)] + [np.unique(np.sort(b, axis=1), axis=0) for b in out[len(roots):]]
 
 
-def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: int = 12) -> EDSTSet | None:
+def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: int = 12,
+                     fixed: int | None = None) -> EDSTSet | None:
     """Search ``floor((q+1)/2)`` EDSTs of ER_q of depth 3 (module docstring), in ``polarfly(q)``'s indexing.
 
     Parameters
@@ -329,6 +334,10 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
         CP-SAT's deterministic time per root choice (work units, not seconds of the clock).
     tries : int, optional
         Number of root choices tried.
+    fixed : {None, 0, 1}, optional
+        Trees fixed by the group (step 4). None: one where ``k`` is a power of 2 from 16 on (``q = 31, 32``),
+        else none. 1 with ``q = 3 mod 4``: a group of order ``k - 1 = (q - 1)/2`` (split torus), one free base
+        tree and one fixed tree; with even ``q``: the Frobenius map's odd part, where its order divides ``k - 1``.
 
     Returns
     -------
@@ -340,7 +349,9 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
     Raises
     ------
     ValueError
-        If ``q`` is not a prime power or ``seed``, ``time_limit`` or ``tries`` is out of range.
+        If ``q`` is not a prime power, ``seed``, ``time_limit`` or ``tries`` is out of range, or ``fixed`` is not
+        one of None, 0, 1 or is 1 for a ``q`` that has no such group (``q = 1 mod 4``, or an even ``q`` whose
+        Frobenius order has no odd part dividing ``k - 1``).
 
     Example
     -------
@@ -353,9 +364,12 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
     tries = check_int(tries, "tries", minimum=1, rule="at least one root choice")
     if not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit={time_limit!r}: must be a positive number (deterministic time units)")
+    k = er_edst_bound(q)
+    if fixed is not None and fixed not in (0, 1) or isinstance(fixed, bool):
+        raise ValueError(f"fixed={fixed!r}: must be None, 0 or 1 (trees fixed by the group)")
+    plans = _plans(q, k, fixed)
     g = polarfly(q)
     n = int(g.n)
-    k = er_edst_bound(q)
     e = np.asarray(g.edges, dtype=np.int64)
     if q == 2:  # k = 1: a BFS tree of a vertex of degree 3 has depth 2 = the diameter
         from ..trees import bfs_tree
@@ -363,26 +377,33 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
         out = EDSTSet([Tree(bfs_tree(n, e, r), r, TAG, n=n, meta={"order": 1, "base": 0, "shift": 0})])
         check_edsts(g, out)
         return out
-    for order, invariant in _plans(q, k):
+    for order, invariant in plans:
         out = _search_order(q, g, k, order, seed, time_limit, tries, invariant)
         if out is not None:
             return out
     return None
 
 
-def _plans(q: int, k: int) -> list[tuple[int, int]]:
-    """The (group order, invariant trees) pairs :func:`er_depth3_search` tries, in order (steps 1 and 4)."""
+def _plans(q: int, k: int, fixed: int | None = None) -> list[tuple[int, int]]:
+    """The (group order, invariant trees) pairs :func:`er_depth3_search` tries, in order (steps 1 and 4).
+
+    >>> _plans(29, 15), _plans(31, 16), _plans(32, 16), _plans(43, 22), _plans(43, 22, 1)
+    ([(15, 0)], [(15, 1)], [(5, 1)], [(11, 0)], [(21, 1)])
+    """
     odd = k
     while odd % 2 == 0:
         odd //= 2
-    if odd == 1 and k >= 16:  # q = 31, 32: no regular odd-order action; orbits of trees and one fixed tree
-        if q % 2:
+    if fixed == 1 or (fixed is None and odd == 1 and k >= 16):  # orbits of trees and one fixed tree
+        if q % 2 and (k - 1) % 2:  # q = 3 mod 4: (k - 1) divides q - 1, the split torus
             return [(k - 1, 1)]
-        frob = (q - 1).bit_length()  # e of q = 2^e
+        frob = (q - 1).bit_length() if q % 2 == 0 else 1  # e of q = 2^e
         while frob % 2 == 0:
             frob //= 2
         if frob > 1 and (k - 1) % frob == 0:
             return [(frob, 1)]
+        if fixed == 1:
+            raise ValueError(f"fixed=1: q={q} has no group for one fixed tree (needs q = 3 mod 4, or q = 2^e with "
+                             f"the odd part of e dividing k - 1 = {k - 1})")
     if q % 2 == 0:  # the coordinate swap (order 2) gave no depth-3 family at q = 4, 8, 16: no symmetry
         return [(1, 0)]
     return [(odd, 0)]
@@ -401,12 +422,12 @@ def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_lim
     orb, sizes = _edge_orbits(e, n, perm)
     absolute = set(int(v) for v in g.meta["absolute_points"])
     fixed = set(np.flatnonzero(perm == np.arange(n)).tolist()) if order > 1 else set()
-    # the invariant trees' roots: fixed points, non-absolute first; not a point whose neighbours are all absolute
-    # (even q: the nucleus), since a depth-3 tree takes every edge from its root to an absolute point (step 4)
+    # the invariant trees' roots: fixed points that can root a depth-3 tree beside other trees (the lemma of step
+    # 4): not absolute, and not a point whose neighbours are all absolute (even q: the nucleus)
     nbr_abs = np.zeros(n, np.int64)
     np.add.at(nbr_abs, e.ravel(), np.isin(e[:, ::-1], list(absolute)).ravel())
     deg = np.bincount(e.ravel(), minlength=n)
-    centres = sorted((v for v in fixed if nbr_abs[v] < deg[v]), key=lambda v: (v in absolute, v))
+    centres = sorted(v for v in fixed if v not in absolute and nbr_abs[v] < deg[v])
     if invariant and len(centres) < invariant:  # pragma: no cover
         return None
     reps, seen = [], np.zeros(n, bool)

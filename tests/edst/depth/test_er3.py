@@ -110,6 +110,10 @@ def test_bad_search_arguments():
         er_depth3_search(5, tries=0)
     with pytest.raises(ValueError, match="seed"):
         er_depth3_search(5, seed=-1)
+    with pytest.raises(ValueError, match="fixed=2"):
+        er_depth3_search(7, fixed=2)
+    with pytest.raises(ValueError, match="fixed=1: q=5 has no group"):  # q = 1 mod 4: k - 1 is even
+        er_depth3_search(5, fixed=1)
 
 
 def test_wrong_host_graph():
@@ -184,7 +188,7 @@ def _depth3_tree_exists(g, root, banned):
 @pytest.mark.parametrize("q", [3, 4, 5, 7, 8])
 def test_lemma_absolute_neighbours_of_a_depth3_root(q):
     """The lemma of step 4 by CP-SAT: a depth-3 spanning tree rooted at r exists, but none without an edge from r
-    to an absolute neighbour (absolute points recomputed here as x.x = 0 over the field)."""
+    to a neighbour y when r or y is absolute (absolute points recomputed here as x.x = 0 over the field)."""
     from starlib.fields import tables
 
     g = polarfly(q)
@@ -200,8 +204,11 @@ def test_lemma_absolute_neighbours_of_a_depth3_root(q):
     roots = [v for v in range(g.n) if v not in absolute and nbrs[v] & absolute][:2] + sorted(absolute)[:1]
     for r in roots:
         assert _depth3_tree_exists(g, r, set())
-        for z in sorted(nbrs[r] & absolute):
-            assert not _depth3_tree_exists(g, r, {frozenset((r, z))})
+        forced = nbrs[r] if r in absolute else nbrs[r] & absolute  # the lemma: these neighbours are children
+        for y in sorted(forced):
+            assert not _depth3_tree_exists(g, r, {frozenset((r, y))})
+        free = sorted(nbrs[r] - forced)  # the others need not be (a triangle puts them at level 2)
+        assert not free or _depth3_tree_exists(g, r, {frozenset((r, free[0]))})
 
 
 @pytest.mark.parametrize("q", [q for q in er_depth3_qs() if q >= 3])
