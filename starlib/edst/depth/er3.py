@@ -23,17 +23,18 @@ The search (:func:`er_depth3_search`)
    arcs of each base tree, levels ``l`` in ``[dist_G(root, v), 3]``, ``arc u->v => l_v = l_u + 1``, one parent
    per non-root vertex, and the orbit constraints of step 2. Root choices are tried in a seeded order until one
    is feasible.
-4. **A tree fixed by the group** (``k`` a power of 2 from 16 on: ``q = 31, 32``). There ``k' = 1``, but a group
-   of odd order ``m`` with ``k = c m + 1`` can still act: ``c`` orbits of ``m`` trees, as above, and one tree
-   ``T_0`` with ``g(T_0) = T_0``. ``q = 31``: ``m = 15`` (an element of the split torus of ``SO(3, 31)``, order
-   dividing ``q - 1 = 30``; it fixes a non-absolute point ``v`` and the two absolute points of ``v^perp``, and
-   the two edges from ``v`` to them). ``q = 32``: ``m = 5``, the Frobenius map ``x -> x^2`` on coordinates,
-   which fixes the seven points of PG(2, 2). An edge whose orbit is shorter than ``m`` can only be in ``T_0``;
-   ``T_0`` takes whole edge orbits. It is modelled on vertex orbits: one parent arc per orbit representative
-   ``x`` (the parent of ``g^i x`` is ``g^i`` of it), to a vertex ``u`` fixed by the stabiliser of ``x``
-   (``|orbit(u)|`` divides ``|orbit(x)|``), and one level per vertex orbit. Its root is a fixed point of the
-   group: ``T_0``'s centre is fixed by ``g`` (a central edge would be fixed with both ends, ``g`` having odd
-   order), and the centre has the least eccentricity.
+4. **A tree fixed by the group** (by default where ``k`` is a power of 2 from 16 on, ``q = 31, 32``, which have ``k'
+   = 1``; elsewhere with ``fixed=1``). A group of odd order ``m`` with ``k = c m + 1`` acts with ``c`` orbits of
+   ``m`` trees, as above, and one tree ``T_0`` with ``g(T_0) = T_0``. ``q = 3 mod 4``: ``m = k - 1 = (q - 1)/2``,
+   odd, an element of the split torus of ``SO(3, q)`` (order dividing ``q - 1``; ``q = 31``: 15, ``q = 43``: 21, ``q
+   = 47``: 23); it fixes a non-absolute point ``v`` and the two absolute points of ``v^perp``, and the two edges from
+   ``v`` to them; one base tree. ``q = 32``: ``m = 5``, the Frobenius map ``x -> x^2`` on coordinates, which fixes
+   the seven points of PG(2, 2). An edge whose orbit is shorter than ``m`` can only be in ``T_0``; ``T_0`` takes
+   whole edge orbits. It is modelled on vertex orbits: one parent arc per orbit representative ``x`` (the parent of
+   ``g^i x`` is ``g^i`` of it), to a vertex ``u`` fixed by the stabiliser of ``x`` (``|orbit(u)|`` divides
+   ``|orbit(x)|``), and one level per vertex orbit. Its root is a fixed point of the group: ``T_0``'s centre is fixed
+   by ``g`` (a central edge would be fixed with both ends, ``g`` having odd order), and the centre has the least
+   eccentricity.
 
    **Lemma (the root's edges to absolute points).** *In a spanning tree of ER_q of depth at most 3 rooted at
    ``r``, a neighbour ``y`` of ``r`` is a child of ``r`` whenever ``r`` or ``y`` is absolute.* Proof: let
@@ -59,10 +60,11 @@ records ``starlib/edst/depth/er_depth3/q{q}.json`` (package data, starlib JSON, 
 :func:`er_depth3_trees` loads them. The measured table (q, group order, base trees, seconds) is in
 docs/er-edsts.md §13.3.
 
-Measured (seed 0, one worker): depth 3 for every prime power ``q <= 41`` (``q = 2``: depth 2), from under a
-second (``q <= 13``) to about two minutes (``q = 27``, ``q = 37``) per ``q``; ``q = 31`` and ``q = 32`` through
-step 4 (about 20 s and 1 minute; without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic
-units). The repair kernel of
+Measured (seed 0, one worker): depth 3 for every prime power ``q <= 47`` (``q = 2``: depth 2), from under a
+second (``q <= 13``) to about four minutes (``q = 47``) per ``q``; ``q = 31`` and ``q = 32`` through step 4
+(about 20 s and 1 minute; without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic units), and
+``q = 43, 47`` through step 4 with ``fixed=1`` (one base tree, one fixed tree; the default plan would need two
+and eight base trees). The repair kernel of
 :mod:`~starlib.edst.depth.er` with target 3 stalls far from depth 3 (docs §13.3), so it is not used here.
 
 Example
@@ -558,10 +560,12 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     return out
 
 
-#: the prime powers the committed records cover (``make er-depth3`` writes them): every one up to 41
-ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41)
+#: the prime powers the committed records cover (``make er-depth3`` writes them): every prime power up to 47
+ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47)
 #: search arguments other than the defaults, per ``q`` (the records name the arguments they were made with)
-ER_DEPTH3_PARAMS: dict[int, dict[str, float]] = {23: {"time_limit": 80.0, "tries": 4},
-                                                  32: {"time_limit": 150.0, "tries": 4}}
+ER_DEPTH3_PARAMS: dict[int, dict[str, float | int]] = {23: {"time_limit": 80.0, "tries": 4},
+                                                        32: {"time_limit": 150.0, "tries": 4},
+                                                        43: {"time_limit": 150.0, "tries": 2, "fixed": 1},
+                                                        47: {"time_limit": 150.0, "tries": 3, "fixed": 1}}
 
 

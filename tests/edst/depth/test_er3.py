@@ -135,11 +135,11 @@ def test_every_prime_power_up_to_41_has_a_record():
     assert set(er_depth3_qs()) >= {q for q in range(2, 42) if is_prime_power(q)}
 
 
-@pytest.mark.parametrize("q, order", [(31, 15), (32, 5)])
+@pytest.mark.parametrize("q, order", [(31, 15), (32, 5), (43, 21), (47, 23)])
 def test_one_tree_fixed_by_the_group_and_orbits_of_the_rest(q, order):
-    """Step 4 at q = 31, 32, checked on the records: the group element (an automorphism, checked here against the
-    edge set) maps the family onto itself, fixes exactly one tree (rooted at a fixed point) and moves the other 15
-    in orbits of ``order`` trees."""
+    """Step 4 at q = 31, 32, 43, 47, checked on the records: the group element (an automorphism, checked here
+    against the edge set) maps the family onto itself, fixes exactly one tree (rooted at a fixed point) and moves
+    the others in orbits of ``order`` trees."""
     from starlib.edst.depth.er3 import _group
 
     g = polarfly(q)
