@@ -23,15 +23,15 @@ The search (:func:`er_depth3_search`)
    arcs of each base tree, levels ``l`` in ``[dist_G(root, v), 3]``, ``arc u->v => l_v = l_u + 1``, one parent
    per non-root vertex, and the orbit constraints of step 2. Root choices are tried in a seeded order until one
    is feasible.
-4. **A tree fixed by the group** (by default where ``k`` is a power of 2 from 16 on, ``q = 31, 32``, which have ``k'
-   = 1``; elsewhere with ``fixed=1``). A group of odd order ``m`` with ``k = c m + 1`` acts with ``c`` orbits of
+4. **A tree fixed by the group** (by default where ``k`` is a power of 2 from 16 on, ``q = 31, 32``, which have
+   ``k' = 1``; elsewhere with ``fixed=1``). A group of odd order ``m`` with ``k = c m + 1`` acts with ``c`` orbits of
    ``m`` trees, as above, and one tree ``T_0`` with ``g(T_0) = T_0``. ``q = 3 mod 4``: ``m = k - 1 = (q - 1)/2``,
-   odd, an element of the split torus of ``SO(3, q)`` (order dividing ``q - 1``; ``q = 31``: 15, ``q = 43``: 21, ``q
-   = 47``: 23); it fixes a non-absolute point ``v`` and the two absolute points of ``v^perp``, and the two edges from
-   ``v`` to them; one base tree. ``q = 32``: ``m = 5``, the Frobenius map ``x -> x^2`` on coordinates, which fixes
-   the seven points of PG(2, 2). An edge whose orbit is shorter than ``m`` can only be in ``T_0``; ``T_0`` takes
-   whole edge orbits. It is modelled on vertex orbits: one parent arc per orbit representative ``x`` (the parent of
-   ``g^i x`` is ``g^i`` of it), to a vertex ``u`` fixed by the stabiliser of ``x`` (``|orbit(u)|`` divides
+   odd, an element of the split torus of ``SO(3, q)`` (order dividing ``q - 1``; ``q = 31``: 15, ``q = 43``: 21,
+   ``q = 47``: 23); it fixes a non-absolute point ``v`` and the two absolute points of ``v^perp``, and the two edges
+   from ``v`` to them; one base tree. ``q = 32``: ``m = 5``, the Frobenius map ``x -> x^2`` on coordinates, which
+   fixes the seven points of PG(2, 2). An edge whose orbit is shorter than ``m`` can only be in ``T_0``; ``T_0``
+   takes whole edge orbits. It is modelled on vertex orbits: one parent arc per orbit representative ``x`` (the
+   parent of ``g^i x`` is ``g^i`` of it), to a vertex ``u`` fixed by the stabiliser of ``x`` (``|orbit(u)|`` divides
    ``|orbit(x)|``), and one level per vertex orbit. Its root is a fixed point of the group: ``T_0``'s centre is fixed
    by ``g`` (a central edge would be fixed with both ends, ``g`` having odd order), and the centre has the least
    eccentricity.
