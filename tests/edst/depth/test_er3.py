@@ -248,3 +248,15 @@ def _orbit(perm, v):
         x = perm[x]
         if x == v:
             return
+
+
+@pytest.mark.parametrize("q, order", [(7, 3), (8, 3), (11, 5)])
+def test_fixed_tree_plan_on_small_q(q, order):
+    """The plan with one fixed tree (``fixed=1``) on small q: q = 7, 11 (split torus, q = 3 mod 4) and q = 8 (the
+    Frobenius map, order 3 = k - 1). The family is checked independently (networkx) and one tree is fixed by the
+    group."""
+    trees = er_depth3_search(q, fixed=1)
+    assert trees is not None
+    assert nx_check(q, trees) == [3] * ((q + 1) // 2)
+    assert {t.meta["order"] for t in trees} == {order}
+    assert sum(t.meta["base"] == (q + 1) // 2 // order for t in trees) == 1  # the fixed tree comes last
