@@ -131,8 +131,8 @@ def test_odd_prime_q_roots_are_not_absolute(q):
     assert not absolute & {t.root for t in er_depth3_trees(q)}
 
 
-def test_every_prime_power_up_to_41_has_a_record():
-    assert set(er_depth3_qs()) >= {q for q in range(2, 42) if is_prime_power(q)}
+def test_every_prime_power_up_to_47_has_a_record():
+    assert set(er_depth3_qs()) >= {q for q in range(2, 48) if is_prime_power(q)}
 
 
 @pytest.mark.parametrize("q, order", [(31, 15), (32, 5), (43, 21), (47, 23)])
