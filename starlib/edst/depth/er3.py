@@ -10,10 +10,11 @@ The search (:func:`er_depth3_search`)
    For odd ``q`` a product of two reflections ``x -> x - 2 (x.v)/(v.v) v`` of ``GF(q)^3`` (``v`` non-isotropic,
    drawn by a seeded generator) is an automorphism of ER_q (it keeps the dot product); a power ``g`` of one whose
    permutation of the points has order divisible by ``k'`` has order exactly ``k'``. An element of odd order
-   ``> 1`` of ``SO(3, q)`` fixes no edge (checked per instance: every edge orbit of ``<g>`` has size ``k'``;
-   orbits of another size are left unused, which for odd ``q`` makes the model infeasible). Even ``q`` and
-   ``k' = 1`` (``q = 3, 7, 31``) use no symmetry (``c = k`` base trees): the swap of the first two coordinates
-   (order 2) was tried for even ``q`` and gave no depth-3 family at ``q = 4, 8, 16``.
+   ``> 1`` dividing ``q + 1`` fixes no edge; one dividing ``q - 1`` fixes the two edges from its fixed point
+   ``v`` to the absolute points of ``v^perp`` (step 4). The orbits are computed per instance; orbits shorter
+   than ``k'`` are left unused, which for odd ``q`` makes the model infeasible. Even ``q`` and ``k' = 1``
+   (``q = 3, 7``) use no symmetry (``c = k`` base trees; ``q = 31``: step 4): the swap of the first two
+   coordinates (order 2) was tried for even ``q`` and gave no depth-3 family at ``q = 4, 8, 16``.
 2. **Base trees.** ``c`` base trees ``B_0 .. B_{c-1}``, rooted at non-absolute points of distinct
    ``<g>``-orbits; the family is ``g^i(B_j)`` for ``i < k'``, ``j < c`` (``k`` trees). It is edge-disjoint iff
    every edge orbit holds at most one edge of all base trees together (the images of one orbit representative
