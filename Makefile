@@ -95,7 +95,7 @@ sweep: venv ## regenerate data/er_sweep.csv: ER_q EDSTs for every prime power q 
 	$(BIN)/starlib sweep er --q-max 1024 --workers $(JOBS) -o data/er_sweep.csv $(SWEEP_ARGS)
 
 .PHONY: er-depth3
-er-depth3: venv ## regenerate starlib/edst/depth/er_depth3/q*.json: depth-3 maximum EDST families of ER_q, every prime power q <= 47 (CP-SAT, one worker, ~20 min)
+er-depth3: venv ## regenerate starlib/edst/depth/er_depth3/q*.json: depth-3 maximum EDST families of ER_q, every prime power q <= 61 (CP-SAT, one worker, ~30 min)
 	$(ONE_THREAD) $(BIN)/python tools/er_depth3.py
 
 # The ns-3 record (data/simulate.csv) that notebook 15 reads: allreduce over EDSTs, one BFS tree and a ring on four

@@ -12,7 +12,7 @@ module              contents
 :mod:`.er`          :func:`er_shallow_trees`: ER_q at the bound ``floor((q+1)/2)`` and depth 4 (the lifted
                     clusters of :mod:`starlib.edst.factor.er`, the local search, a repair of the deep vertices)
 :mod:`.er3`         :func:`er_depth3_trees`: ER_q at the bound and depth 3 (the optimum), from committed families
-                    found by a symmetric CP-SAT search, every prime power ``q <= 47``
+                    found by a symmetric CP-SAT search, every prime power ``q <= 61``
 :mod:`.slimfly`     :func:`slimfly_shallow_trees`: Slim Fly MMS(q) at its maximum count, depth <= 4 measured for
                     every admissible ``q <= 64`` (the count proved, the depth not)
 :mod:`.target`      :func:`repair_to_depth`, :func:`deepen_search`: the targeted repair of the deep vertices at any

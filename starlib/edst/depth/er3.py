@@ -61,11 +61,12 @@ records ``starlib/edst/depth/er_depth3/q{q}.json`` (package data, starlib JSON, 
 :func:`er_depth3_trees` loads them. The measured table (q, group order, base trees, seconds) is in
 docs/er-edsts.md §13.3.
 
-Measured (seed 0, one worker): depth 3 for every prime power ``q <= 47`` (``q = 2``: depth 2), from under a
-second (``q <= 13``) to about four minutes (``q = 47``) per ``q``; ``q = 31`` and ``q = 32`` through step 4
-(about 20 s and 1 minute; without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic units), and
-``q = 43, 47`` through step 4 with ``fixed=1`` (one base tree, one fixed tree; the default plan would need two
-and eight base trees). The repair kernel of
+Measured (one worker): depth 3 for every prime power ``q <= 61`` (``q = 2``: depth 2), from under a second
+(``q <= 13``) to about six minutes (``q = 61``) per ``q``. ``q = 31, 32`` use step 4 (about 20 s and 1 minute;
+without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic units); ``q = 43, 47, 59`` use step 4
+with ``fixed=1`` (one base tree and one fixed tree; the default plan would need 2, 8 and 2 base trees). Seed 0
+except ``q = 49, 53, 61`` (seed 1: seed 0's root choices were refuted or ran out of time) and ``q = 59`` (seed 2);
+the arguments are in :data:`ER_DEPTH3_PARAMS` and in each record. The repair kernel of
 :mod:`~starlib.edst.depth.er` with target 3 stalls far from depth 3 (docs §13.3), so it is not used here.
 
 Example
@@ -561,12 +562,17 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     return out
 
 
-#: the prime powers the committed records cover (``make er-depth3`` writes them): every prime power up to 47
-ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47)
+#: the prime powers the committed records cover (``make er-depth3`` writes them): every prime power up to 61
+ER_DEPTH3_QS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53,
+                59, 61)
 #: search arguments other than the defaults, per ``q`` (the records name the arguments they were made with)
 ER_DEPTH3_PARAMS: dict[int, dict[str, float | int]] = {23: {"time_limit": 80.0, "tries": 4},
                                                         32: {"time_limit": 150.0, "tries": 4},
                                                         43: {"time_limit": 150.0, "tries": 2, "fixed": 1},
-                                                        47: {"time_limit": 150.0, "tries": 3, "fixed": 1}}
+                                                        47: {"time_limit": 150.0, "tries": 3, "fixed": 1},
+                                                        49: {"seed": 1, "time_limit": 100.0, "tries": 12},
+                                                        53: {"seed": 1, "time_limit": 100.0, "tries": 12},
+                                                        59: {"seed": 2, "time_limit": 100.0, "tries": 12, "fixed": 1},
+                                                        61: {"seed": 1, "time_limit": 100.0, "tries": 12}}
 
 

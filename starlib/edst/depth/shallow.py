@@ -35,7 +35,7 @@ The starting families use the structure of the graph
   :func:`~starlib.edst.depth.er.er_shallow_trees` (that family, the local search, then a repair of the vertices
   deeper than 4) is a further start, of depth 4 for every prime power ``q <= 128`` measured (depth 2 at
   ``q = 2``), and the committed depth-3 family of :func:`~starlib.edst.depth.er3.er_depth3_trees` another, where
-  one is known (every prime power ``q <= 47``): depth 3 is the lower bound, so these are optimal.
+  one is known (every prime power ``q <= 61``): depth 3 is the lower bound, so these are optimal.
 * For Slim Fly MMS(q) (``slimfly(q)``), :func:`~starlib.edst.depth.slimfly.slimfly_shallow_trees` (depth 4
   measured for every admissible ``q <= 64``; ``q = 8`` needs its repair) is a further start.
 
