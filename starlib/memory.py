@@ -50,7 +50,7 @@ import contextlib
 import contextvars
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .validation import check_int, shorten
@@ -293,8 +293,8 @@ def edst_size(size: Size) -> Size:
     >>> (s.n, s.m), s.peak_bytes == 64 * 45 + 100 * 10 + EDST_EDGE_BYTES * 45 + EDST_VERTEX_BYTES * 10
     ((10, 45), True)
     """
-    return Size(size.n, size.m, size.peak_bytes + EDST_EDGE_BYTES * size.m + EDST_VERTEX_BYTES * size.n, size.items,
-                size.directed)
+    return replace(size, peak_bytes=size.peak_bytes + EDST_EDGE_BYTES * size.m
+                   + EDST_VERTEX_BYTES * size.n)
 
 
 def check_size(size: Size, params: Mapping[str, Any], what: str, max_memory: int | None = None) -> Size:

@@ -28,6 +28,7 @@ from ..graphs import ArrayGraph, jsonable
 from ..memory import check_size, edst_size
 from ..registry import NETWORK_FAMILIES, get_family, parse_params
 from ..validation import shorten
+from .text import params_text
 
 if TYPE_CHECKING:
     from ..io import NetworkFile
@@ -71,7 +72,7 @@ def resolve(name: str, pairs: Sequence[str], max_memory: int | None = None, tree
         size = fam.estimate(params)
         given = {k: v for k, v in params.items() if v is not None}
         if size.directed:  # known from the parameters: refused before a graph of n nodes is built
-            raise ValueError(f"{fam.name} {' '.join(f'{k}={v}' for k, v in given.items())}: the graph is directed "
+            raise ValueError(f"{fam.name} {params_text(given)}: the graph is directed "
                              f"(its generators are not closed under inverses); edge-disjoint spanning trees are taken "
                              f"on undirected networks (starlib info and build read directed ones)")
         check_size(edst_size(size), given, fam.name, max_memory)
