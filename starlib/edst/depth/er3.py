@@ -175,7 +175,7 @@ def _group(q: int, order: int, seed: int) -> np.ndarray | None:
         p = _point_index(T, q, T.mul(pts, pts)[:, [1, 2, 0]])
         o = _perm_order(p)
         return _perm_pow(p, o // order) if o % order == 0 else None
-    norms = np.array([int(_dot(T, pts[i:i + 1], pts[i])[0]) for i in range(n)])
+    norms = T.add(T.add(T.mul(pts[:, 0], pts[:, 0]), T.mul(pts[:, 1], pts[:, 1])), T.mul(pts[:, 2], pts[:, 2]))
     nonabs = pts[norms != 0]
     rng = np.random.default_rng(seed)
     for _ in range(10_000):
@@ -201,6 +201,11 @@ def _vertex_orbits(perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if s:
             sizes.append(s)
     return orb, np.array(sizes, np.int64)
+
+
+def _orbit_reps(vorb: np.ndarray) -> np.ndarray:
+    """The least vertex of each orbit of :func:`_vertex_orbits`, by orbit id (so increasing)."""
+    return np.unique(vorb, return_index=True)[1]
 
 
 def _edge_orbits(e: np.ndarray, n: int, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -262,9 +267,7 @@ def _solve(g: ArrayGraph, orb: np.ndarray, sizes: np.ndarray, order: int, roots:
     if fixed_roots:
         assert perm is not None
         vorb, vsize = _vertex_orbits(perm)
-        reps = np.full(vsize.shape[0], -1, np.int64)
-        for v in range(n - 1, -1, -1):
-            reps[vorb[v]] = v
+        reps = _orbit_reps(vorb)
         key = e[:, 0] * n + e[:, 1]
         sorter = np.argsort(key)
         nbrs: list[list[int]] = [[] for _ in range(n)]
@@ -369,7 +372,7 @@ def er_depth3_search(q: int, *, seed: int = 0, time_limit: float = 20.0, tries: 
     if not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit={time_limit!r}: must be a positive number (deterministic time units)")
     k = er_edst_bound(q)
-    if fixed is not None and fixed not in (0, 1) or isinstance(fixed, bool):
+    if isinstance(fixed, bool) or fixed not in (None, 0, 1):
         raise ValueError(f"fixed={fixed!r}: must be None, 0 or 1 (trees fixed by the group)")
     plans = _plans(q, k, fixed)
     g = polarfly(q)
@@ -425,7 +428,8 @@ def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_lim
         return None
     orb, sizes = _edge_orbits(e, n, perm)
     absolute = set(int(v) for v in g.meta["absolute_points"])
-    fixed = set(np.flatnonzero(perm == np.arange(n)).tolist()) if order > 1 else set()
+    vorb, vsize = _vertex_orbits(perm)
+    fixed = set(np.flatnonzero(vsize[vorb] == 1).tolist()) if order > 1 else set()
     # the invariant trees' roots: fixed points that can root a depth-3 tree beside other trees (the lemma of step
     # 4): not absolute, and not a point whose neighbours are all absolute (even q: the nucleus)
     nbr_abs = np.zeros(n, np.int64)
@@ -434,16 +438,7 @@ def _search_order(q: int, g: ArrayGraph, k: int, order: int, seed: int, time_lim
     centres = sorted(v for v in fixed if v not in absolute and nbr_abs[v] < deg[v])
     if invariant and len(centres) < invariant:  # pragma: no cover
         return None
-    reps, seen = [], np.zeros(n, bool)
-    for v in range(n):
-        if seen[v]:
-            continue
-        x = v
-        while not seen[x]:
-            seen[x] = True
-            x = perm[x]
-        if v not in fixed:
-            reps.append(v)
+    reps = [v for v in _orbit_reps(vorb).tolist() if v not in fixed]  # the least vertex of each orbit
     rng = np.random.default_rng(seed + 1)
     rng.shuffle(reps)
     # non-absolute roots first (ER_3, ER_5 have no depth-3 tree rooted at an absolute point); even q: then the rest
