@@ -62,7 +62,7 @@ records ``starlib/edst/depth/er_depth3/q{q}.json`` (package data, starlib JSON, 
 docs/er-edsts.md §13.3.
 
 Measured (one worker): depth 3 for every prime power ``q <= 61`` (``q = 2``: depth 2), from under a second
-(``q <= 13``) to about six minutes (``q = 61``) per ``q``. ``q = 31, 32`` use step 4 (about 20 s and 1 minute;
+(``q <= 13``) to about six minutes (``q = 61``) per ``q``. ``q = 31, 32`` use step 4 (about 6 s and 1 minute;
 without it, 16 unsymmetric trees found nothing in 400 and 600 deterministic units); ``q = 43, 47, 59`` use step 4
 with ``fixed=1`` (one base tree and one fixed tree; the default plan would need 2, 8 and 2 base trees). Seed 0
 except ``q = 49, 53, 61`` (seed 1: seed 0's root choices were refuted or ran out of time) and ``q = 59`` (seed 2);
