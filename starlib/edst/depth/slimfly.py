@@ -31,9 +31,17 @@ the local search alone).
 of a maximum family has degree above ``d - k + 1`` at a vertex. For ``q >= 8``, ``k - 1 > |X| = (q - delta)/2``:
 no tree holds all ``q`` cross edges of a vertex.
 
-**Lower bound (a theorem).** No family of ``k(q)`` EDSTs of MMS(q) has every tree of depth 2 or less for the
-admissible ``q`` checked (:func:`~starlib.edst.depth.depth_lower_bound` gives 3 for ``3 <= q <= 64``; its proof
-is in :mod:`starlib.edst.depth.bound`). So depth 4 is within one level of optimal.
+**Lower bound (a theorem, every admissible q).** In a family of ``k(q)`` EDSTs of MMS(q), *every* tree has
+depth at least 3. The ``k - 1`` other trees each use an edge at every vertex, so a tree has degree at most
+``c = d - k + 1`` anywhere (the degree cap above): its root has at most ``c`` children and every other vertex at
+most ``c - 1``. A tree of depth 2 therefore has at most ``1 + c + c(c - 1) = 1 + c^2`` vertices. For
+``delta = 0``, ``c = 3q/4 + 1`` and ``2q^2 - (1 + c^2) = (23q^2 - 24q - 32)/16 > 0`` for ``q >= 4``; for
+``delta = +-1`` (``d`` odd), ``c = (d + 3)/2 <= (3q + 7)/4`` and ``16 (2q^2 - 1 - c^2) >= 23q^2 - 42q - 65 > 0``
+for ``q >= 3``. So ``1 + c^2 < 2q^2 = n``: no tree of depth 2 spans. This is the degree-budget argument of
+:mod:`starlib.edst.depth.bound` in closed form, and :func:`~starlib.edst.depth.depth_lower_bound` (which also
+uses the BFS balls) gives the same 3 on every ``q`` it is run on. So depth 4 is within one level of optimal, for
+every admissible ``q``; at ``q = 3`` depth 3 is reached, and at ``q = 5`` CP-SAT proves depth 3 infeasible
+(``data/depth_certificates.csv``), so 4 is optimal there.
 
 What is measured, not proved
 ----------------------------

@@ -54,6 +54,36 @@ def test_count_formula_matches_eq1() -> None:
         assert slimfly_edst_count(q) == m // (n - 1) == d // 2
 
 
+def test_every_tree_depth_at_least_three_closed_form() -> None:
+    # the module's "Lower bound": a tree has degree <= c = d - k + 1 anywhere, so depth 2 spans <= 1 + c^2 < 2q^2;
+    # checked on every admissible q < 2048 from the degree of the built graph's formula
+    from starlib.factors import MMS_ORDER
+
+    count = 0
+    for q in range(3, 2048):
+        try:
+            MMS_ORDER(q, "q")
+        except ValueError:
+            continue
+        delta = {0: 0, 1: 1, 3: -1}[q % 4]
+        d = (3 * q - delta) // 2
+        c = d - slimfly_edst_count(q) + 1
+        assert 1 + c * c < 2 * q * q, q
+        count += 1
+    assert count > 100
+
+
+@pytest.mark.parametrize("q", [3, 4, 5, 7, 8, 9])
+def test_depth_lower_bound_is_three(q: int) -> None:
+    # the generic bound (budgets and BFS balls, a second computation) agrees with the closed form: 3, no more
+    from starlib.edst.depth import depth_lower_bound
+
+    P = slimfly(q)
+    c = max(P.degrees()) - slimfly_edst_count(q) + 1
+    assert 1 + c * c < P.n
+    assert depth_lower_bound(P, slimfly_edst_count(q)).value == 3
+
+
 def test_deterministic() -> None:
     assert family_sha256(slimfly_shallow_trees(8, slimfly(8))) == family_sha256(slimfly_shallow_trees(8, slimfly(8)))
 
