@@ -82,7 +82,6 @@ import math
 from pathlib import Path
 
 import numpy as np
-import orjson
 
 from ...factors import polarfly, polarfly_points
 from ...fields import GFTables, tables
@@ -93,6 +92,7 @@ from ..factor.er import er_edst_bound
 from ..factor.er.families import singer_labels_of
 from ..trees import EDSTSet, Tree, bfs_distances, relabel_trees
 from ..verify import check_edsts
+from .record import read_parent_record
 
 __all__ = ["er_depth3_search", "er_depth3_trees", "er_depth3_qs", "record_path", "DATA_DIR", "TAG",
            "ER_DEPTH3_QS"]
@@ -473,24 +473,6 @@ def record_path(q: int, directory: str | Path | None = None) -> Path:
     return (DATA_DIR if directory is None else Path(directory)) / f"q{q}.json"
 
 
-def _read_record(path: Path, q: int, n: int) -> EDSTSet:
-    """The trees of a record: its ``trees`` key (``root``, ``parent`` of every vertex, -1 at the root), checked for
-    shape here and as a family by the caller (:func:`~starlib.edst.verify.check_edsts`)."""
-    data = orjson.loads(path.read_bytes())
-    if data.get("network") != "polarfly" or data.get("params") != {"q": q} or data.get("n") != n:
-        raise ValueError(f"q={q}: record {path} is not a family on polarfly({q})")
-    out = []
-    for t in data.get("trees") or []:
-        parent = np.asarray(t["parent"], dtype=np.int64)
-        root = int(t["root"])
-        if parent.shape != (n,) or not 0 <= root < n or parent[root] != -1:
-            raise ValueError(f"q={q}: record {path} has a tree that is not a parent array on {n} vertices")
-        child = np.flatnonzero(parent >= 0)
-        edges = np.stack([parent[child], child], axis=1)
-        out.append(Tree(edges, root, construction=str(t.get("construction", TAG)), n=n))
-    return EDSTSet(out)
-
-
 def er_depth3_qs(directory: str | Path | None = None) -> list[int]:
     """The ``q`` with a committed depth-3 record, increasing.
 
@@ -540,7 +522,7 @@ def er_depth3_trees(q: int, graph: GraphLike | None = None, *, directory: str | 
     if not path.exists():
         return None
     pf = polarfly(q)
-    trees = _read_record(path, q, pf.n)
+    trees = read_parent_record(path, "polarfly", {"q": q}, int(pf.n), TAG)
     if len(trees) != er_edst_bound(q) or max(trees.depths()) > max(DEPTH, 2 if q == 2 else DEPTH):
         raise ValueError(f"q={q}: record {path} has {len(trees)} trees of depths {trees.depths()}, "
                          f"expected {er_edst_bound(q)} of depth <= 3")
