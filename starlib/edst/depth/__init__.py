@@ -14,7 +14,10 @@ module              contents
 :mod:`.er3`         :func:`er_depth3_trees`: ER_q at the bound and depth 3 (the optimum), from committed families
                     found by a symmetric CP-SAT search, every prime power ``q <= 61``
 :mod:`.slimfly`     :func:`slimfly_shallow_trees`: Slim Fly MMS(q) at its maximum count, depth <= 4 measured for
-                    every admissible ``q <= 64`` (the count proved, the depth not)
+                    every admissible ``q <= 128`` (the count and the lower bound 3 proved, the depth not)
+:mod:`.slimfly3`    :func:`slimfly_depth3_trees`: Slim Fly MMS(q) at its maximum count and depth 3 (the optimum),
+                    from committed families found by CP-SAT (``q = 7``)
+:mod:`.record`      :func:`~.record.read_parent_record`: reads the committed families of ``er3`` and ``slimfly3``
 :mod:`.target`      :func:`repair_to_depth`, :func:`deepen_search`: the targeted repair of the deep vertices at any
                     target depth, on any graph (ER_q's repair plus simulated annealing on the excess depth)
 :mod:`.coupled`     :func:`coupled_depth_bound` (:class:`CoupledDepthBound`): the depth bound that couples the trees
@@ -30,8 +33,9 @@ This floor uses the floors below (primitives, factor packings, product construct
 one another's public names: ``search`` offers :func:`~.search.improve_depth` and, for the ER_q repair,
 :func:`~.search.graph_index` (adjacency with edge ids) and :func:`~.search.below` (compiled: the subtree test);
 ``er``'s compiled exchanges (:func:`~.er.repair_family` and its kernels) serve ``target`` and ``slimfly``;
-``shallow`` uses ``bound``, ``search``, ``er``, ``er3``, ``slimfly`` and ``target``; ``exact`` and ``coupled`` use
-``bound`` (and ``exact`` ``shallow``).
+``er3`` and ``slimfly3`` read their records through ``record``; ``slimfly3`` searches with ``exact`` (imported
+when called); ``shallow`` uses ``bound``, ``search``, ``er``, ``er3``, ``slimfly``, ``slimfly3`` and ``target``;
+``exact`` and ``coupled`` use ``bound`` (and ``exact`` ``shallow``).
 
 Example
 -------
@@ -60,10 +64,11 @@ from .exact import (
 from .search import improve_depth
 from .shallow import ShallowStart, shallow_factor_trees, shallow_starts, shallow_trees, shallowest
 from .slimfly import slimfly_shallow_trees
+from .slimfly3 import slimfly_depth3_trees
 from .target import deepen_search, repair_to_depth
 
 __all__ = ["DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
            "shallowest", "shallow_factor_trees", "er_shallow_trees", "DepthOptimum", "DepthSolve",
            "depth_feasible", "optimal_depth", "optimal_depth_trees", "settle_small", "small_instances",
            "vertex_transitive", "CoupledDepthBound", "coupled_depth_bound", "er_depth3_trees",
-           "slimfly_shallow_trees", "deepen_search", "repair_to_depth"]
+           "slimfly_shallow_trees", "slimfly_depth3_trees", "deepen_search", "repair_to_depth"]

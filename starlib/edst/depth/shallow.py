@@ -37,7 +37,9 @@ The starting families use the structure of the graph
   ``q = 2``), and the committed depth-3 family of :func:`~starlib.edst.depth.er3.er_depth3_trees` another, where
   one is known (every prime power ``q <= 61``): depth 3 is the lower bound, so these are optimal.
 * For Slim Fly MMS(q) (``slimfly(q)``), :func:`~starlib.edst.depth.slimfly.slimfly_shallow_trees` (depth 4
-  measured for every admissible ``q <= 64``; ``q = 8`` needs its repair) is a further start.
+  measured for every admissible ``q <= 128``; ``q = 8`` needs its repair) is a further start, and the committed
+  depth-3 family of :func:`~starlib.edst.depth.slimfly3.slimfly_depth3_trees` another where one is known
+  (``q = 7``): every tree of a maximum family of MMS(q) has depth at least 3, so it is optimal.
 
 **Deepening.** On graphs of at most :data:`DEEPEN_LINKS` links, when the best family is more than one level above
 the lower bound, :func:`~starlib.edst.depth.target.deepen_search` then asks for one level less at a time, down to
@@ -96,6 +98,7 @@ from .er import er_shallow_trees
 from .er3 import er_depth3_trees
 from .search import improve_depth
 from .slimfly import slimfly_shallow_trees
+from .slimfly3 import slimfly_depth3_trees
 from .target import deepen_search
 
 __all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "DEEPEN_LINKS"]
@@ -184,6 +187,9 @@ def shallow_starts(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: 
     params = getattr(graph, "params", None) or {}
     if getattr(graph, "name", None) == "slimfly" and form is not None and "q" in params:
         starts.append(ShallowStart("Slim Fly depth 4", slimfly_shallow_trees(int(params["q"]), graph, seed=seed)))
+        deep3 = slimfly_depth3_trees(int(params["q"]), graph)  # the committed depth-3 family, where one is known
+        if deep3 is not None:
+            starts.append(ShallowStart("Slim Fly depth 3", deep3))
     count = max(len(s.trees) for s in starts)
     seconds = generic_seconds(int(g.m))
     if (count < upper_bound(g) and seconds <= exact_seconds) or seconds <= cheap_seconds:
