@@ -41,7 +41,9 @@ for ``q >= 3``. So ``1 + c^2 < 2q^2 = n``: no tree of depth 2 spans. This is the
 :mod:`starlib.edst.depth.bound` in closed form, and :func:`~starlib.edst.depth.depth_lower_bound` (which also
 uses the BFS balls) gives the same 3 on every ``q`` it is run on. So depth 4 is within one level of optimal, for
 every admissible ``q``; at ``q = 3`` depth 3 is reached, and at ``q = 5`` CP-SAT proves depth 3 infeasible
-(``data/depth_certificates.csv``), so 4 is optimal there.
+(``data/depth_certificates.csv``), so 4 is optimal there; it proves depth 3 infeasible at ``q = 4`` too, and
+finds a depth-3 family at ``q = 7`` (:mod:`starlib.edst.depth.slimfly3`). So the least depth of a maximum family
+is 3 at ``q = 3, 7`` and 4 at ``q = 4, 5``; for the other ``q`` it is 3 or 4.
 
 What is measured, not proved
 ----------------------------
@@ -51,17 +53,18 @@ What is measured, not proved
    ``(D_G + 1)(2 L_G + 2 d_H^{t_H}) + D_G``, Theorem V-C.12).
 2. The depth-reducing local search :func:`~starlib.edst.depth.improve_depth` (subtree moves along graph edges
    ``xy`` with ``y`` shallower, exchanging parent edges between trees; every move keeps ``k`` edge-disjoint
-   spanning trees). It reaches depth 4 for every admissible ``q <= 64`` except ``q = 8`` (depth 5).
+   spanning trees). It reaches depth 4 for every admissible ``q <= 128`` except ``q = 8`` (depth 5).
 3. If a tree is deeper than 4: the targeted repair of the vertices deeper than 4 written for ER_q
    (:mod:`starlib.edst.depth.er`; exchanges scored by the number of deep vertices, chained exchanges, seeded kicks),
    which takes q = 8 to depth 4. Then one more search and repair from the best family if still needed.
 
 Every family returned passes :func:`~starlib.edst.verify.check_edsts`. Depth ``<= 4`` holds for **every admissible
-q <= 64** (q = 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59, 61, 64;
-depth 3 at q = 3): ``tools/check_slimfly_depth.py`` builds and verifies each one and writes
-``data/slimfly_depth.csv`` (about 80 s on one core). For one of these ``q`` the recorded family *is* a
-computer-checked proof that MMS(q) has ``k(q)`` EDSTs of depth at most 4; it is not a proof for other ``q``, and
-for ``q > 64`` the function returns the best family found, whose depths say whether it met the target.
+q <= 128** (the 43 prime powers from 3 to 128; depth 3 at q = 3): ``make slimfly-depth``
+(``tools/check_slimfly_depth.py``) builds and verifies each one and writes ``data/slimfly_depth.csv`` (about
+80 s on one core up to ``q = 64``, about 45 minutes up to 128, where ``n = 32,768`` and ``m = 3.1`` million).
+For one of these ``q`` the recorded family *is* a computer-checked proof that MMS(q) has ``k(q)`` EDSTs of depth
+at most 4; it is not a proof for other ``q``, and for ``q > 128`` the function returns the best family found,
+whose depths say whether it met the target.
 
 What a closed-form construction would have to do
 ------------------------------------------------
@@ -74,6 +77,20 @@ intra alike; in a hub design (children in one tree only) a tree owning a whole c
 only tree able to use its ``q|X|/2`` intra edges, so the hub sets must interleave inside every class
 (docs/star-products.md §7.6). Turning the twisted-sheet idea (lift a factor tree through the bijections, join the
 sheets with supernode edges near the root) into such a balanced assignment is the open step.
+
+One symmetric shortcut fails, provably. The maps ``H_u = {(x, y) -> (x, y + b (x - u))}`` (lines
+``(m, c) -> (m + b, c - b u)``) form a group of order ``q`` of automorphisms that fixes column ``u`` pointwise,
+acts regularly on every other column, and whose line orbits are the pencils through the points of column ``u``.
+Root a tree invariant under ``H_u`` at its centre: ``H_u`` fixes it (the orbits have 1 or ``q >= 3`` points, so a
+central edge is not flipped), so the parent map commutes with ``H_u``. A point of a column ``x != u`` then cannot
+have its parent in its own column (the column is one orbit, and a parent map inside a finite orbit closes a
+cycle), so its parent is a line; by
+invariance all the parents of column ``x`` are the ``q`` lines through one point ``(u, z_x)``, one per slope. A
+second tree invariant under ``H_u'``, ``u' != u``, does the same through ``(u', z'_x)``. The line through
+``(u, z_x)`` and ``(u', z'_x)`` has some slope ``m`` and meets column ``x`` in one point: both trees hold that
+cross edge. Trees invariant under the same ``H_u`` each hold a spanning tree of column ``u``'s ``C(X)`` (the fixed
+points, whose parents must be fixed too), and ``C(X)`` has at most ``t_H < k`` edge-disjoint ones. So no maximum
+family consists of trees each invariant under some ``H_u``.
 
 References
 ----------
@@ -99,7 +116,8 @@ from .bound import depth_lower_bound
 from .er import repair_family
 from .search import graph_index, improve_depth
 
-__all__ = ["TARGET_DEPTH", "TAG", "slimfly_edst_count", "slimfly_shallow_trees", "family_sha256"]
+__all__ = ["TARGET_DEPTH", "TAG", "check_slimfly_graph", "slimfly_edst_count", "slimfly_shallow_trees",
+           "family_sha256"]
 
 #: The depth every tree should meet.
 TARGET_DEPTH = 4
@@ -167,6 +185,32 @@ def family_sha256(trees: EDSTSet) -> str:
     return h.hexdigest()
 
 
+def check_slimfly_graph(q: int, graph: GraphLike | None) -> Any:
+    """``graph`` if it is the network ``slimfly(q)`` (its name ``"slimfly"`` and its ``q``), else a ``ValueError``.
+
+    This floor of the library does not build networks, so the caller passes :func:`~starlib.networks.slimfly`
+    ``(q)``; the trees of this module are in its vertex indices.
+
+    Examples
+    --------
+    >>> from starlib.networks import slimfly
+    >>> check_slimfly_graph(5, slimfly(5)).n
+    50
+    >>> check_slimfly_graph(5, slimfly(7))
+    Traceback (most recent call last):
+    ...
+    ValueError: graph: expected slimfly(q=5) (name 'slimfly', params q=5), got name='slimfly', params={'q': 7}
+    """
+    if graph is None:
+        raise ValueError(f"graph: None; pass the network slimfly(q={q}) (starlib.networks.slimfly)")
+    name = getattr(graph, "name", None)
+    params = getattr(graph, "params", None) or {}
+    if name != "slimfly" or params.get("q") != q:
+        raise ValueError(f"graph: expected slimfly(q={q}) (name 'slimfly', params q={q}), got name={name!r}, "
+                         f"params={params!r}")
+    return graph
+
+
 def _key(trees: EDSTSet) -> tuple[int, int]:
     d = trees.depths()
     return max(d), sum(d)
@@ -219,14 +263,7 @@ def slimfly_shallow_trees(q: int, graph: GraphLike | None = None, *, seed: int =
     """
     q = MMS_ORDER(q, "q")
     seed = check_int(seed, "seed", minimum=0, rule="a seed >= 0")
-    if graph is None:
-        raise ValueError(f"graph: None; pass the network slimfly(q={q}) (starlib.networks.slimfly)")
-    P: Any = graph
-    name = getattr(P, "name", None)
-    params = getattr(P, "params", None) or {}
-    if name != "slimfly" or params.get("q") != q:
-        raise ValueError(f"graph: expected slimfly(q={q}) (name 'slimfly', params q={q}), got name={name!r}, "
-                         f"params={params!r}")
+    P = check_slimfly_graph(q, graph)
     g = as_graph(P, "graph")
     k = slimfly_edst_count(q)
     ub = upper_bound(g)
