@@ -1,7 +1,7 @@
 """Slim Fly MMS(q) at its maximum EDST count with depth <= 4 (starlib.edst.depth.slimfly).
 
 Each family is checked by the verifier, its count against the proved maximum (eq. (1)), ``auto_trees`` and the
-upper bound, its depth against 4; the committed record ``data/slimfly_depth.csv`` (every admissible q <= 64,
+upper bound, its depth against 4; the committed record ``data/slimfly_depth.csv`` (every admissible q <= 128,
 written by ``tools/check_slimfly_depth.py``) is re-checked on a sample of its rows, digest for digest.
 """
 
@@ -26,7 +26,9 @@ from starlib.networks import slimfly, slimfly_hafner
 ROOT = Path(__file__).resolve().parents[3]
 RECORD = ROOT / "data" / "slimfly_depth.csv"
 SAMPLE = [3, 4, 5, 7, 8, 9, 11, 13]
-ADMISSIBLE_64 = [3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59, 61, 64]
+# every prime power from 3 to 128 (none is 2 mod 4, so all are admissible MMS orders)
+ADMISSIBLE_128 = [3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43, 47, 49, 53, 59, 61, 64,
+                  67, 71, 73, 79, 81, 83, 89, 97, 101, 103, 107, 109, 113, 121, 125, 127, 128]
 
 
 @pytest.mark.parametrize("q", SAMPLE)
@@ -46,8 +48,8 @@ def test_maximum_count_depth_four_verified(q: int) -> None:
 
 
 def test_count_formula_matches_eq1() -> None:
-    # floor(m/(n-1)) = floor((3q - delta)/4), the proof in the module docstring, on every admissible q <= 64
-    for q in ADMISSIBLE_64:
+    # floor(m/(n-1)) = floor((3q - delta)/4), the proof in the module docstring, on every admissible q <= 128
+    for q in ADMISSIBLE_128:
         delta = {0: 0, 1: 1, 3: -1}[q % 4]
         d = (3 * q - delta) // 2
         n, m = 2 * q * q, q * q * d
@@ -117,7 +119,7 @@ def _record() -> list[dict[str, str]]:
 
 def test_record_covers_every_admissible_q() -> None:
     rows = _record()
-    assert [int(r["q"]) for r in rows] == ADMISSIBLE_64
+    assert [int(r["q"]) for r in rows] == ADMISSIBLE_128
     for r in rows:
         assert r["verified"] == "True"
         assert int(r["trees"]) == int(r["upper_bound"]) == slimfly_edst_count(int(r["q"]))
@@ -134,3 +136,23 @@ def test_record_rows_reproduce(q: int) -> None:
                                                                                      max(T.depths()))
     assert r["stage"] == T[0].meta["stage"]
     assert r["sha256"] == family_sha256(T)
+
+
+@pytest.mark.parametrize("q", [5, 7])
+def test_column_fixing_group_of_the_docstring(q: int) -> None:
+    # the maps H_u of "What a closed-form construction would have to do", on Hafner's labels (prime q: mod q):
+    # automorphisms, fixing exactly column u, and every line orbit a pencil through a column-u point
+    H = slimfly_hafner(q)
+    where = {lab: i for i, lab in enumerate(H.labels)}
+    edges = {frozenset(map(int, e)) for e in H.edges}
+    for u in range(q):
+        for b in range(1, q):
+            def h(lab: tuple[int, int, int], u: int = u, b: int = b) -> int:
+                s, a, c = lab
+                return where[(0, a, (c + b * (a - u)) % q)] if s == 0 else where[(1, (a + b) % q, (c - b * u) % q)]
+            image = [h(lab) for lab in H.labels]
+            assert {frozenset((image[i], image[j])) for i, j in map(tuple, edges)} == edges
+            assert [H.labels[i] for i in range(H.n) if image[i] == i] == [(0, u, y) for y in range(q)]
+        m, c = 1, 2  # the orbit of the line (m, c) is the pencil through the point (u, m u + c)
+        orbit = {((m + b) % q, (c - b * u) % q) for b in range(q)}
+        assert orbit == {(mm, cc) for mm in range(q) for cc in range(q) if (mm * u + cc - m * u - c) % q == 0}
