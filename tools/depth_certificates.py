@@ -6,19 +6,21 @@ Usage: python tools/depth_certificates.py [-o data/depth_certificates.csv] [--ti
 The rows: every row of ``paper_tables/maximum_shallow.csv`` with ``n * k <= MAX_VERTEX_TREES`` (the solver's size
 limit, ``k`` the table's ``shallow_trees``) **and** ``n <= 126`` routers (24 rows). The ``n`` rule is the time
 budget: measured on 2 shared cores, a depth CP-SAT leaves open at 10 deterministic seconds costs about 20 s wall
-(Slim Fly MMS(4), PolarFly ER_7), the 24 rows up to ``n = 126`` took about 11 minutes, and the next row (Slim Fly
-MMS(8), ``n = 128``, ``k = 5``) had not finished after 5 minutes wall, so the remaining 29 rows (up to
-``n * k = 2000``) would take well over the ~25 minutes allowed. Each row is
-:func:`starlib.paper.depth_certificates.certify_row` with ``time_limit`` deterministic seconds per depth, seed 0,
-one worker: the statuses and families are the same on every run. Families below the shallow start go to
+(Slim Fly MMS(4), PolarFly ER_7), the 24 rows up to ``n = 126`` took about 11 minutes with the deeper starts of
+the first run, and the next row (Slim Fly MMS(8), ``n = 128``, ``k = 6``) had not finished after 5 minutes
+wall, so the remaining 29 rows (up to ``n * k = 2000``) would take well over the ~25 minutes allowed. Each row
+is :func:`starlib.paper.depth_certificates.certify_row` with ``time_limit`` deterministic seconds per depth,
+seed 0, one worker: the statuses and families are the same on every run. Families below the shallow start go to
 ``data/depth_certificates/`` (starlib JSON, atomic); the record is rewritten atomically after every row, sorted
 by network and parameters, with no wall-clock column.
 
-The committed record was made with ``shallow_trees`` as before commit fbbd5f3, whose counts and depths are the
-``shallow_trees``/``shallow_depth`` columns of the committed Table IV (the test checks this); the later targeted
-deepening (commit fbbd5f3) gives shallower starts on some rows (PolarStar Paley(2,5): depth 4 where the record's
-start is 5), so a rerun of this tool after it changes ``start_depth`` and which rows have a family file, not the
-refuted depths (re-checked without a start by the test).
+Rows listed in :data:`starlib.paper.depth_certificates.LONG_TIME_LIMITS` get their longer limit instead (300 for
+Slim Fly MMS(4) and Bundlefly MMS(3) * QR(5), which refute depth 3 in about 2 minutes and 40 s). A family file
+that no row names any more (a start that became as shallow as CP-SAT's family) is removed, so the folder holds
+exactly the record's families. The
+committed record is this tool's output on the current ``shallow_trees`` (with the committed depth-3 families of
+ER_q and Slim Fly MMS(7) and the targeted deepening): every row is optimal, and no row needs a family file, since
+every start already meets its proved bound. The whole run takes about 4 minutes.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from starlib.edst.depth.exact import MAX_VERTEX_TREES  # noqa: E402
-from starlib.paper.depth_certificates import COLUMNS, KEY, certify_row  # noqa: E402
+from starlib.paper.depth_certificates import COLUMNS, KEY, certify_row, row_time_limit  # noqa: E402
 from starlib.sweep.record import write_record  # noqa: E402
 
 #: The largest network (routers) certified (the time budget; module text).
@@ -57,11 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for r in table:
-        row = certify_row(r["network"], r["parameters"], time_limit=args.time_limit, seed=0, out_dir=out_dir)
+        limit = row_time_limit(r["network"], r["parameters"], args.time_limit)
+        row = certify_row(r["network"], r["parameters"], time_limit=limit, seed=0, out_dir=out_dir)
         rows.append(row)
         write_record(args.out, rows, columns=COLUMNS, key=KEY)
         print(f"{row['network']} {row['parameters']}: k={row['k']} bound={row['per_tree_bound']} "
               f"proved={row['proved_lower']} best={row['best_depth']} {row['status']}", flush=True)
+    kept = {row["family_file"] for row in rows}
+    for stale in sorted(p for p in out_dir.glob("*.json") if p.name not in kept):
+        stale.unlink()  # a family of an earlier run that no row names any more (its start is now as shallow)
+        print(f"removed {stale.name}: no row names it", flush=True)
     return 0
 
 

@@ -34,7 +34,7 @@ from ..edst.trees import EDSTSet
 from ..io.json_format import write_json
 from .catalog import build, parse_params_text
 
-__all__ = ["COLUMNS", "KEY", "certify_row", "family_filename"]
+__all__ = ["COLUMNS", "KEY", "LONG_TIME_LIMITS", "certify_row", "family_filename", "row_time_limit"]
 
 #: The columns of ``data/depth_certificates.csv``, in order.
 COLUMNS = ("network", "parameters", "n", "links", "k", "start_depth", "per_tree_bound", "proved_lower",
@@ -43,6 +43,22 @@ COLUMNS = ("network", "parameters", "n", "links", "k", "start_depth", "per_tree_
 
 #: The columns that name a row.
 KEY = ("network", "parameters")
+
+
+#: Rows that ten deterministic seconds leave open and a longer limit settles: ``(network, parameters)`` -> CP-SAT's
+#: deterministic time limit per depth for that row (``make depth-certificates``). Depth 3 is UNKNOWN after 10 and
+#: refuted with 300 on Slim Fly MMS(4) (about 2 minutes of the clock) and Bundlefly MMS(3) * QR(5) (about 40 s).
+#: Every other row gets ``--time-limit``.
+LONG_TIME_LIMITS: dict[tuple[str, str], float] = {("bundlefly", "q=3 paley_q=5"): 300.0, ("slimfly", "q=4"): 300.0}
+
+
+def row_time_limit(network: str, parameters: str, default: float) -> float:
+    """The deterministic time limit per depth of one row: :data:`LONG_TIME_LIMITS` where listed, else ``default``.
+
+    >>> row_time_limit("polarfly", "q=3", 10.0)
+    10.0
+    """
+    return LONG_TIME_LIMITS.get((network, parameters), default)
 
 
 def family_filename(network: str, parameters: str) -> str:

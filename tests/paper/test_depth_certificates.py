@@ -16,7 +16,13 @@ from starlib.edst.depth import exact
 from starlib.edst.verify import check_edsts
 from starlib.io import read_json
 from starlib.paper.catalog import build, parse_params_text
-from starlib.paper.depth_certificates import COLUMNS, certify_row, family_filename
+from starlib.paper.depth_certificates import (
+    COLUMNS,
+    LONG_TIME_LIMITS,
+    certify_row,
+    family_filename,
+    row_time_limit,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "data" / "depth_certificates.csv"
@@ -32,7 +38,9 @@ ROWS = _rows()
 with open(ROOT / "paper_tables" / "maximum_shallow.csv", newline="") as _fh:
     TABLE = {(r["network"], r["parameters"]): r for r in csv.DictReader(_fh)}
 WITH_FAMILY = [r for r in ROWS if r["family_file"]]
-REFUTED = sorted((r for r in ROWS if r["refuted"]), key=lambda r: int(r["n"]) * int(r["k"]))[:3]
+# the three cheapest refutations (short time limits first, then the smallest models) are re-solved
+REFUTED = sorted((r for r in ROWS if r["refuted"]),
+                 key=lambda r: (float(r["time_limit"]), int(r["n"]) * int(r["k"])))[:3]
 
 
 def test_record_columns_and_order() -> None:
@@ -86,6 +94,16 @@ def test_refuted_depth_still_infeasible(row: dict[str, str]) -> None:
         s = exact.depth_feasible(g, int(row["k"]), D, time_limit=float(row["time_limit"]), seed=int(row["seed"]),
                                  workers=1)
         assert s.status == "INFEASIBLE", (D, s.status)
+
+
+def test_long_time_limits_are_recorded() -> None:
+    # every row with a longer limit is in the record with that limit, and every other row has the default 10
+    by_key = {(r["network"], r["parameters"]): float(r["time_limit"]) for r in ROWS}
+    for key, limit in LONG_TIME_LIMITS.items():
+        assert by_key[key] == limit
+    assert all(v == 10.0 for k, v in by_key.items() if k not in LONG_TIME_LIMITS)
+    assert row_time_limit("slimfly", "q=4", 10.0) == LONG_TIME_LIMITS["slimfly", "q=4"]
+    assert row_time_limit("slimfly", "q=5", 10.0) == 10.0
 
 
 def test_certify_row_rejects_bad_time_limit() -> None:
