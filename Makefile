@@ -98,6 +98,10 @@ sweep: venv ## regenerate data/er_sweep.csv: ER_q EDSTs for every prime power q 
 er-depth3: venv ## regenerate starlib/edst/depth/er_depth3/q*.json: depth-3 maximum EDST families of ER_q, every prime power q <= 61 (CP-SAT, one worker, ~30 min)
 	$(ONE_THREAD) $(BIN)/python tools/er_depth3.py
 
+.PHONY: slimfly-depth3
+slimfly-depth3: venv ## regenerate starlib/edst/depth/slimfly_depth3/q*.json: depth-3 maximum EDST families of Slim Fly MMS(q), q = 7 (CP-SAT, one worker, ~6 min)
+	$(ONE_THREAD) $(BIN)/python tools/slimfly_depth3.py
+
 # The ns-3 record (data/simulate.csv) that notebook 15 reads: allreduce over EDSTs, one BFS tree and a ring on four
 # networks, 1 KiB..16 MiB, simulated packet by packet and modelled as in notebook 08.
 simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator (a few minutes here)
@@ -108,15 +112,21 @@ simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator 
 depth-optima: venv ## regenerate data/depth_optima_small.csv: least depth of k EDSTs, every connected graph on <= 7 vertices (brute force, ~10 s)
 	$(BIN)/python tools/depth_optima_small.py -o data/depth_optima_small.csv
 
-# The CP-SAT depth certificates (data/depth_certificates.csv, data/depth_certificates/) that notebook 13 reads and
-# tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 126 and n * k <= MAX_VERTEX_TREES.
+# The shallow family of every Table IV network (data/maximum_shallow.csv, data/maximum_shallow/).
 .PHONY: maximum-shallow
 maximum-shallow: venv ## regenerate data/maximum_shallow.csv: the shallow family of every Table IV network, read by notebook 13 (~10 min)
 	$(BIN)/python tools/maximum_shallow.py -o data/maximum_shallow.csv
 
+# The CP-SAT depth certificates (data/depth_certificates.csv, data/depth_certificates/) that notebook 13 reads and
+# tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 126 and n * k <= MAX_VERTEX_TREES.
 .PHONY: depth-certificates
-depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~12 min)
+depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~4 min)
 	$(BIN)/python tools/depth_certificates.py -o data/depth_certificates.csv
+
+# The Slim Fly depth record (data/slimfly_depth.csv) that tests/edst/depth/test_slimfly.py re-checks on a sample.
+.PHONY: slimfly-depth
+slimfly-depth: venv ## regenerate data/slimfly_depth.csv: Slim Fly MMS(q), maximum count, depth <= 4, every admissible q <= 128 (~50 min)
+	$(BIN)/python tools/check_slimfly_depth.py --q-max 128 -o data/slimfly_depth.csv
 
 bench: venv ## benchmarks (prints tables; never part of the tests)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
