@@ -61,7 +61,7 @@ What is measured, not proved
 Every family returned passes :func:`~starlib.edst.verify.check_edsts`. Depth ``<= 4`` holds for **every admissible
 q <= 128** (the 43 prime powers from 3 to 128; depth 3 at q = 3): ``make slimfly-depth``
 (``tools/check_slimfly_depth.py``) builds and verifies each one and writes ``data/slimfly_depth.csv`` (about
-80 s on one core up to ``q = 64``, about 45 minutes up to 128, where ``n = 32,768`` and ``m = 3.1`` million).
+80 s on one core up to ``q = 64``, about 50 minutes up to 128, where ``n = 32,768`` and ``m = 3.1`` million).
 For one of these ``q`` the recorded family *is* a computer-checked proof that MMS(q) has ``k(q)`` EDSTs of depth
 at most 4; it is not a proof for other ``q``, and for ``q > 128`` the function returns the best family found,
 whose depths say whether it met the target.
