@@ -15,9 +15,7 @@ import contextlib
 import doctest
 import functools
 import http.server
-import importlib.util
 import os
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urljoin
@@ -25,22 +23,14 @@ from urllib.parse import urljoin
 import nbformat
 import pytest
 
-from tests.paths import ROOT
+from tests.paths import ROOT, load_tool
 
 CHROMIUM = os.environ.get("STARLIB_CHROMIUM", "/usr/bin/chromium")  # Debian's; another binary by this variable
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
 
-def _load_builder():
-    spec = importlib.util.spec_from_file_location("tools_build_site", ROOT / "tools" / "build_site.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-bs = _load_builder()
+bs = load_tool("build_site")
 
 # What a page must satisfy once loaded; returns a list of problems (empty when the page is fine).
 PAGE_CHECK_JS = r"""

@@ -7,7 +7,6 @@ for small ``q`` writes the committed bytes.
 """
 
 
-import importlib.util
 
 import networkx as nx
 import pytest
@@ -22,12 +21,9 @@ from starlib.edst.depth.er3 import (
 )
 from starlib.factors import polarfly
 from starlib.primes import is_prime_power
-from tests.paths import ROOT
+from tests.paths import load_tool
 
-_spec = importlib.util.spec_from_file_location("tools_er_depth3", ROOT / "tools" / "er_depth3.py")
-_tool = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_tool)
-write_er_depth3 = _tool.write_er_depth3
+write_er_depth3 = load_tool("er_depth3").write_er_depth3
 
 
 def nx_er(q):

@@ -8,8 +8,6 @@ searches are re-run where CP-SAT settles them in seconds (MMS(3) found, MMS(5) r
 
 from __future__ import annotations
 
-import importlib.util
-
 import networkx as nx
 import numpy as np
 import orjson
@@ -25,11 +23,9 @@ from starlib.edst.depth.slimfly3 import (
 )
 from starlib.edst.trees import relabel_trees
 from starlib.networks import slimfly, slimfly_hafner
-from tests.paths import ROOT
+from tests.paths import load_tool
 
-_spec = importlib.util.spec_from_file_location("tools_slimfly_depth3", ROOT / "tools" / "slimfly_depth3.py")
-_tool = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_tool)
+_tool = load_tool("slimfly_depth3")
 slimfly_depth3_search = _tool.slimfly_depth3_search
 
 
