@@ -7,7 +7,7 @@ four functions (:mod:`starlib.api`):
 >>> G = starlib.network("slimfly", q=7)            # Slim Fly MMS(7): 98 routers, 539 links
 >>> trees = starlib.edsts(G, method="shallow")     # the most edge-disjoint spanning trees, then the least depth
 >>> len(trees), max(trees.depths()), starlib.verify(G, trees).valid
-(5, 4, True)
+(5, 3, True)
 
 and ``starlib.export(path, G, trees)`` writes them (starlib JSON, GraphML, BookSim anynet, ... by the suffix).
 Below them, in floors (``docs/architecture.md``):

@@ -31,5 +31,5 @@ def test_the_library_example_runs_and_prints_what_it_says(tmp_path):
             exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
-    assert out.getvalue().splitlines() == expected == ["5 4", "3"]
+    assert out.getvalue().splitlines() == expected == ["5 3", "3"]
     assert (tmp_path / "sf7.json").stat().st_size > 0
