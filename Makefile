@@ -120,7 +120,7 @@ maximum-shallow: venv ## regenerate data/maximum_shallow.csv: the shallow family
 # The CP-SAT depth certificates (data/depth_certificates.csv, data/depth_certificates/) that notebook 13 reads and
 # tests/paper/test_depth_certificates.py re-checks: Table IV rows with n <= 126 and n * k <= MAX_VERTEX_TREES.
 .PHONY: depth-certificates
-depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~4 min)
+depth-certificates: venv ## regenerate data/depth_certificates.csv: least depth of k EDSTs on the small Table IV networks (CP-SAT, ~3 min)
 	$(BIN)/python tools/depth_certificates.py -o data/depth_certificates.csv
 
 # The Slim Fly depth record (data/slimfly_depth.csv) that tests/edst/depth/test_slimfly.py re-checks on a sample.

@@ -20,7 +20,7 @@ that no row names any more (a start that became as shallow as CP-SAT's family) i
 exactly the record's families. The
 committed record is this tool's output on the current ``shallow_trees`` (with the committed depth-3 families of
 ER_q and Slim Fly MMS(7) and the targeted deepening): every row is optimal, and no row needs a family file, since
-every start already meets its proved bound. The whole run takes about 4 minutes.
+every start already meets its proved bound. The whole run takes 2 to 3 minutes.
 """
 
 from __future__ import annotations
