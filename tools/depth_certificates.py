@@ -17,10 +17,10 @@ by network and parameters, with no wall-clock column.
 Rows listed in :data:`starlib.paper.depth_certificates.LONG_TIME_LIMITS` get their longer limit instead (300 for
 Slim Fly MMS(4) and Bundlefly MMS(3) * QR(5), which refute depth 3 in about 2 minutes and 40 s). A family file
 that no row names any more (a start that became as shallow as CP-SAT's family) is removed, so the folder holds
-exactly the record's families. The
-committed record is this tool's output on the current ``shallow_trees`` (with the committed depth-3 families of
-ER_q and Slim Fly MMS(7) and the targeted deepening): every row is optimal, and no row needs a family file, since
-every start already meets its proved bound. The whole run takes 2 to 3 minutes.
+exactly the record's families. The committed record is this tool's output on the current ``shallow_trees`` (with
+the committed depth-3 families of ER_q and Slim Fly MMS(7) and the targeted deepening): every row is optimal,
+and no row needs a family file, since every start already meets its proved bound. The whole run takes 2 to 3
+minutes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Write the committed depth-3 maximum families of Slim Fly MMS(q) (``make slimfly-depth3``): the CP-SAT search of
-:mod:`starlib.edst.depth.slimfly3`, one record per ``q`` in starlib's JSON format (version 2, atomic), as the
+"""Write the committed depth-3 maximum families of Slim Fly MMS(q) (``make slimfly-depth3``): the CP-SAT search that
+:mod:`starlib.edst.depth.slimfly3` describes, one record per ``q`` in starlib's JSON format (version 2, atomic), as the
 package data that :func:`starlib.edst.depth.slimfly3.slimfly_depth3_trees` reads.
 
 Usage: ``python tools/slimfly_depth3.py [--dir DIR] [q ...]`` (default: every ``q`` of ``SLIMFLY_DEPTH3_QS`` into

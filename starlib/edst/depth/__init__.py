@@ -33,9 +33,10 @@ This floor uses the floors below (primitives, factor packings, product construct
 one another's public names: ``search`` offers :func:`~.search.improve_depth` and, for the ER_q repair,
 :func:`~.search.graph_index` (adjacency with edge ids) and :func:`~.search.below` (compiled: the subtree test);
 ``er``'s compiled exchanges (:func:`~.er.repair_family` and its kernels) serve ``target`` and ``slimfly``;
-``er3`` and ``slimfly3`` read their records through ``record``; ``slimfly3`` searches with ``exact`` (imported
-when called); ``shallow`` uses ``bound``, ``search``, ``er``, ``er3``, ``slimfly``, ``slimfly3`` and ``target``;
-``exact`` and ``coupled`` use ``bound`` (and ``exact`` ``shallow``).
+``er3`` and ``slimfly3`` read their records through ``record`` (``slimfly3``'s search, which needs ``exact``, is in
+``tools/slimfly_depth3.py``: ``exact`` uses ``shallow``, which reads ``slimfly3``); ``shallow`` uses ``bound``,
+``search``, ``er``, ``er3``, ``slimfly``, ``slimfly3`` and ``target``; ``exact`` and ``coupled`` use ``bound``
+(and ``exact`` ``shallow``).
 
 Example
 -------
