@@ -72,7 +72,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
                "singer_model", "er_edst_bound", "er_edsts", "verify_singer_edsts"),
     "product": ("FactorData", "LemmaVC1", "ProductContext", "PropertyVD1", "auto_trees", "default_factor_trees",
                 "factor_data", "has_property_vd1", "lemma_vc1", "low_depth_trees", "maximum_trees",
-                "product_context", "property_vd1_trees", "table_i_case", "universal_trees"),
+                "product_context", "property_vd1_trees", "table_i_case", "twisted_maximum_trees", "universal_trees"),
     "depth": ("DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
               "shallowest", "shallow_factor_trees", "er_shallow_trees"),
     "methods": ("Method", "Plan", "METHODS", "edsts", "get_method"),

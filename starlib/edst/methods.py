@@ -11,6 +11,8 @@ method             construction                                                 
                    structured or exact maximum packing of any other graph
 ``maximum``        Constructions V-C.4 to V-C.7 (Theorem V-C.3, Cor. V-C.10,        ``t_G + t_H`` or ``t_G + t_H - 1``
                    V-C.11)
+``twisted``        ``maximum``'s trees with twisted sheets (starlib's construction,   as ``maximum``
+                   :func:`twisted_maximum_trees`): depth linear in the factor depths
 ``property``       Constructions V-D.3 to V-D.5 (Theorem V-D.2)                     ``t_G + t_H - 1``
 ``universal``      Constructions V-B.2 and V-B.3 (Theorem V-B.1)                    ``t_G + t_H - 2``
 ``low-depth``      V-B.2 and the twisted copies of Theorem V-B.5(2)                 ``t_G + t_H - 2``
@@ -57,6 +59,7 @@ from .product import (
     maximum_trees,
     property_vd1_trees,
     require_star_product,
+    twisted_maximum_trees,
     universal_trees,
 )
 from .trees import EDSTSet
@@ -232,6 +235,9 @@ METHODS: dict[str, Method] = {m.name: m for m in (
     Method("maximum", maximum_trees,
            "Constructions V-C.4 to V-C.7 (Theorem V-C.3, Corollaries V-C.10, V-C.11)",
            ("V-C.4", "V-C.5", "V-C.6", "V-C.7")),
+    Method("twisted", twisted_maximum_trees,
+           "the Maximum constructions with twisted sheets (starlib's): the same count, depth linear in the factor "
+           "depths", ("V-C.4", "V-C.5t", "V-C.6t", "V-C.7t")),
     Method("property", property_vd1_trees, "Constructions V-D.3 to V-D.5 (Theorem V-D.2)",
            ("V-D.3", "V-D.4", "V-D.5")),
     Method("generic", lambda graph, g_trees, h_trees: generic_trees(graph),
@@ -297,8 +303,8 @@ def get_method(name: str) -> Method:
     >>> get_method("best")
     Traceback (most recent call last):
     ...
-    ValueError: method='best' is not one of universal, low-depth, maximum, property, generic, auto, shallow, \
-optimal-depth
+    ValueError: method='best' is not one of universal, low-depth, maximum, twisted, property, generic, auto, \
+shallow, optimal-depth
     """
     if name not in METHODS:
         raise ValueError(f"method={name!r} is not one of {', '.join(METHODS)}")

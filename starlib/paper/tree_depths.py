@@ -12,6 +12,8 @@ method           trees
 ``universal``    Theorem V-B.1: Constructions V-B.2 and V-B.3 (``t_G + t_H - 2`` trees)
 ``low-depth``    the same with the ``S'_j`` of Theorem V-B.5(2) (twisted copies)
 ``maximum``      Theorem V-C.3 / Corollaries V-C.10, V-C.11 (``t_G + t_H`` or ``t_G + t_H - 1``)
+``twisted``      the same count with twisted sheets (starlib's construction,
+                 :mod:`starlib.edst.product.twisted`): depth linear in the factor depths
 ``generic``      the exact matroid-partition packer on the whole product, trees rooted at a center:
                  a maximum count, but no depth control (no theorem bounds its depth)
 ===============  ==================================================================================
@@ -64,7 +66,7 @@ __all__ = ["DEPTH_METHODS", "FACTOR_TREES", "depth_bound", "measured_depth", "gr
            "tree_depth_rows", "depth_table", "summarise_depths"]
 
 #: methods compared by :func:`build_trees`
-DEPTH_METHODS = ("universal", "low-depth", "maximum", "generic")
+DEPTH_METHODS = ("universal", "low-depth", "maximum", "twisted", "generic")
 #: choices of factor EDSTs (see the module docstring)
 FACTOR_TREES = ("paths", "shallow")
 
@@ -76,11 +78,12 @@ def depth_bound(theorem: str, q: dict[str, int]) -> int:
     ----------
     theorem : str
         ``"V-B.4"``, ``"V-B.5(1)"``, ``"V-B.5(2)"``, ``"V-C.12(1)"`` .. ``"V-C.12(4)"``, ``"V-D.7(1)"`` ..
-        ``"V-D.7(3)"``.
+        ``"V-D.7(3)"``, and ``"twisted(2)"`` .. ``"twisted(4)"`` (starlib's theorem,
+        :mod:`starlib.edst.product.twisted`).
     q : dict
         The quantities the bound uses: ``d_G``, ``d_H`` (factor tree radii), ``D_G`` (height of
-        ``T_G^{t_G}`` from the root used), ``L_H``, ``L_G`` (Lemma V-C.1 path lengths), ``D_T``,
-        ``ecc_g``, ``ecc_g2`` (Theorem V-D.7).
+        ``T_G^{t_G}`` from the root used), ``L_H``, ``L_G`` (Lemma V-C.1 path lengths), ``L`` (the escape
+        length of the twisted V-C.6t), ``D_T``, ``ecc_g``, ``ecc_g2`` (Theorem V-D.7).
 
     Returns
     -------
@@ -113,6 +116,9 @@ def depth_bound(theorem: str, q: dict[str, int]) -> int:
         "V-D.7(1)": (("D_T", "ecc_g", "ecc_g2"), lambda d: 2 * d["D_T"] + d["ecc_g"] + d["ecc_g2"]),
         "V-D.7(2)": (("D_G", "d_H"), lambda d: d["D_G"] + d["d_H"] + 2 * d["D_G"] * d["d_H"]),
         "V-D.7(3)": (("D_T", "D_G"), lambda d: d["D_T"] + d["D_G"] * (2 * d["D_T"] + 1)),
+        "twisted(2)": (("D_G", "d_H"), lambda d: d["D_G"] + 2 * d["d_H"]),
+        "twisted(3)": (("d_H", "D_G", "L"), lambda d: d["d_H"] + d["D_G"] * (d["L"] + 1)),
+        "twisted(4)": (("D_G", "L_G", "d_H"), lambda d: d["D_G"] + 2 * d["d_H"] + d["L_G"]),
     }
     if theorem not in formulas:
         raise ValueError(f"theorem={theorem!r} is not a depth theorem (known: {', '.join(formulas)})")
@@ -320,7 +326,7 @@ def build_trees(P: StarProduct, method: str, factor_trees: str = "paths") -> EDS
 def expected_count(P: StarProduct, method: str) -> int:
     """Number of trees a method should build, from the factors' ``t, r`` (Table I) or the product's bound.
 
-    ``universal`` / ``low-depth``: ``t_G + t_H - 2``; ``maximum``: Table I's count; ``generic``: the upper
+    ``universal`` / ``low-depth``: ``t_G + t_H - 2``; ``maximum``, ``twisted``: Table I's count; ``generic``: the upper
     bound ``min(floor(m/(n-1)), min degree)`` (the packer is exact, so it reaches it unless a partition
     bound is lower).
 
@@ -328,7 +334,7 @@ def expected_count(P: StarProduct, method: str) -> int:
     -------
     >>> from starlib.networks import slimfly
     >>> [expected_count(slimfly(7), m) for m in DEPTH_METHODS]
-    [3, 3, 5, 5]
+    [3, 3, 5, 5, 5]
     """
     if method not in DEPTH_METHODS:
         raise ValueError(f"method={method!r} is not one of {', '.join(DEPTH_METHODS)}")
@@ -336,7 +342,7 @@ def expected_count(P: StarProduct, method: str) -> int:
         return upper_bound(P)
     tG, rG = t_and_r(P.structure)
     tH, rH = t_and_r(P.supernode)
-    if method == "maximum":
+    if method in ("maximum", "twisted"):
         return table_i_count(tG, rG, tH, rH)[1]
     return max(tG + tH - 2, 0)
 

@@ -64,7 +64,7 @@ def test_depth_instances_follow_the_admissible_parameters():
 @pytest.mark.parametrize("P", [slimfly(7), polarstar(4, supernode="iq", d=4)], ids=["slimfly7", "ps-iq-4-4"])
 @pytest.mark.parametrize("choice", ["paths", "shallow"])
 def test_constructions_count_and_depth_within_bound(P, choice):
-    for method in ("universal", "low-depth", "maximum"):
+    for method in ("universal", "low-depth", "maximum", "twisted"):
         trees = build_trees(P, method, choice)
         assert verify_edsts(P, trees).valid
         assert len(trees) == expected_count(P, method)
@@ -95,11 +95,11 @@ def test_generic_packing_is_maximum_but_depth_depends_on_edge_order():
 
 def test_table_and_summary():
     df = depth_table([("polarstar-paley", {"q": 3, "paley_q": 5})], factor_choices=("paths", "shallow"))
-    assert set(df["method"]) == {"universal", "low-depth", "maximum", "generic"}
+    assert set(df["method"]) == {"universal", "low-depth", "maximum", "twisted", "generic"}
     built = df[df["bound"] >= 0]
     assert (built["depth"] <= built["bound"]).all() and (built["bound"] == built["bound_recomputed"]).all()
     s = summarise_depths(df)
-    assert len(s) == 7  # 3 constructions x 2 factor choices + generic
+    assert len(s) == 9  # 4 constructions x 2 factor choices + generic
     assert s["within_bound"].all() and (s["trees"] == s["expected_trees"]).all()
     # Slim Fly q = 3: t_G + t_H - 2 = 1 + 1 - 2 = 0 Universal trees (one row, tree 0)
     df3 = depth_table([("slimfly", {"q": 3})], methods=("universal",))

@@ -266,15 +266,15 @@ class ProductFrame:
         k = self._pair_rows(np.stack([c, p], axis=1))
         return Block(h2.size, _anchored, (self.gedges, *self._bij(), k, p, c, h2, self.nH))
 
-    def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
-        """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.
+    def twisted_images(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
+        """``pi(g)`` of the twisted copies of the oriented ``G``-tree through ``(root, h)``, ``h`` in ``hs``.
 
-        ``pi(root) = h`` and ``pi(c) = phi_{par(c)->c}(pi(par(c)))``; the copy's edges are
-        ``{(par(c), pi(par(c))), (c, pi(c))}``. Copies through distinct ``h`` are vertex-disjoint.
+        ``pi(root) = h`` and ``pi(c) = phi_{par(c)->c}(pi(par(c)))``: the one vertex of supernode ``c`` that the copy
+        through ``(root, h)`` holds.
 
         Returns
         -------
-        ``(len(hs), n_G - 1, 2)`` edges (one block per ``h``).
+        ``(n_G, len(hs))`` array: column ``i`` is the copy through ``hs[i]``; the columns of every row are distinct.
         """
         hs = np.asarray(hs, dtype=np.int64).reshape(-1)
         pi = np.empty((self.nG, hs.shape[0]), dtype=np.int64)
@@ -284,6 +284,19 @@ class ProductFrame:
             cs = np.flatnonzero(depth == lev)
             ps = tree.parent[cs]
             pi[cs] = self.phi(ps[:, None], cs[:, None], pi[ps])
+        return pi
+
+    def twisted_copy(self, tree: OrientedTree, hs: np.ndarray) -> np.ndarray:
+        """The copies of the oriented ``G``-tree through ``(root, h)`` for every ``h`` in ``hs``.
+
+        The copy's edges are ``{(par(c), pi(par(c))), (c, pi(c))}`` with ``pi`` of :meth:`twisted_images`. Copies
+        through distinct ``h`` are vertex-disjoint.
+
+        Returns
+        -------
+        ``(len(hs), n_G - 1, 2)`` edges (one block per ``h``).
+        """
+        pi = self.twisted_images(tree, hs)
         cs = tree.children
         ps = tree.parent[cs]
         a = (ps[None, :] * self.nH + pi[ps].T)

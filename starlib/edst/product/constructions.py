@@ -35,9 +35,11 @@ from .context import require_star_product
 from .factor_data import FactorData
 from .maximum import maximum_construction
 from .property_vd1 import PropertyVD1, find_property_vd1, property_construction
+from .twisted import twisted_maximum_construction
 from .universal import universal_construction
 
-__all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "has_property_vd1", "property_vd1_trees"]
+__all__ = ["universal_trees", "low_depth_trees", "maximum_trees", "twisted_maximum_trees", "has_property_vd1",
+           "property_vd1_trees"]
 
 
 def universal_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
@@ -164,6 +166,51 @@ def maximum_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None 
     of Isham et al. (2025).
     """
     return construct(P, lambda ctx: maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees, "method=maximum")
+
+
+def twisted_maximum_trees(P: StarProduct | RelabelledProduct, g_trees: list[Any] | None = None,
+                          h_trees: list[Any] | None = None, relaxed: bool = False) -> EDSTSet:
+    """Section V-C's count with twisted sheets: depth linear in the factor depths (starlib's construction).
+
+    V-C.4 as in the paper; V-C.5 and V-C.7 along twisted copies of ``T_G^{t_G}`` (Theorem V-B.5(2)'s device); V-C.6
+    leaving, in each supernode, the set the twisted copies occupy there, with a maximum EDST set of ``H`` chosen
+    per supernode (:mod:`starlib.edst.product.twisted`, which proves the count and the depth bounds).
+
+    Parameters
+    ----------
+    P : StarProduct or RelabelledProduct
+        ``G * H`` with connected factors.
+    g_trees, h_trees : optional
+        Maximum EDST sets of ``G`` and ``H`` (default :func:`~starlib.edst.product.auto.default_factor_trees`).
+    relaxed : bool
+        Allow the relaxed extension of Corollary V-C.11, as in :func:`maximum_trees`.
+
+    Returns
+    -------
+    EDSTSet
+        As many trees as :func:`maximum_trees`, tagged ``"V-C.4"``, ``"V-C.5t"``, ``"V-C.6t"``, ``"V-C.7t"``;
+        ``meta["bound"]`` is each tree's depth bound (linear in ``D_G``, ``d_H``, ``L``).
+
+    Raises
+    ------
+    ValueError
+        As :func:`maximum_trees`, and if some supernode has no maximum EDST set of ``H`` whose non-tree edges lead
+        the twisted copies' vertices there out of their set.
+
+    Example
+    -------
+    >>> from starlib.networks import slimfly
+    >>> s, m = twisted_maximum_trees(slimfly(9)), maximum_trees(slimfly(9))
+    >>> len(s) == len(m), max(s.depths()) < max(m.depths())
+    (True, True)
+
+    References
+    ----------
+    Constructions V-C.4 to V-C.7, Theorem V-C.12, Theorem V-B.5(2) of Isham et al. (2025);
+    docs/star-products.md §7.7.
+    """
+    return construct(P, lambda ctx: twisted_maximum_construction(ctx, relaxed=relaxed), g_trees, h_trees,
+                     "method=twisted")
 
 
 def has_property_vd1(P: StarProduct, h_trees: list[Any] | None = None) -> PropertyVD1 | None:

@@ -42,20 +42,45 @@ Example
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..trees import EDSTSet, orient
 from .context import ProductContext, greedy_distinct
-from .factor_data import lemma_vc1
+from .factor_data import FactorData, LemmaVC1, lemma_vc1
 
-__all__ = ["maximum_construction"]
+__all__ = ["MaximumSetup", "maximum_construction", "maximum_setup"]
 
 
-def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
-    """Theorem V-C.3 / Corollaries V-C.10, V-C.11 on a prepared :class:`ProductContext`.
+@dataclass
+class MaximumSetup:
+    """The choices shared by the Maximum constructions (paper's and twisted): which trees, and where.
 
-    With ``relaxed=True`` and ``r_G < t_G``, ``r_H < t_H``, try our extension of Corollary V-C.11 (see
-    :func:`maximum_trees`).
+    Attributes
+    ----------
+    mode : ``"both"`` (V-C.4 to V-C.7), ``"G"`` (no V-C.6), ``"H"`` (no V-C.7), ``"G-relaxed"`` (our extension).
+    theorem : ``"V-C.3"``, ``"V-C.10"``, ``"V-C.11"`` or ``"V-C.11+"``.
+    G, H : the factor data after Lemma V-C.1's swaps.
+    lemG, lemH : the Lemma V-C.1 sets (None where the mode has none).
+    g0, gi : the root supernode of ``T_G^{t_G}`` and the supernodes of V-C.4.
+    h0, hj : the child endpoint of V-C.7 (``-1`` without V-C.7) and those of V-C.5.
+    """
+
+    mode: str
+    theorem: str
+    G: FactorData
+    H: FactorData
+    lemG: LemmaVC1 | None
+    lemH: LemmaVC1 | None
+    g0: int
+    gi: list[int]
+    h0: int
+    hj: list[int]
+
+
+def maximum_setup(ctx: ProductContext, relaxed: bool = False, what: str = "method=maximum") -> MaximumSetup:
+    """Which Maximum trees a product gets and the vertices they use (Lemma V-C.1 on the factors).
 
     Raises
     ------
@@ -63,23 +88,21 @@ def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
         If ``r_G < t_G`` and ``r_H < t_H`` (no Maximum construction applies; with ``relaxed``: if neither
         non-tree subgraph has a forest of ``t - 1`` edges).
     """
-    F, G, H = ctx.frame, ctx.G, ctx.H
+    G, H = ctx.G, ctx.H
     tG, tH, rG, rH = G.t, H.t, G.r, H.r
     geG, geH = rG >= tG, rH >= tH
-    allg = np.arange(G.n)
-    out = EDSTSet()
     lemG = lemH = None
     if geG and geH:
         mode = "both"
-        out.theorem = "V-C.3" if (rG == tG and rH == tH) else "V-C.10"
+        theorem = "V-C.3" if (rG == tG and rH == tH) else "V-C.10"
     elif geG or geH:
         mode = "G" if geG else "H"
-        out.theorem = "V-C.11"
+        theorem = "V-C.11"
     elif not relaxed:
-        raise ValueError(f"method=maximum needs r_G >= t_G or r_H >= t_H (Corollary V-C.11); here t_G={tG}, "
+        raise ValueError(f"{what} needs r_G >= t_G or r_H >= t_H (Corollary V-C.11); here t_G={tG}, "
                          f"r_G={rG}, t_H={tH}, r_H={rH}")
     else:
-        out.theorem = "V-C.11+"
+        theorem = "V-C.11+"
         mode = ""
         try:
             lemG = lemma_vc1(G, tG - 1)
@@ -89,7 +112,7 @@ def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
                 lemH = lemma_vc1(H, tH - 1)
                 mode = "H"
             except ValueError:
-                raise ValueError(f"method=maximum (relaxed) needs a non-tree forest of t - 1 edges in G or H; "
+                raise ValueError(f"{what} (relaxed) needs a non-tree forest of t - 1 edges in G or H; "
                                  f"here t_G={tG}, r_G={rG}, t_H={tH}, r_H={rH}") from None
 
     # Lemma V-C.1 sets (the trees may change by swaps, so read every tree after this block)
@@ -118,6 +141,27 @@ def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
     else:
         hj = greedy_distinct([H.ecc(j) for j in range(tH - 1)])
         h0 = min(set(range(H.n)) - set(hj))
+    return MaximumSetup(mode, theorem, G, H, lemG, lemH, g0, gi, h0, hj)
+
+
+def maximum_construction(ctx: ProductContext, relaxed: bool = False) -> EDSTSet:
+    """Theorem V-C.3 / Corollaries V-C.10, V-C.11 on a prepared :class:`ProductContext`.
+
+    With ``relaxed=True`` and ``r_G < t_G``, ``r_H < t_H``, try our extension of Corollary V-C.11 (see
+    :func:`maximum_trees`).
+
+    Raises
+    ------
+    ValueError
+        If ``r_G < t_G`` and ``r_H < t_H`` (no Maximum construction applies; with ``relaxed``: if neither
+        non-tree subgraph has a forest of ``t - 1`` edges).
+    """
+    F = ctx.frame
+    S = maximum_setup(ctx, relaxed)
+    mode, G, H, lemG, lemH, g0, gi, h0, hj = S.mode, S.G, S.H, S.lemG, S.lemH, S.g0, S.gi, S.h0, S.hj
+    allg = np.arange(G.n)
+    out = EDSTSet()
+    out.theorem = S.theorem
     og = orient(G.n, G.trees[-1], g0)
     DG = og.height
     par, ch = og.parent[og.children], og.children

@@ -276,7 +276,7 @@ def test_cyclic_shift_lacks_property_vd1():
 # -- METHODS -----------------------------------------------------------------------------------------
 def test_methods_dict():
     assert sorted(METHODS) == ["auto", "generic", "low-depth", "maximum", "optimal-depth", "property", "shallow",
-                               "universal"]
+                               "twisted", "universal"]
     P = slimfly(3)
     for name, fn in METHODS.items():
         if name == "property":
@@ -287,7 +287,7 @@ def test_methods_dict():
     assert len(METHODS["generic"](P)) == 2
     k6 = complete(6)
     assert len(METHODS["auto"](k6)) == 3 and len(METHODS["generic"](k6)) == 3
-    for name in ("universal", "low-depth", "maximum", "property"):
+    for name in ("universal", "low-depth", "maximum", "twisted", "property"):
         with pytest.raises(ValueError, match=f"method={name} needs a star product"):
             METHODS[name](k6)
 
