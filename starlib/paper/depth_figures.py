@@ -115,6 +115,9 @@ def table1_depth_figure(instances: pd.DataFrame) -> matplotlib.figure.Figure:
 def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
     """Every product tree's measured depth against the bound of its depth theorem, one colour and marker per theorem.
 
+    starlib's ``twisted(k)`` bounds (:mod:`starlib.edst.product.twisted`) are drawn filled, in the colour and marker
+    of the paper's ``V-C.12(k)`` whose tree they replace.
+
     Parameters
     ----------
     bounded : pandas.DataFrame
@@ -128,7 +131,8 @@ def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
     Raises
     ------
     ValueError
-        If the frame is empty or has more theorems than :data:`~starlib.paper.figures.PALETTE` has colours.
+        If the frame is empty or has more theorems (not counting the filled ``twisted(k)``) than
+        :data:`~starlib.paper.figures.PALETTE` has colours.
 
     References
     ----------
@@ -137,13 +141,17 @@ def depth_vs_bound_figure(bounded: pd.DataFrame) -> matplotlib.figure.Figure:
     theorems = sorted(set(bounded["theorem"]))
     if not theorems:
         raise ValueError("bounded: no tree to draw")
-    if len(theorems) > len(PALETTE):
-        raise ValueError(f"bounded: {len(theorems)} theorems, more than the {len(PALETTE)} colours of the palette")
+    # starlib's twisted(k) share the colour and marker of the paper's V-C.12(k) they replace, filled
+    own = [t for t in theorems if not (t.startswith("twisted(") and t.replace("twisted", "V-C.12") in theorems)]
+    if len(own) > len(PALETTE):
+        raise ValueError(f"bounded: {len(own)} theorems, more than the {len(PALETTE)} colours of the palette")
     with paper_style():
         fig, ax = plt.subplots(figsize=(TWO_COLUMN, 5.0))
-        for i, thm in enumerate(theorems):
+        for thm in theorems:
             grp = bounded[bounded["theorem"] == thm]
-            ax.scatter(grp["bound"], grp["depth"], s=26, marker=MARKERS[i], facecolors="none",
+            filled = thm not in own
+            i = own.index(thm.replace("twisted", "V-C.12") if filled else thm)
+            ax.scatter(grp["bound"], grp["depth"], s=26, marker=MARKERS[i], facecolors=PALETTE[i] if filled else "none",
                        edgecolors=PALETTE[i], linewidths=1.1, label=f"{thm} ({len(grp)} trees)", zorder=2)
         _diagonal(ax, float(bounded["depth"].min()) * 0.8, float(bounded["bound"].max()) * 1.2)
         ax.set(xscale="log", yscale="log", xlabel="bound of the tree's depth theorem", ylabel="measured depth",
@@ -231,7 +239,7 @@ def depth_by_q_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
 
 
 def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
-    """Number of trees against the depth of the deepest one: low-depth and Maximum sets of one network joined.
+    """Number of trees against the depth of the deepest one: low-depth, Maximum and twisted sets of one network joined.
 
     Parameters
     ----------
@@ -253,9 +261,9 @@ def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
         for ax, choice in zip(axes, ("paths", "shallow"), strict=True):
             sub = summary[summary["factor_trees"].isin([choice, "-"]) & (summary["trees"] > 0)]
             for _, grp in sub.groupby(["network", "parameters"]):
-                pair = grp.set_index("method").reindex(["low-depth", "maximum"]).dropna(subset=["trees"])
-                ax.plot(pair["trees"], pair["max_depth"], color="#bdbdbd", lw=0.9, zorder=1)
-            for method in ("low-depth", "maximum", "generic"):
+                sets = grp.set_index("method").reindex(["low-depth", "twisted", "maximum"]).dropna(subset=["trees"])
+                ax.plot(sets["trees"], sets["max_depth"], color="#bdbdbd", lw=0.9, zorder=1)
+            for method in [m for m in ("low-depth", "maximum", "twisted", "generic") if m in set(summary["method"])]:
                 grp = sub[sub["method"] == method]
                 style = METHOD_STYLES[method]
                 ax.scatter(grp["trees"], grp["max_depth"], color=style.colour, marker=style.marker, s=30,
@@ -266,7 +274,7 @@ def depth_tradeoff_figure(summary: pd.DataFrame) -> matplotlib.figure.Figure:
         axes[0].set_ylabel("depth of the deepest tree")
         handles, labels = axes[1].get_legend_handles_labels()
         handles.append(Line2D([], [], color="#bdbdbd", lw=0.9))
-        labels.append("the two sets of one network")
+        labels.append("the sets of one network")
         fig.legend(handles, labels, loc="outside lower center", ncols=2, frameon=False)
     return fig
 

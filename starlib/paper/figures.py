@@ -80,6 +80,7 @@ METHOD_STYLES = {
     "universal": Style(PALETTE[0], "o", "Universal"),
     "low-depth": Style(PALETTE[2], "^", "low-depth Universal"),
     "maximum": Style(PALETTE[1], "s", "Maximum"),
+    "twisted": Style("#882255", "p", "Maximum, twisted"),
     "property": Style(PALETTE[3], "D", "Property V-D.1"),
     "generic": Style(PALETTE[6], "x", "exact packer"),
     "auto": Style(PALETTE[5], "<", "auto (Table I; a factor packing)"),

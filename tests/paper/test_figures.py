@@ -213,7 +213,7 @@ def test_depth_tradeoff_vs_bound_and_orders_figures():
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     joins = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) == 2]
     plt.close(fig)
-    assert labels == ["low-depth Universal", "Maximum", "exact packer", "the two sets of one network"]
+    assert labels == ["low-depth Universal", "Maximum", "exact packer", "the sets of one network"]
     assert len(joins) == 6  # one line per network and q
 
     bounded = pd.DataFrame({"theorem": ["V-B.4", "V-B.4", "V-C.12(4)"], "bound": [10, 12, 40], "depth": [7, 12, 9]})

@@ -55,9 +55,11 @@ reconnects ``T_b``. Every move keeps ``k`` edge-disjoint spanning trees (:mod:`s
 
 What this is not: a closed-form construction with a proved depth. The families are built by the paper's
 constructions and then improved instance by instance; their depth is measured (and the family verified), not
-guaranteed. Aligning the reserved-tree edges of Sections V-C/V-D with the bijections, as Theorem V-B.5(2) does for
-the Universal trees, and hub sets per tree as in the ER_q lifted clusters, are the routes to such a theorem that
-this module does not take.
+guaranteed. Aligning the reserved-tree edges of Section V-C with the bijections, as Theorem V-B.5(2) does for the
+Universal trees, is built in :func:`~starlib.edst.product.twisted_maximum_trees` (docs/star-products.md §7.7), with
+depth bounds proved linear in the factor depths; it is not a start here, because in one trial on four networks with
+a gap of 2 or 3 the search ended at the same depth from it as from the others. Hub sets per tree, as in the ER_q
+lifted clusters, are a route this module does not take.
 
 Above ``single_start_links`` links (200,000) only the start of least maximum depth is searched, once: on Bundlefly
 MMS(29) * QR(29) (1,390,173 links) that is the shallow factor trees' start.
