@@ -388,7 +388,7 @@ _DEPTH_SET = {
     "n": _N,
     "radius": Column("radius of the network (no spanning tree is shallower)", "hops", tex="rad."),
     "method": Column("construction (`universal`: Theorem V-B.1; `low-depth`: the same with Theorem V-B.5(2); "
-                     "`maximum`: V-C.3, V-C.10, V-C.11; `twisted`: the same count, starlib's twisted construction, "
+                     "`maximum`: V-C.3, V-C.10, V-C.11; `twisted`: the same count by our twisted construction, "
                      "docs/star-products.md §7.7; `generic`: exact packing, no depth control)", tex="method"),
     "factor_trees": Column("factor EDSTs used (`paths`: Hamiltonian paths where they exist; `shallow`: shallow "
                            "trees; the exact packer uses none)", tex="factor", missing=("-",)),
@@ -412,8 +412,8 @@ _DEPTHS = TableNote(
     audit=("expected_trees", "within_bound"), group_by=("network", "method", "factor_trees"), wide=True)
 
 _DEPTHS_TREES = TableNote(
-    "Depth of every tree of the constructions of Section V of the star-product paper and of starlib's twisted "
-    "Maximum construction, measured from its root, beside the bound of its depth theorem.",
+    "Depth of every tree of the constructions of Section V of the star-product paper and of the twisted "
+    "Maximum construction (ours, not the paper's), measured from its root, beside the bound of its depth theorem.",
     {**_DEPTH_SET,
      "valid": _flag("the set verifies", "valid"),
      "tree": Column("the tree's number in its set (0: the set is empty)", tex="tree", missing=(0,)),
