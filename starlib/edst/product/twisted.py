@@ -112,7 +112,8 @@ __all__ = ["twisted_maximum_construction", "FAMILIES", "TWISTED_BOUNDS"]
 FAMILIES = ("V-C.4", "V-C.5t", "V-C.6t", "V-C.7t")
 
 #: The module theorem's depth bounds, numbered as Theorem V-C.12's (V-C.4 keeps ``"V-C.12(1)"``): the quantities
-#: each needs (``meta`` keys of the tree) and the formula. The one declaration; the paper tables recompute from it.
+#: each needs (``meta`` keys of the tree) and the formula. :func:`starlib.paper.tree_depths.depth_bound` recomputes
+#: them with its own copy, as it does the paper's, so that a wrong recorded quantity shows.
 TWISTED_BOUNDS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, int]], int]]] = {
     "twisted(2)": (("D_G", "d_H"), lambda d: d["D_G"] + 2 * d["d_H"]),
     "twisted(3)": (("d_H", "D_G", "L"), lambda d: d["d_H"] + d["D_G"] * (d["L"] + 1)),
