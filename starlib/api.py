@@ -109,8 +109,9 @@ def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
         nodes in sorted order); a star product for the paper's constructions.
     method : str
         A key of :data:`starlib.edst.METHODS`: ``"auto"`` (Table I's construction; the maximum on any other graph),
-        ``"shallow"`` (the most trees, then the least depth), ``"maximum"``, ``"property"``, ``"universal"``,
-        ``"low-depth"``, ``"generic"`` (the exact packer).
+        ``"shallow"`` (the most trees, then the least depth), ``"maximum"``, ``"twisted"`` (``maximum``'s count,
+        depth linear in the factor depths), ``"property"``, ``"universal"``, ``"low-depth"``, ``"generic"`` (the
+        exact packer), ``"optimal-depth"``.
     **options
         ``g_trees``, ``h_trees``: EDST sets of the factors, for the constructions.
 

@@ -171,7 +171,8 @@ def parser() -> argparse.ArgumentParser:
                        description="Build a network (or read it from a file), construct its edge-disjoint spanning "
                        "trees, verify them and write them (starlib JSON by default). A network read from a file is "
                        "no star product: auto and generic give the exact maximum, shallow the most trees at the least "
-                       "depth, and the paper's constructions (maximum, property, universal, low-depth) do not apply.",
+                       "depth, and the product constructions (maximum, twisted, property, universal, low-depth) do not "
+                       "apply.",
                        epilog_fn=lambda: "\n\n".join([_methods_text(), _formats_text(True), _network_help(),
                                                       _input_formats_text(), _examples("edsts")]))
     e.add_argument("--method", default="auto", metavar="METHOD", help="construction (below; default auto)")
