@@ -296,7 +296,16 @@ class ProductFrame:
         -------
         ``(len(hs), n_G - 1, 2)`` edges (one block per ``h``).
         """
-        pi = self.twisted_images(tree, hs)
+        return self.copy_edges(tree, self.twisted_images(tree, hs))
+
+    def copy_edges(self, tree: OrientedTree, pi: np.ndarray) -> np.ndarray:
+        """The edges ``{(par(c), pi(par(c))), (c, pi(c))}`` of the twisted copies with images ``pi``
+        (:meth:`twisted_images`, one column per copy).
+
+        Returns
+        -------
+        ``(pi.shape[1], n_G - 1, 2)`` edges (one block per copy).
+        """
         cs = tree.children
         ps = tree.parent[cs]
         a = (ps[None, :] * self.nH + pi[ps].T)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._kernels import bfs_forest, csr
 from ..trees import sort_edge_rows
 
 __all__ = ["Escape", "escaping_packing"]
@@ -235,24 +236,8 @@ def escaping_packing(n: int, edges: np.ndarray, trees: list[np.ndarray], Y: list
 
 def _bfs_escape(n: int, nontree: np.ndarray, inY: np.ndarray) -> tuple[np.ndarray, int]:
     """Breadth-first forest from ``V \\ Y`` over ``nontree``: one edge per ``y`` and the largest distance."""
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for a, b in nontree.tolist():
-        adj[a].append(b)
-        adj[b].append(a)
-    dist = [-1] * n
-    queue = deque()
-    for v in range(n):
-        if not inY[v]:
-            dist[v] = 0
-            queue.append(v)
-    rows = []
-    while queue:
-        x = queue.popleft()
-        for y in sorted(adj[x]):
-            if dist[y] < 0:
-                dist[y] = dist[x] + 1
-                rows.append((y, x))
-                queue.append(y)
-    if any(dist[v] < 0 for v in range(n)):
+    dist, parent = bfs_forest(*csr(n, nontree), np.flatnonzero(~inY))
+    if (dist < 0).any():
         raise AssertionError("escaping_packing: the forest found does not reach every vertex of Y")
-    return sort_edge_rows(np.array(rows, dtype=np.int64).reshape(-1, 2)), max(dist)
+    ys = np.flatnonzero(inY)
+    return sort_edge_rows(np.stack([ys, parent[ys]], axis=1)), int(dist.max())

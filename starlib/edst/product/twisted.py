@@ -100,7 +100,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..trees import EDSTSet, orient
+from ..trees import EDSTSet, orient, tree_center
 from .context import ProductContext
 from .escape import Escape, escaping_packing
 from .factor_data import FactorData
@@ -124,11 +124,6 @@ TWISTED_BOUNDS: dict[str, tuple[tuple[str, ...], Callable[[dict[str, int]], int]
 def _bounded(thm: str, meta: dict) -> dict:
     """``meta`` with ``bound`` and ``bound_thm`` filled from :data:`TWISTED_BOUNDS`."""
     return {"bound": TWISTED_BOUNDS[thm][1](meta), "bound_thm": thm, **meta}
-
-
-def _radius(n: int, edges: np.ndarray) -> tuple[int, int]:
-    """``(centre, radius)`` of a tree on ``n`` vertices (smallest index among the centres)."""
-    return FactorData(n, edges, [edges], [""], edges[:0]).center(0)
 
 
 class _NoEscape(Exception):
@@ -220,7 +215,7 @@ def twisted_maximum_construction(ctx: ProductContext, relaxed: bool = False) -> 
     h0 = int(roots[0]) if with7 else -1
     hj = [int(h) for h in roots[(1 if with7 else 0):]]
     groups = {int(s): np.flatnonzero(which == s) for s in np.unique(which)}
-    cr = [[_radius(nH, T) for T in trees] for trees in sets]  # (centre, radius) per set and tree
+    cr = [[tree_center(nH, T) for T in trees] for trees in sets]  # (centre, radius) per set and tree
 
     def rad(j: int, gs: np.ndarray) -> int:
         return max((cr[int(which[g])][j][1] for g in gs.tolist()), default=0)
@@ -237,7 +232,7 @@ def twisted_maximum_construction(ctx: ProductContext, relaxed: bool = False) -> 
         specs.append(([F.intra_block([g], sets[int(which[g])][tH - 1]), F.copies_block(G.trees[i])],
                       int(F.vertex(g, c)), "V-C.4", meta, True))
     # V-C.5t
-    copies = F.twisted_copy(og, roots) if roots.size else None
+    copies = F.copy_edges(og, pi)  # the twisted copies through the roots, from their images
     for j, h in enumerate(hj):
         col = j + (1 if with7 else 0)
         d = rad(j, allg)
