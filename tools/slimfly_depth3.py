@@ -81,10 +81,12 @@ def slimfly_depth3_search(q: int, graph: GraphLike | None, *, time_limit: float 
     return out
 
 
-def write_slimfly_depth3(q: int, directory: str | Path | None = None, **search: float) -> Path | None:
+def write_slimfly_depth3(q: int, directory: str | Path | None = None, graph: GraphLike | None = None,
+                         **search: float) -> Path | None:
     """Run :func:`slimfly_depth3_search` on ``slimfly(q)`` and write the family as ``q{q}.json`` (atomic).
 
-    Returns the file written, or None (nothing written) when the search found no family.
+    ``graph`` is ``slimfly(q)`` when the caller has built it already (built here otherwise). Returns the file
+    written, or None (nothing written) when the search found no family.
 
     Example
     -------
@@ -93,7 +95,7 @@ def write_slimfly_depth3(q: int, directory: str | Path | None = None, **search: 
     ...     write_slimfly_depth3(5, d, time_limit=5.0) is None  # depth 3 is infeasible on MMS(5)
     True
     """
-    P = slimfly(q)
+    P = slimfly(q) if graph is None else graph
     trees = slimfly_depth3_search(q, P, **search)  # type: ignore[arg-type]
     if trees is None:
         return None
@@ -110,10 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for q in tuple(a.q) or SLIMFLY_DEPTH3_QS:
         t0 = time.perf_counter()
-        path = write_slimfly_depth3(q, a.dir, **SLIMFLY_DEPTH3_PARAMS.get(q, {}))
+        P = slimfly(q)
+        path = write_slimfly_depth3(q, a.dir, P, **SLIMFLY_DEPTH3_PARAMS.get(q, {}))
         depth = -1
         if path is not None:
-            depth = max(slimfly_depth3_trees(q, slimfly(q), directory=a.dir).depths())  # type: ignore[union-attr]
+            depth = max(slimfly_depth3_trees(q, P, directory=a.dir).depths())  # type: ignore[union-attr]
         else:
             status = 1
         print(f"q={q} depth={depth} seconds={time.perf_counter() - t0:.1f}", flush=True)
