@@ -21,6 +21,7 @@ from starlib.factors import complete, complete_bipartite
 from starlib.graphs import ArrayGraph
 from starlib.networks import bundlefly, polarstar, slimfly
 from starlib.products import star_product
+from tests.edst.product.test_constructions import random_connected
 
 
 # -- escaping packings -------------------------------------------------------------------------------
@@ -191,14 +192,6 @@ def test_twisted_method_is_declared():
     assert len(METHODS["twisted"](slimfly(5))) == 3
     with pytest.raises(ValueError, match="method=twisted needs a star product"):
         METHODS["twisted"](complete(6))
-
-
-def random_connected(n: int, p: float, rng: np.random.Generator) -> ArrayGraph:
-    g = nx.path_graph(n)
-    for u, v in itertools.combinations(range(n), 2):
-        if rng.random() < p:
-            g.add_edge(u, v)
-    return ArrayGraph.from_networkx(g)
 
 
 @settings(max_examples=30, deadline=None)
