@@ -62,6 +62,7 @@ from .product import (
     twisted_maximum_trees,
     universal_trees,
 )
+from .product.twisted import FAMILIES as TWISTED_FAMILIES
 from .trees import EDSTSet
 
 __all__ = ["Method", "Plan", "METHODS", "edsts", "get_method", "REFUSE_SECONDS", "format_duration", "refuse_slow"]
@@ -237,7 +238,7 @@ METHODS: dict[str, Method] = {m.name: m for m in (
            ("V-C.4", "V-C.5", "V-C.6", "V-C.7")),
     Method("twisted", twisted_maximum_trees,
            "the Maximum constructions with twisted sheets (starlib's): the same count, depth linear in the factor "
-           "depths", ("V-C.4", "V-C.5t", "V-C.6t", "V-C.7t")),
+           "depths", TWISTED_FAMILIES),
     Method("property", property_vd1_trees, "Constructions V-D.3 to V-D.5 (Theorem V-D.2)",
            ("V-D.3", "V-D.4", "V-D.5")),
     Method("generic", lambda graph, g_trees, h_trees: generic_trees(graph),
