@@ -58,7 +58,7 @@ from ..forest_union import reverse_path
 from ..trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from ..verify import check_edsts
 
-__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below", "family_arrays"]
+__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below", "exact_powers", "family_arrays"]
 
 
 @numba.njit(cache=True)
@@ -362,6 +362,35 @@ def _search(n, indptr, indices, eid, owner, par, pe, root, rank, pw, max_rounds)
     return best_par, best_pe, best_root, moves, best_max, best_sum
 
 
+def exact_powers(base: float, count: int, cap: float) -> np.ndarray:
+    """``min(base**i, cap)`` for ``i = 0 .. count - 1``, each power correctly rounded, the same bytes on every CPU.
+
+    numpy's ``base ** np.arange(...)`` is not: its float64 power runs a SIMD kernel where the CPU has AVX-512 and
+    the C library's ``pow`` elsewhere, and the two differ in the last bit (``6.0 ** 34``, ``20.0 ** 23``). The
+    local search breaks ties between moves of equal potential change, so one bit there gives other trees on another
+    machine. Here every power is the exact rational ``base**i`` rounded once (:class:`fractions.Fraction`).
+
+    Examples
+    --------
+    >>> p = exact_powers(20.0, 25, 1e300)
+    >>> p[23] == float(20 ** 23), p[:3].tolist()
+    (True, [1.0, 20.0, 400.0])
+    >>> exact_powers(6.0, 5, 100.0).tolist()
+    [1.0, 6.0, 36.0, 100.0, 100.0]
+    """
+    from fractions import Fraction
+
+    out = np.full(count, float(cap), dtype=np.float64)
+    b = Fraction(float(base))
+    exact = Fraction(1)
+    for i in range(count):
+        if exact >= cap:
+            break
+        out[i] = float(exact)
+        exact *= b
+    return out
+
+
 def family_arrays(trees: Sequence[Any]) -> tuple[list[np.ndarray], list[str]]:
     """Edge arrays and construction tags of a family (Tree objects, ArrayGraphs or edge arrays)."""
     arrays, tags = [], []
@@ -518,10 +547,8 @@ def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 6
     for r in range(restarts):
         rank = np.random.default_rng(seed + r).permutation(k * n).astype(np.int64)
         c = float(base) if r % 3 == 0 else (3.0 if r % 3 == 1 else 20.0)
-        with np.errstate(over="ignore"):
-            pw = c ** np.arange(n + 2, dtype=np.float64)
         # only the depths that occur matter; a capped power keeps every sum finite (moves stay legal)
-        pw = np.minimum(pw, np.finfo(np.float64).max / (4.0 * n * max(k, 1)))
+        pw = exact_powers(c, n + 2, np.finfo(np.float64).max / (4.0 * n * max(k, 1)))
         res = _search(n, indptr, indices, eid, owner.copy(), par.copy(), pe.copy(), root.copy(), rank, pw,
                       int(max_rounds))
         moves += int(res[3])
