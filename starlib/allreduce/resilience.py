@@ -96,7 +96,7 @@ def intact_expected_fixed(k: int, n: int, m: int, failed: int) -> float:
     0.4
     """
     k, n, m, failed = _fixed_args(k, n, m, failed, False)
-    return float(k * np.exp(_log_survive(m, n - 1, failed)))
+    return float(k * np.exp(_log_survive(m, n - 1, failed)))  # cpu-stable: rounded
 
 
 def intact_std(k: int, n: int, f: Any) -> Any:
@@ -135,8 +135,8 @@ def intact_std_fixed(k: int, n: int, m: int, failed: int) -> float:
     0.24
     """
     k, n, m, failed = _fixed_args(k, n, m, failed, True)
-    p1 = np.exp(_log_survive(m, n - 1, failed))
-    p2 = np.exp(_log_survive(m, 2 * (n - 1), failed)) if k > 1 else 0.0
+    p1 = np.exp(_log_survive(m, n - 1, failed))  # cpu-stable: a probability, rounded before a table
+    p2 = np.exp(_log_survive(m, 2 * (n - 1), failed)) if k > 1 else 0.0  # cpu-stable: rounded
     var = k * p1 * (1 - p1) + k * (k - 1) * (p2 - p1 * p1)
     return float(np.sqrt(max(var, 0.0)))
 

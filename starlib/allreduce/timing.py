@@ -296,16 +296,16 @@ def crossover_size(depths_a: Sequence[int], depths_b: Sequence[int], alpha: floa
         return float("nan")
     if gap(lo) > 0:
         return lo
-    a, b = np.log(lo), np.log(hi)
+    a, b = np.log(lo), np.log(hi)  # cpu-stable: a bisection bracket
     for _ in range(200):
         mid = 0.5 * (a + b)
-        if gap(float(np.exp(mid))) > 0:
+        if gap(float(np.exp(mid))) > 0:  # cpu-stable: bisection
             b = mid
         else:
             a = mid
         if b - a < 1e-12:
             break
-    return float(np.exp(b))
+    return float(np.exp(b))  # cpu-stable: rounded by callers
 
 
 def crossover_closed_form(k_a: int, depth_a: int, k_b: int, depth_b: int, alpha: float, beta: float) -> float:

@@ -221,7 +221,7 @@ def resilience_figure(resilience: pd.DataFrame, trials: int) -> matplotlib.figur
     fs = np.geomspace(fmin, fmax, 100)
     fvals = sorted(set(resilience["f"].astype(float)))
     # every probability gets a tick; at two-column width only the powers of ten are labelled (every other if none)
-    labelled = [f for f in fvals if np.isclose(np.log10(f), round(np.log10(f)))]
+    labelled = [f for f in fvals if np.isclose(np.log10(f), round(np.log10(f)))]  # cpu-stable: isclose
     if len(labelled) < 2:
         labelled = fvals[::2] if len(fvals) > 3 else fvals
     drawn: list[str] = []

@@ -50,13 +50,13 @@ def supernode_layout(P: StarProduct, radius: float = 1.0, inner: float | None = 
     G, H = P.structure, P.supernode
     if structure_pos is None:
         ang = np.pi / 2 - 2 * np.pi * np.arange(G.n) / G.n
-        centres = np.stack([radius * np.cos(ang), radius * np.sin(ang)], axis=1)
+        centres = np.stack([radius * np.cos(ang), radius * np.sin(ang)], axis=1)  # cpu-stable: drawing
     else:
         centres = np.array([structure_pos[lab] for lab in G.labels], dtype=float)
     if inner is None:
         inner = radius * (0.45 if G.n <= 2 else min(0.35, 1.2 / G.n + 0.08))
     a2 = np.pi / 2 - 2 * np.pi * np.arange(H.n) / H.n
-    local = np.stack([inner * np.cos(a2), inner * np.sin(a2)], axis=1)
+    local = np.stack([inner * np.cos(a2), inner * np.sin(a2)], axis=1)  # cpu-stable: drawing
     pos = {}
     for g in range(G.n):
         for h in range(H.n):

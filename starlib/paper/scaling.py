@@ -97,8 +97,8 @@ def fit_exponent(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarra
     Standard log-log regression for empirical complexity (e.g. Goldsmith, Aiken, Wilkerson, "Measuring
     empirical computational complexity", ESEC/FSE 2007, doi:10.1145/1287624.1287681).
     """
-    lx = np.log(_positive_vector(x, "x"))
-    ly = np.log(_positive_vector(y, "y"))
+    lx = np.log(_positive_vector(x, "x"))  # cpu-stable: fit, rounded
+    ly = np.log(_positive_vector(y, "y"))  # cpu-stable: fit, rounded
     if lx.size != ly.size:
         raise ValueError(f"x has {lx.size} values and y has {ly.size}: they must have the same length")
     if lx.size < 2:
@@ -106,14 +106,15 @@ def fit_exponent(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarra
     dx = lx - lx.mean()
     sxx = float(dx @ dx)
     if sxx == 0.0:
-        raise ValueError(f"x={np.exp(lx).tolist()} has a single distinct value: the exponent is undefined")
+        xs = np.exp(lx).tolist()  # cpu-stable: an error message
+        raise ValueError(f"x={xs} has a single distinct value: the exponent is undefined")
     dy = ly - ly.mean()
     k = float(dx @ dy) / sxx
     b = float(ly.mean() - k * lx.mean())
     resid = dy - k * dx
     syy = float(dy @ dy)
     r2 = 1.0 - float(resid @ resid) / syy if syy > 0 else 1.0
-    return PowerLawFit(k, float(np.exp(b)), r2, int(lx.size))
+    return PowerLawFit(k, float(np.exp(b)), r2, int(lx.size))  # cpu-stable: rounded
 
 
 def fit_exponents(frame: pd.DataFrame, x: str, ys: Sequence[str], by: Sequence[str] = (),

@@ -142,5 +142,6 @@ def time_exponent(record: pd.DataFrame, family: str, q_min: int = 128) -> float:
         The slope on log-log axes, rounded to 0.01.
     """
     sub = record[(record.family == family) & (record.q >= q_min) & (record.seconds > 0)]
-    slope = np.polyfit(np.log(sub.edges.to_numpy(float)), np.log(sub.seconds.to_numpy(float)), 1)[0]
+    lx, ly = np.log(sub.edges.to_numpy(float)), np.log(sub.seconds.to_numpy(float))  # cpu-stable: rounded below
+    slope = np.polyfit(lx, ly, 1)[0]
     return round(float(slope), 2)

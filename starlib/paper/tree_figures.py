@@ -51,14 +51,14 @@ def product_positions(P: StarProduct, structure_pos: dict | None = None, turn: f
     G, H = P.structure, P.supernode
     if structure_pos is None:
         ang = np.pi / 2 - 2 * np.pi * np.arange(G.n) / G.n
-        centres = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        centres = np.stack([np.cos(ang), np.sin(ang)], axis=1)  # cpu-stable: drawing
     else:
         centres = np.array([structure_pos[lab] for lab in G.labels], dtype=float)
     diff = centres[:, None, :] - centres[None, :, :]
     dist = np.sqrt((diff**2).sum(axis=2))[~np.eye(G.n, dtype=bool)]
     inner = 0.22 * float(dist.min()) if dist.size else 1.0
     a = np.pi / 2 + np.deg2rad(turn) - 2 * np.pi * np.arange(H.n) / H.n
-    local = inner * np.stack([np.cos(a), np.sin(a)], axis=1)
+    local = inner * np.stack([np.cos(a), np.sin(a)], axis=1)  # cpu-stable: drawing
     return (centres[:, None, :] + local[None, :, :]).reshape(-1, 2)
 
 

@@ -137,7 +137,7 @@ def _anneal(n, indptr, indices, eid, owner, par, pe, root, target, seed, max_mov
         ca = _excess(a, n, par, root, depth, stack, target)
         co = _excess(o, n, par, root, depth, stack, target) if o >= 0 else 0
         delta = ca - cost[a] + (co - cost[o] if o >= 0 else 0)
-        if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+        if delta <= 0 or np.random.random() < np.exp(-delta / temp):  # cpu-stable: numba, libm
             cost[a] = ca
             if o >= 0:
                 cost[o] = co
