@@ -12,6 +12,9 @@ module                                     contents
                                            tree heights and an event simulation of the pipeline
 :mod:`~starlib.allreduce.resilience`       how many trees survive independent or exactly-``F`` link failures, in
                                            closed form and by Monte Carlo
+:mod:`~starlib.allreduce.optimum`          exact optimum and bound (fractions, minimum cuts): ForestColl's cut
+                                           ratio and its reduce-scatter + allgather time, the strength and the
+                                           lower bound no allreduce beats (docs/collectives.md)
 =========================================  =====================================================================
 
 Example
@@ -24,6 +27,14 @@ Example
 
 from __future__ import annotations
 
+from .optimum import (
+    CutRatio,
+    Strength,
+    allreduce_lower_bound_us,
+    cut_ratio,
+    forestcoll_time_us,
+    strength,
+)
 from .resilience import (
     any_intact_probability,
     failure_patterns,
@@ -50,4 +61,5 @@ from .timing import (
 __all__ = ["pipelined_time", "best_chunks", "tree_time", "allreduce_time", "balanced_split",
            "crossover_size", "crossover_closed_form", "simulate_pipeline_steps", "tree_height",
            "intact_expected", "intact_expected_fixed", "intact_std", "intact_std_fixed", "any_intact_probability",
-           "tree_owner", "failure_patterns", "intact_counts", "simulate_failures"]
+           "tree_owner", "failure_patterns", "intact_counts", "simulate_failures",
+           "CutRatio", "Strength", "cut_ratio", "strength", "allreduce_lower_bound_us", "forestcoll_time_us"]
