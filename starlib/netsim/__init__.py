@@ -3,9 +3,10 @@
 =========================================  =====================================================================
 module                                     contents
 =========================================  =====================================================================
-:mod:`~starlib.netsim.simulate`            messages of a tree or ring allreduce, run packet by packet on ns-3
-                                           point-to-point links (a C++ engine compiled by cppyy), checked sums
-:mod:`~starlib.netsim.engine`              the C++ engine (an ns-3 object compiled by cppyy)
+:mod:`~starlib.netsim.ns3`                 any :class:`~starlib.allreduce.schedule.Schedule` run packet by packet on
+                                           ns-3 point-to-point links (per-link rate and delay), sums checked
+:mod:`~starlib.netsim.engine`              the C++ engine it runs (compiled by cppyy)
+:mod:`~starlib.netsim.simulate`            messages of a tree or ring allreduce (notebook 15), run there
 :mod:`~starlib.netsim.grid`                the grid of ``make simulate`` (networks, algorithms, sizes) and its
                                            record ``data/simulate.csv`` with notebook 08's model alongside
 :mod:`~starlib.netsim.figures`             notebook 15's figure: simulated against modelled times
@@ -18,17 +19,17 @@ imported on first use only (tens of seconds).
 
 from __future__ import annotations
 
+from .ns3 import SimResult, simulate_schedule, simulator_version
 from .simulate import (
     MIN_PACKET,
-    SimResult,
     bfs_parents,
+    messages_schedule,
     ring_messages,
     simulate_messages,
     simulate_ring,
     simulate_trees,
-    simulator_version,
     tree_messages,
 )
 
-__all__ = ["MIN_PACKET", "SimResult", "bfs_parents", "ring_messages", "simulate_messages", "simulate_ring",
-           "simulate_trees", "simulator_version", "tree_messages"]
+__all__ = ["MIN_PACKET", "SimResult", "bfs_parents", "messages_schedule", "ring_messages", "simulate_messages",
+           "simulate_ring", "simulate_schedule", "simulate_trees", "simulator_version", "tree_messages"]

@@ -1,101 +1,171 @@
-"""The C++ engine of :mod:`starlib.netsim.simulate`, compiled at run time by cppyy (kept as a string so that it ships
+"""The C++ engine of :mod:`starlib.netsim.ns3`, compiled at run time by cppyy (kept as a string so that it ships
 with the package like any module).
 
-``starlib_netsim::Engine`` is an ns-3 ``Object`` that owns a list of messages (a path of node ids, a packet count,
-packet sizes, dependencies, an own contribution). It sends packets straight to the point-to-point devices (protocol
-0x0800, no IP stack), forwards them hop by hop along their message's path, and releases packet ``j`` of a message
-once packet ``j`` of all the messages it depends on has arrived at its source. Each packet carries
-``(message, index, count)`` in its first 12 bytes, ``count`` being the number of contributions summed into it.
+``starlib_netsim::Engine`` builds the network (ns-3 nodes joined by point-to-point links, one rate and delay per
+link), loads a :class:`~starlib.allreduce.schedule.Schedule`'s messages from its flat arrays in one call, and runs
+them: it sends packets straight to the point-to-point devices (protocol 0x0800, no IP stack), forwards each
+packet hop by hop along its message's path (store and forward), and releases packet ``j`` of a message once, for
+every dependency ``(d, off)`` with ``0 <= j + off < packets(d)``, packet ``j + off`` of ``d`` has arrived at its
+source. A packet carries an ns-3 packet tag (no bytes on the wire) naming it; its state lives in flat vectors
+indexed by the packet's place in the schedule (``chunk_ptr[m] + j``): the contributions summed into it, the
+dependencies it still waits for, the hops it has made.
 
 Example
 -------
->>> "class Engine" in SOURCE
+>>> "class Engine" in SOURCE and "void Load(" in SOURCE
 True
 """
 
 SOURCE = r"""
 // starlib.netsim: a dependency-driven message engine on ns-3 point-to-point links (JIT-compiled by cppyy).
-// A message m goes from its path's first node to its last, hop by hop, in packets; packet j of m leaves its
-// source once packet j of every message m depends on has arrived there. Each packet carries (message, index,
-// count) in its first 12 bytes; count is the number of contributions summed into it (the reduction of ones).
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <vector>
 
 namespace starlib_netsim {
 using namespace ns3;
 
-class Engine : public Object {
+// Which packet of the schedule a packet is: its flat index g = chunk_ptr[m] + j and its message m.
+class PacketId : public Tag {
 public:
-  // one message: path (node ids), packet count, bytes per packet (last one: last_bytes), dependencies
-  void AddMessage(const std::vector<uint32_t>& path, uint32_t packets, uint32_t bytes, uint32_t last_bytes,
-                  const std::vector<uint32_t>& deps, uint32_t own) {
-    uint32_t m = m_path.size();
-    m_path.push_back(path); m_packets.push_back(packets); m_bytes.push_back(bytes); m_last.push_back(last_bytes);
-    m_deps.push_back(deps); m_own.push_back(own);
-    m_waiting.push_back(std::vector<uint32_t>(packets, deps.size()));
-    m_count.push_back(std::vector<uint32_t>(packets, own));
-    m_arrived.push_back(0);
-    for (uint32_t d : deps) m_users[d].push_back(m);
+  uint64_t g = 0;
+  uint32_t m = 0;
+  static TypeId GetTypeId() {
+    static TypeId tid = TypeId("starlib_netsim::PacketId").SetParent<Tag>().SetGroupName("Network");
+    return tid;
   }
-  void SetDevice(uint32_t u, uint32_t v, Ptr<NetDevice> dev) { m_dev[std::make_pair(u, v)] = dev; }
-  void Listen(Ptr<Node> node) {
-    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
-      node->RegisterProtocolHandler(MakeCallback(&Engine::Receive, this), 0x0800, node->GetDevice(i), false);
-  }
-  void Start() {
-    for (uint32_t m = 0; m < m_path.size(); ++m)
-      if (m_deps[m].empty())
-        for (uint32_t j = 0; j < m_packets[m]; ++j) Emit(m, j);
-  }
-  uint32_t Arrived(uint32_t m) const { return m_arrived[m]; }
-  uint32_t Count(uint32_t m, uint32_t j) const {
-    auto it = m_final.find(std::make_pair(m, j));
-    return it == m_final.end() ? 0 : it->second;
-  }
-  int64_t Finish(uint32_t m) const { return m_finish.count(m) ? m_finish.at(m) : -1; }
-  uint64_t Hops() const { return m_hops; }
+  TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+  uint32_t GetSerializedSize() const override { return 12; }
+  void Serialize(TagBuffer b) const override { b.WriteU64(g); b.WriteU32(m); }
+  void Deserialize(TagBuffer b) override { g = b.ReadU64(); m = b.ReadU32(); }
+  void Print(std::ostream& os) const override { os << "g=" << g << " m=" << m; }
+};
 
-private:
-  void Send(uint32_t m, uint32_t j, uint32_t hop, uint32_t count) {
-    uint32_t size = (j + 1 == m_packets[m]) ? m_last[m] : m_bytes[m];
-    std::vector<uint8_t> buf(size, 0);
-    uint32_t head[3] = {m, j, count};
-    std::memcpy(buf.data(), head, 12);
-    Ptr<Packet> p = Create<Packet>(buf.data(), size);
-    uint32_t u = m_path[m][hop], v = m_path[m][hop + 1];
-    Ptr<NetDevice> dev = m_dev.at(std::make_pair(u, v));
-    ++m_hops;
-    dev->Send(p, dev->GetBroadcast(), 0x0800);
+class Engine {
+public:
+  static constexpr uint64_t kCountCap = uint64_t(1) << 62;  // counts saturate here (a wrong schedule can explode)
+
+  // n nodes, L full-duplex links (links[2 l], links[2 l + 1]) of bps[l] bit/s and delay_ns[l]; device 2 l + 0
+  // sends from links[2 l] to links[2 l + 1], device 2 l + 1 the other way. Drop-tail queues of queue_packets.
+  void Network(int64_t n, int64_t L, const int64_t* links, const int64_t* bps, const int64_t* delay_ns,
+               int64_t mtu, int64_t queue_packets) {
+    m_nodes.Create(uint32_t(n));
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(uint32_t(mtu)));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
+                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, uint32_t(queue_packets))));
+    m_devs.reserve(2 * L);
+    for (int64_t l = 0; l < L; ++l) {
+      p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(bps[l]))));
+      p2p.SetChannelAttribute("Delay", TimeValue(NanoSeconds(delay_ns[l])));
+      NetDeviceContainer d = p2p.Install(m_nodes.Get(uint32_t(links[2 * l])), m_nodes.Get(uint32_t(links[2 * l + 1])));
+      m_devs.push_back(PeekPointer(d.Get(0)));
+      m_devs.push_back(PeekPointer(d.Get(1)));
+    }
+    for (uint32_t i = 0; i < m_nodes.GetN(); ++i)
+      m_nodes.Get(i)->RegisterProtocolHandler(MakeCallback(&Engine::Receive, this), 0x0800, nullptr, false);
   }
-  void Emit(uint32_t m, uint32_t j) { Send(m, j, 0, m_count[m][j]); }
-  void Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t, const Address&, const Address&,
-               NetDevice::PacketType) {
-    uint32_t head[3];
-    p->CopyData(reinterpret_cast<uint8_t*>(head), 12);
-    uint32_t m = head[0], j = head[1], count = head[2];
-    uint32_t here = dev->GetNode()->GetId();
-    const std::vector<uint32_t>& path = m_path[m];
-    uint32_t hop = 0;
-    while (path[hop] != here) ++hop;
-    if (hop + 1 < path.size()) { Send(m, j, hop, count); return; }
-    m_final[std::make_pair(m, j)] = count;
-    if (++m_arrived[m] == m_packets[m]) m_finish[m] = Simulator::Now().GetNanoSeconds();
-    auto it = m_users.find(m);
-    if (it == m_users.end()) return;
-    for (uint32_t w : it->second) {
-      m_count[w][j] += count;
-      if (--m_waiting[w][j] == 0) Emit(w, j);
+
+  // M messages. Message m crosses devices hop_dev[path_ptr[m] - m ... path_ptr[m + 1] - m - 1) (one per hop);
+  // its packets are g = chunk_ptr[m] .. chunk_ptr[m + 1] - 1, of chunk_bytes[chunk_ids[g]] bytes; its
+  // dependencies are (dep_msg[i], dep_off[i]) for dep_ptr[m] <= i < dep_ptr[m + 1]; its source adds its own
+  // contribution to packets own_lo[m] <= j < own_hi[m].
+  void Load(int64_t M, const int64_t* path_ptr, const int64_t* hop_dev, const int64_t* chunk_ptr,
+            const int64_t* chunk_ids, const int64_t* chunk_bytes, const int64_t* dep_ptr, const int64_t* dep_msg,
+            const int64_t* dep_off, const int64_t* own_lo, const int64_t* own_hi) {
+    m_hop_ptr.resize(M + 1);
+    for (int64_t m = 0; m <= M; ++m) m_hop_ptr[m] = path_ptr[m] - m;
+    m_hop_dev.assign(hop_dev, hop_dev + m_hop_ptr[M]);
+    m_base.assign(chunk_ptr, chunk_ptr + M + 1);
+    int64_t G = chunk_ptr[M];
+    m_bytes.resize(G);
+    for (int64_t g = 0; g < G; ++g) m_bytes[g] = uint32_t(chunk_bytes[chunk_ids[g]]);
+    m_count.assign(G, 0);
+    m_waiting.assign(G, 0);
+    m_hop.assign(G, 0);
+    m_arrived.assign(G, 0);
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t j = own_lo[m]; j < own_hi[m]; ++j) m_count[chunk_ptr[m] + j] = 1;
+    // users of each message, as CSR: (w, off) for every dependency (d, off) of w, w increasing
+    m_user_ptr.assign(M + 1, 0);
+    for (int64_t i = 0; i < dep_ptr[M]; ++i) ++m_user_ptr[dep_msg[i] + 1];
+    for (int64_t m = 0; m < M; ++m) m_user_ptr[m + 1] += m_user_ptr[m];
+    m_user_msg.resize(dep_ptr[M]);
+    m_user_off.resize(dep_ptr[M]);
+    std::vector<int64_t> fill(m_user_ptr.begin(), m_user_ptr.end() - 1);
+    for (int64_t w = 0; w < M; ++w) {
+      int64_t Pw = chunk_ptr[w + 1] - chunk_ptr[w];
+      for (int64_t i = dep_ptr[w]; i < dep_ptr[w + 1]; ++i) {
+        int64_t d = dep_msg[i], off = dep_off[i], k = fill[d]++;
+        m_user_msg[k] = uint32_t(w);
+        m_user_off[k] = off;
+        int64_t lo = std::max<int64_t>(0, -off), hi = std::min<int64_t>(Pw, chunk_ptr[d + 1] - chunk_ptr[d] - off);
+        for (int64_t j = lo; j < hi; ++j) ++m_waiting[chunk_ptr[w] + j];
+      }
     }
   }
-  std::vector<std::vector<uint32_t>> m_path, m_deps, m_waiting, m_count;
-  std::vector<uint32_t> m_packets, m_bytes, m_last, m_own, m_arrived;
-  std::map<uint32_t, std::vector<uint32_t>> m_users;
-  std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> m_dev;
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_final;
-  std::map<uint32_t, int64_t> m_finish;
-  uint64_t m_hops = 0;
+
+  // Release every packet that waits for nothing (messages in order, packets in order), then run ns-3.
+  void Run() {
+    int64_t M = int64_t(m_base.size()) - 1;
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t g = m_base[m]; g < m_base[m + 1]; ++g)
+        if (m_waiting[g] == 0) Emit(uint32_t(m), g);
+    Simulator::Run();
+  }
+
+  // Per packet: the contributions it arrived with, or -1 if it never arrived.
+  void Results(int64_t* count_out) const {
+    for (size_t g = 0; g < m_count.size(); ++g) count_out[g] = m_arrived[g] ? int64_t(m_count[g]) : -1;
+  }
+  int64_t TimeNs() const { return m_last_ns; }
+  uint64_t Hops() const { return m_hops; }
+  uint64_t Drops() const { return m_drops; }
+
+private:
+  void Emit(uint32_t m, int64_t g) {
+    Ptr<Packet> p = Create<Packet>(m_bytes[g]);
+    PacketId id;
+    id.g = uint64_t(g);
+    id.m = m;
+    p->AddPacketTag(id);
+    Transmit(m, 0, p);
+  }
+  void Transmit(uint32_t m, uint32_t hop, Ptr<Packet> p) {
+    NetDevice* dev = m_devs[m_hop_dev[m_hop_ptr[m] + hop]];
+    ++m_hops;
+    if (!dev->Send(p, dev->GetBroadcast(), 0x0800)) ++m_drops;
+  }
+  void Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&, const Address&,
+               NetDevice::PacketType) {
+    PacketId id;
+    p->PeekPacketTag(id);
+    int64_t g = int64_t(id.g);
+    uint32_t m = id.m;
+    uint32_t hop = ++m_hop[g];
+    if (int64_t(hop) < m_hop_ptr[m + 1] - m_hop_ptr[m]) { Transmit(m, hop, p->Copy()); return; }
+    m_arrived[g] = 1;
+    m_last_ns = Simulator::Now().GetNanoSeconds();
+    int64_t j = g - m_base[m];
+    uint64_t c = m_count[g];
+    for (int64_t k = m_user_ptr[m]; k < m_user_ptr[m + 1]; ++k) {
+      uint32_t w = m_user_msg[k];
+      int64_t jw = j - m_user_off[k];
+      if (jw < 0 || jw >= m_base[w + 1] - m_base[w]) continue;
+      int64_t gw = m_base[w] + jw;
+      m_count[gw] = std::min(m_count[gw] + c, kCountCap);
+      if (--m_waiting[gw] == 0) Emit(w, gw);
+    }
+  }
+
+  NodeContainer m_nodes;
+  std::vector<NetDevice*> m_devs;  // owned by the nodes
+  std::vector<int64_t> m_hop_ptr, m_base, m_user_ptr, m_user_off;
+  std::vector<uint32_t> m_hop_dev, m_user_msg, m_bytes, m_waiting, m_hop;
+  std::vector<uint64_t> m_count;
+  std::vector<uint8_t> m_arrived;
+  int64_t m_last_ns = 0;
+  uint64_t m_hops = 0, m_drops = 0;
 };
 }  // namespace starlib_netsim
 """

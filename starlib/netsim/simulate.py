@@ -1,16 +1,13 @@
-"""Allreduce over edge-disjoint spanning trees, packet by packet, on the ns-3 network simulator.
+"""Allreduce over edge-disjoint spanning trees, or a ring, packet by packet, on the ns-3 network simulator.
 
-The network is a graph of routers joined by full-duplex point-to-point links (ns-3's ``PointToPointNetDevice``
-and ``PointToPointChannel``: a link of rate ``R`` sends a packet of ``P`` bytes plus its 2-byte PPP header in
-``8 (P + 2) / R`` and delivers it ``delay`` later; each device queues packets first-in first-out). Each router's
-node also plays the router's single endpoint. No IP stack: a small C++ application
-(:mod:`starlib.netsim.engine`, compiled at run time by cppyy) sends packets straight to the link and forwards them
-hop by hop along each message's path.
+The network is a graph of routers joined by full-duplex point-to-point links of one rate and one delay, each
+router's node also playing the router's single endpoint; :mod:`starlib.netsim.ns3` runs the collective on ns-3
+(any :class:`~starlib.allreduce.schedule.Schedule`). This module writes the two collectives of notebook 15 as
+*messages* (a path of nodes, a packet count, dependencies) and runs them there.
 
-A collective is a set of *messages* (a path of nodes, a packet count, dependencies). Packet ``j`` of a message
-leaves its source once packet ``j`` of every message it depends on has arrived there. Every packet carries the
-number of contributions summed into it (each endpoint contributes 1), so the simulation also checks that the
-result every endpoint ends with is the sum over all ``n`` endpoints.
+Packet ``j`` of a message leaves its source once packet ``j`` of every message it depends on has arrived there.
+Every packet carries the number of contributions summed into it (each endpoint contributes 1), so the simulation
+also checks that the result every endpoint ends with is the sum over all ``n`` endpoints.
 
 * **Trees** (``trees``): the message is split equally among the ``k`` trees (as :func:`starlib.allreduce.
   allreduce_time`'s ``equal`` split); on each tree a vertex sends packet ``j`` to its parent once packet ``j``
@@ -35,77 +32,22 @@ Example
 
 from __future__ import annotations
 
-import os
-import sys
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._kernels import bfs, csr
-from ..validation import check_int, check_real, require_extra
-from .engine import SOURCE
+from ..allreduce.schedule import Schedule, ScheduleBuilder
+from ..validation import check_int, check_real
+from .ns3 import MAX_PACKET, SimResult, simulate_schedule, simulator_version
 
 __all__ = ["SimResult", "MAX_PACKET", "simulator_version", "simulate_messages", "simulate_trees", "simulate_ring",
-           "tree_messages", "ring_messages", "bfs_parents", "MIN_PACKET"]
+           "tree_messages", "ring_messages", "messages_schedule", "bfs_parents", "MIN_PACKET"]
 
-#: bytes every packet carries at least (message id, packet index and contribution count: 12 bytes, padded)
+#: bytes every packet carries at least (a message's packets are never smaller, as when the packet carried its
+#: message id, index and contribution count in its first 12 bytes, padded)
 MIN_PACKET = 16
-_STATE: dict[str, Any] = {}
-
-
-def _ns() -> tuple[Any, Any, Any]:
-    """``(ns, cppyy, Engine)``: ns-3 imported and the engine compiled, once per process."""
-    if not _STATE:
-        require_extra("simulate", "starlib.netsim")
-        # cling reports on the C-level standard error that it could not run one static initialiser of ns-3's
-        # Time class ("Failed to materialize symbols"); ns-3 works regardless (the tests time packets to the
-        # nanosecond). Those two lines are dropped, anything else it prints is passed on.
-        sys.stderr.flush()
-        with tempfile.TemporaryFile() as tmp:
-            saved = os.dup(2)
-            os.dup2(tmp.fileno(), 2)
-            try:
-                import cppyy  # noqa: PLC0415
-                from ns import ns  # noqa: PLC0415 (heavy: tens of seconds the first time)
-                cppyy.cppdef(SOURCE)
-            finally:
-                os.dup2(saved, 2)
-                os.close(saved)
-            tmp.seek(0)
-            said = tmp.read().decode(errors="replace").splitlines()
-        for line in said:
-            if "Failed to materialize symbols" not in line:
-                print(line, file=sys.stderr)
-        _STATE.update(ns=ns, cppyy=cppyy, engine=cppyy.gbl.starlib_netsim.Engine)
-    return _STATE["ns"], _STATE["cppyy"], _STATE["engine"]
-
-
-def simulator_version() -> str:
-    """The simulator's name and version, e.g. ``'ns-3 3.44.post0'`` (from the installed ``ns3`` distribution).
-
-    Example
-    -------
-    >>> simulator_version().startswith("ns-3 ")
-    True
-    """
-    from importlib.metadata import version  # noqa: PLC0415
-    return f"ns-3 {version('ns3')}"
-
-
-@dataclass(frozen=True)
-class SimResult:
-    """One simulated collective: completion time (ns), packet transmissions (one per packet per link), messages."""
-
-    time_ns: int
-    hops: int
-    messages: int
-
-
-#: largest packet payload: the MTU the devices are given (the 2-byte PPP header comes on top)
-MAX_PACKET = 65535
 
 
 def _packet_bytes(packet_bytes: Any) -> int:
@@ -121,9 +63,72 @@ def _packets(size: int, packet_bytes: int) -> tuple[int, int, int]:
     return p, packet_bytes, max(size - (p - 1) * packet_bytes, MIN_PACKET)
 
 
+def messages_schedule(n: int, edges: np.ndarray, messages: Sequence[tuple], expected: Sequence[int],
+                      rate_gbps: float = 100.0, delay_us: float = 1.0) -> Schedule:
+    """Messages as a :class:`~starlib.allreduce.schedule.Schedule` on ``n`` routers, every router a rank.
+
+    Message ``i`` becomes the schedule's message ``i`` (its dependencies with offset 0, its own contribution on
+    every packet or none); the final messages (``expected``) are final on every packet, the others reduce at their
+    destination (the reduce-scatter or reduce half of the ring and the trees), the final ones overwrite. The
+    messages say how many bytes each packet has, not which part of the buffer: the schedule's chunks are the
+    distinct packet sizes (chunk ``c`` of ``sizes[c]`` bytes, smallest first), and its ``size`` the largest
+    message's bytes.
+
+    Parameters
+    ----------
+    n, edges, messages, expected, rate_gbps, delay_us
+        As :func:`simulate_messages`.
+
+    Returns
+    -------
+    Schedule
+        Named ``"messages"``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`simulate_messages`, before anything is simulated.
+
+    Example
+    -------
+    >>> s = messages_schedule(2, np.array([[0, 1]]), [([0, 1], 3, 1000, 500, [], 1)], [0])
+    >>> s.chunk_bytes.tolist(), s.chunks(0).tolist(), s.size
+    ([500, 1000], [1, 1, 0], 2500)
+    """
+    n = check_int(n, "n", minimum=1)
+    rate = check_real(rate_gbps, "rate_gbps", 0, strict=True)
+    delay = check_real(delay_us, "delay_us", 0, strict=True)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if e.size and (e.min() < 0 or e.max() >= n):
+        raise ValueError(f"edges: a vertex is outside 0..{n - 1}")
+    for i, (path, packets, nbytes, last, deps, own) in enumerate(messages):
+        if len(path) < 2 or packets < 1 or own not in (0, 1):
+            raise ValueError(f"messages[{i}]: path {list(path)!r}, {packets} packets, own {own!r}: a message needs "
+                             "two nodes or more, one packet or more and own 0 or 1")
+        if not MIN_PACKET <= last <= nbytes <= MAX_PACKET:
+            raise ValueError(f"messages[{i}]: packet bytes {nbytes} and last {last} must satisfy "
+                             f"{MIN_PACKET} <= last <= bytes <= {MAX_PACKET}")
+        for d in deps:
+            if messages[d][0][-1] != path[0] or messages[d][1] != packets:
+                raise ValueError(f"messages[{i}]: depends on message {d}, which does not end at its source "
+                                 f"{path[0]} with {packets} packets")
+    sizes = sorted({int(m[2]) for m in messages} | {int(m[3]) for m in messages})
+    chunk = {b: c for c, b in enumerate(sizes)}
+    final = set(int(i) for i in expected)
+    b = ScheduleBuilder(n, e, rate, delay, chunk_bytes=sizes or [MIN_PACKET])
+    for i, (path, packets, nbytes, last, deps, own) in enumerate(messages):
+        b.add(path, [chunk[int(nbytes)]] * (int(packets) - 1) + [chunk[int(last)]], [(int(d), 0) for d in deps],
+              own=bool(own), reduce=i not in final, final=i in final)
+    size = max((int(m[1] - 1) * int(m[2]) + int(m[3]) for m in messages), default=0)
+    return b.build("messages", size)
+
+
 def simulate_messages(n: int, edges: np.ndarray, messages: Sequence[tuple], expected: Sequence[int],
                       rate_gbps: float = 100.0, delay_us: float = 1.0) -> SimResult:
     """Run messages on a point-to-point network in ns-3 and check the sums every final message delivers.
+
+    The messages become a schedule (:func:`messages_schedule`) that :func:`starlib.netsim.ns3.simulate_schedule`
+    runs.
 
     Parameters
     ----------
@@ -156,61 +161,7 @@ def simulate_messages(n: int, edges: np.ndarray, messages: Sequence[tuple], expe
     >>> simulate_messages(2, np.array([[0, 1]]), [([0, 1], 1, 1000, 1000, [], 1)], [], 100.0, 1.0).time_ns
     1080
     """
-    n = check_int(n, "n", minimum=1)
-    rate = check_real(rate_gbps, "rate_gbps", 0, strict=True)
-    delay = check_real(delay_us, "delay_us", 0, strict=True)
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if e.size and (e.min() < 0 or e.max() >= n):
-        raise ValueError(f"edges: a vertex is outside 0..{n - 1}")
-    linked = {(int(a), int(b)) for a, b in e} | {(int(b), int(a)) for a, b in e}
-    for i, (path, packets, nbytes, last, deps, own) in enumerate(messages):
-        if len(path) < 2 or packets < 1 or own not in (0, 1):
-            raise ValueError(f"messages[{i}]: path {list(path)!r}, {packets} packets, own {own!r}: a message needs "
-                             "two nodes or more, one packet or more and own 0 or 1")
-        if not MIN_PACKET <= last <= nbytes <= MAX_PACKET:
-            raise ValueError(f"messages[{i}]: packet bytes {nbytes} and last {last} must satisfy "
-                             f"{MIN_PACKET} <= last <= bytes <= {MAX_PACKET}")
-        for u, v in zip(path[:-1], path[1:], strict=True):
-            if (int(u), int(v)) not in linked:
-                raise ValueError(f"messages[{i}]: hop {u}-{v} is not a link of the network")
-        for d in deps:
-            if messages[d][0][-1] != path[0] or messages[d][1] != packets:
-                raise ValueError(f"messages[{i}]: depends on message {d}, which does not end at its source "
-                                 f"{path[0]} with {packets} packets")
-    ns, cppyy, engine_cls = _ns()
-    vec = cppyy.gbl.std.vector["unsigned int"]
-    nodes = ns.NodeContainer()
-    nodes.Create(n)
-    p2p = ns.PointToPointHelper()
-    p2p.SetDeviceAttribute("DataRate", ns.StringValue(f"{rate:g}Gbps"))
-    p2p.SetDeviceAttribute("Mtu", ns.UintegerValue(65535))
-    p2p.SetChannelAttribute("Delay", ns.StringValue(f"{round(delay * 1000)}ns"))
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.QueueSizeValue(ns.QueueSize("100000000p")))
-    eng = ns.CreateObject[engine_cls]()
-    try:
-        for a, b in e:
-            devs = p2p.Install(nodes.Get(int(a)), nodes.Get(int(b)))
-            eng.SetDevice(int(a), int(b), devs.Get(0))
-            eng.SetDevice(int(b), int(a), devs.Get(1))
-        for i in range(n):
-            eng.Listen(nodes.Get(i))
-        for path, packets, nbytes, last, deps, own in messages:
-            eng.AddMessage(vec([int(x) for x in path]), int(packets), int(nbytes), int(last),
-                           vec([int(x) for x in deps]), int(own))
-        eng.Start()
-        ns.Simulator.Run()
-        for i, m in enumerate(messages):
-            if eng.Arrived(i) != m[1]:
-                raise ValueError(f"messages[{i}] ({m[0][0]}->{m[0][-1]}): {eng.Arrived(i)} of {m[1]} packets "
-                                 "arrived (the collective stalled: a wrong tree or ring)")
-        for i in expected:
-            bad = [eng.Count(i, j) for j in range(messages[i][1]) if eng.Count(i, j) != n]
-            if bad:
-                raise ValueError(f"messages[{i}]: delivers the sum of {bad[0]} contributions, not of all n={n}")
-        end = max((eng.Finish(i) for i in range(len(messages))), default=0)
-        return SimResult(int(end), int(eng.Hops()), len(messages))
-    finally:
-        ns.Simulator.Destroy()
+    return simulate_schedule(messages_schedule(n, edges, messages, expected, rate_gbps, delay_us))
 
 
 def bfs_parents(n: int, edges: np.ndarray, root: int = 0) -> np.ndarray:
