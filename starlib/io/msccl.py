@@ -64,15 +64,20 @@ inplace="1" outofplace="0" minBytes="0" maxBytes="0">
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
+import numba
 import numpy as np
 
 from ..edst.trees import EDSTSet, Tree, orient
 from ..graphs import ArrayGraph
 from ..validation import check_choice, check_int
 
-__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce"]
+if TYPE_CHECKING:
+    from ..allreduce.schedule import Schedule
+
+__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce", "msccl_schedule", "rank_map"]
 
 #: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``, ``device.h``).
 MSCCL_LIMITS: dict[str, int] = {
@@ -83,6 +88,9 @@ MSCCL_LIMITS: dict[str, int] = {
     "MSCCL_MAX_COUNT": 72,  # a step's cnt is < 72
     "MSCCL_MAX_SUBS": 1024,  # children of one XML element (gpus of the algo, tbs of a gpu)
     "MSCCL_MAX_NODES": 4096,  # XML elements the parser keeps for one rank: algo, every gpu, its own tbs and steps
+    "MAX_ATTR_COUNT": 16,  # attributes the parser keeps per element (msccl_parser.h); it drops further ones
+    "MAX_STR_LEN": 255,  # characters of an attribute value (msccl_parser.h; mscclXmlGetValue does not check it)
+    "DEPENDENT_BID_MAX": 127,  # a dependency's thread block is stored in an int8_t (dependentBid, msccl_struct.h)
 }
 
 #: The protocols the executor accepts (``mscclProtocolStrToId``).
@@ -240,6 +248,526 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
         for b, peer, chan, steps in blocks:
             out.append(f'    <tb id="{b}" send="{peer}" recv="{peer}" chan="{chan}">\n')
             out += [_step(s, kind, x, dep, (b, s) in depended) for s, (kind, x, dep) in enumerate(steps)]
+            out.append("    </tb>\n")
+        out.append("  </gpu>\n")
+    out.append("</algo>\n")
+    return "".join(out).encode()
+
+
+# -- any Schedule (starlib.allreduce.schedule) -------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _release(chunk_ptr: np.ndarray, dep_ptr: np.ndarray, dep_msg: np.ndarray, dep_off: np.ndarray,
+             users_ptr: np.ndarray, users_msg: np.ndarray, users_off: np.ndarray,
+             own: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Release the packets in dependency order: each one's level (the longest chain of packets it waits for),
+    the contributions it carries (its own plus those of the packets it waits for) and whether it ever leaves."""
+    M = chunk_ptr.shape[0] - 1
+    N = chunk_ptr[M]
+    waiting = np.zeros(N, np.int64)
+    msg_of = np.empty(N, np.int64)
+    for m in range(M):
+        msg_of[chunk_ptr[m]:chunk_ptr[m + 1]] = m
+        pm = chunk_ptr[m + 1] - chunk_ptr[m]
+        for k in range(dep_ptr[m], dep_ptr[m + 1]):
+            d, off = dep_msg[k], dep_off[k]
+            lo, hi = max(0, -off), min(pm, chunk_ptr[d + 1] - chunk_ptr[d] - off)
+            for j in range(lo, hi):
+                waiting[chunk_ptr[m] + j] += 1
+    count = own.copy()
+    level = np.zeros(N, np.int64)
+    done = np.zeros(N, np.bool_)
+    stack = np.empty(N, np.int64)
+    top = 0
+    for g in range(N):
+        if waiting[g] == 0:
+            stack[top] = g
+            top += 1
+    while top:
+        top -= 1
+        g = stack[top]
+        done[g] = True
+        m = msg_of[g]
+        j = g - chunk_ptr[m]
+        for u in range(users_ptr[m], users_ptr[m + 1]):
+            w = users_msg[u]
+            jw = j - users_off[u]
+            if 0 <= jw < chunk_ptr[w + 1] - chunk_ptr[w]:
+                h = chunk_ptr[w] + jw
+                count[h] += count[g]
+                if level[g] + 1 > level[h]:
+                    level[h] = level[g] + 1
+                waiting[h] -= 1
+                if waiting[h] == 0:
+                    stack[top] = h
+                    top += 1
+    return level, count, done
+
+
+@numba.njit(cache=True)
+def _contents(order: np.ndarray, src: np.ndarray, dst: np.ndarray, chunk: np.ndarray, reduce: np.ndarray,
+              count: np.ndarray, ranks: int, chunks: int) -> tuple[int, int]:
+    """Run the packets in ``order`` on in-place buffers (every chunk of every rank starts as its own contribution,
+    a receive adds or overwrites): the first position whose sender's chunk holds another number of contributions
+    than the packet carries, and that number; ``(-1, 0)`` if none."""
+    held = np.ones((ranks, chunks), np.int64)
+    for i in range(order.shape[0]):
+        g = order[i]
+        if held[src[g], chunk[g]] != count[g]:
+            return i, held[src[g], chunk[g]]
+        if reduce[g]:
+            held[dst[g], chunk[g]] += count[g]
+        else:
+            held[dst[g], chunk[g]] = count[g]
+    return -1, 0
+
+
+@numba.njit(cache=True)
+def _waits(by_tb: np.ndarray, acc_tb: np.ndarray, acc_step: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           extra_ptr: np.ndarray, extra: np.ndarray, tbs: int) -> tuple[np.ndarray, np.ndarray]:
+    """The steps each access waits for (CSR over accesses, targets as access indices, sorted by thread block).
+
+    ``by_tb`` lists the accesses thread block by thread block, each in program order. An access waits for the
+    accesses ``lo[a]:hi[a]`` and ``extra[extra_ptr[a]:extra_ptr[a + 1]]``, less those of its own thread block
+    (program order), one per other thread block (the latest: the executor's flags grow), less those an earlier
+    step of its thread block already waited for."""
+    A = by_tb.shape[0]
+    best = np.full(tbs, -1, np.int64)  # per target thread block: the latest access waited for (this step)
+    seen = np.full(tbs, -1, np.int64)  # per target thread block: the latest step waited for (this thread block)
+    ptr = np.zeros(A + 1, np.int64)
+    out = np.empty(0, np.int64)
+    cap = 0
+    n = 0
+    touched = np.empty(tbs, np.int64)
+    reset = np.empty(tbs, np.int64)
+    nreset = 0
+    prev_tb = -1
+    for i in range(A):
+        a = by_tb[i]
+        t = acc_tb[a]
+        if t != prev_tb:
+            for k in range(nreset):
+                seen[reset[k]] = -1
+            nreset = 0
+            prev_tb = t
+        nt = 0
+        for x in range(lo[a], hi[a] + extra_ptr[a + 1] - extra_ptr[a]):
+            y = x if x < hi[a] else extra[extra_ptr[a] + x - hi[a]]
+            u = acc_tb[y]
+            if u == t:
+                continue
+            if best[u] < 0:
+                touched[nt] = u
+                nt += 1
+                best[u] = y
+            elif acc_step[y] > acc_step[best[u]]:
+                best[u] = y
+        touched[:nt].sort()
+        if n + nt > cap:
+            cap = max(2 * cap, n + nt, 16)
+            grown = np.empty(cap, np.int64)
+            grown[:n] = out[:n]
+            out = grown
+        for k in range(nt):
+            u = touched[k]
+            y = best[u]
+            best[u] = -1
+            if acc_step[y] > seen[u]:
+                if seen[u] < 0:
+                    reset[nreset] = u
+                    nreset += 1
+                seen[u] = acc_step[y]
+                out[n] = y
+                n += 1
+        ptr[i + 1] = n
+    # ptr is in the order of by_tb: the same lists, indexed by access
+    first = np.zeros(A + 1, np.int64)
+    for i in range(A):
+        first[by_tb[i] + 1] = ptr[i + 1] - ptr[i]
+    for a in range(A):
+        first[a + 1] += first[a]
+    flat = np.empty(n, np.int64)
+    for i in range(A):
+        a = by_tb[i]
+        flat[first[a]:first[a + 1]] = out[ptr[i]:ptr[i + 1]]
+    return first, flat
+
+
+def _nop(s: int, dep: tuple[int, int]) -> str:
+    # as msccl-tools writes a nop (no buffer, offsets -1, cnt 0): it only carries a dependency
+    return (f'      <step s="{s}" type="nop" srcbuf="i" srcoff="-1" dstbuf="o" dstoff="-1" cnt="0" '
+            f'depid="{dep[0]}" deps="{dep[1]}" hasdep="0" />\n')
+
+
+def _as_schedule(schedule: object) -> Schedule:
+    from ..allreduce.schedule import Schedule
+
+    if not isinstance(schedule, Schedule):
+        raise ValueError(f"schedule={schedule!r:.60} is not a Schedule (build one with "
+                         f"starlib.allreduce.schedule.ScheduleBuilder)")
+    return schedule
+
+
+def rank_map(schedule: Schedule) -> np.ndarray:
+    """The host and the router of every rank of a schedule: what :func:`msccl_schedule` writes on each ``<gpu>``.
+
+    Rank ``r`` runs on node ``host = schedule.ranks[r]``. A node with one link, to a node that is no rank, is a
+    host on that router (the host mode: hosts hang off routers, routers only forward); any other rank is a router
+    that runs a rank itself (``router = host``).
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The schedule (:mod:`starlib.allreduce.schedule`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(R, 2)`` int64: ``host, router`` (node indices of the schedule) per rank.
+
+    Raises
+    ------
+    ValueError
+        If ``schedule`` is not a :class:`~starlib.allreduce.schedule.Schedule`.
+
+    Example
+    -------
+    Routers 0 - 1, two hosts on each (nodes 2, 3 on router 0; 4, 5 on router 1), every host a rank:
+
+    >>> from starlib.allreduce.schedule import ScheduleBuilder
+    >>> links = np.array([[0, 1], [0, 2], [0, 3], [1, 4], [1, 5]])
+    >>> b = ScheduleBuilder(6, links, 1.0, chunk_bytes=[8], ranks=[2, 3, 4, 5])
+    >>> _ = b.add([2, 0, 3], [0], own=True)
+    >>> rank_map(b.build("x", 8)).tolist()
+    [[2, 0], [3, 0], [4, 1], [5, 1]]
+    """
+    s = _as_schedule(schedule)
+    n = s.nodes
+    deg = np.bincount(s.links.reshape(-1), minlength=n)
+    other = np.zeros(n, dtype=np.int64)
+    other[s.links[:, 0]] = s.links[:, 1]
+    other[s.links[:, 1]] = s.links[:, 0]
+    is_rank = np.zeros(n, dtype=bool)
+    is_rank[s.ranks] = True
+    v = s.ranks.astype(np.int64)
+    hosted = (deg[v] == 1) & ~is_rank[other[v]]
+    return np.stack([v, np.where(hosted, other[v], v)], axis=1)
+
+
+def _fit(chunks: int, room: int, used: int) -> str:
+    """What would fit, the count of chunks scaled to the room left (the elements grow about linearly in chunks)."""
+    best = chunks * room // max(used, 1)
+    if best < 1:
+        return "no number of chunks fits"
+    return (f"about {best} chunks would fit (it has {chunks}; the schedule builders take packet_bytes, and a bigger "
+            f"packet gives fewer chunks)")
+
+
+def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: str = "Simple",
+                   name: str | None = None, min_bytes: int = 0, max_bytes: int = 0) -> bytes:
+    """A :class:`~starlib.allreduce.schedule.Schedule` as an MSCCL allreduce algorithm (XML), with its rank map.
+
+    **Ranks and chunks.** Rank ``r`` is ``schedule.ranks[r]``; the buffer is the schedule's ``C`` chunks
+    (``nchunksperloop = C``; MSCCL cuts a buffer into ``C`` equal chunks, so the chunks' sizes are not written).
+    Every step works in place on the output buffer ``o``, one chunk per step (``cnt="1"``), as
+    :func:`msccl_allreduce` writes.
+
+    **Messages.** Only ranks hold buffers, so every message goes from a rank to a rank; a message of several hops is
+    one send from its first rank to its last (the fabric routes it; nothing of the path is written). Packet ``j``
+    of message ``m`` with chunk ``c = chunks(m)[j]`` is a step ``s`` of chunk ``c`` at the source and, at the
+    destination, ``rrc`` of chunk ``c`` (the schedule's ``reduce``) or ``r`` (a copy). A send sends what its chunk
+    holds: the rank's own contribution unless a copy overwrote it, plus what was added into it. The writer runs the
+    packets on such buffers in the order below and refuses a schedule where a packet would carry another number of
+    contributions than the schedule says (its ``own`` range and its dependencies); a schedule that is wrong in both
+    (a missing dependency, say) is written as it is, and :func:`starlib.io.replay_msccl` refuses the file.
+
+    **Order.** Packets are ordered by their level (the longest chain of packets they wait for, through the
+    dependencies ``(d, off)``), then message, then packet. Every thread block runs its steps in that order; every
+    step waits for what comes before it at its rank and chunk (a send for the last receive into the chunk, a
+    receive for the sends that read the chunk since the last receive, or else that receive: the additions into a
+    chunk are serial, and no step races another) and for the receives of the packets it depends on that carry
+    other chunks. Every wait points to a packet earlier in the order, so the program cannot deadlock (the earliest
+    packet not yet moved can always move, even on connections that hold one message). The executor takes one
+    dependency per step (``depid``, ``deps``): a step that waits for several thread blocks is preceded by one
+    ``nop`` per extra one, as msccl-tools writes them (its kernel counts a step's ``nop`` s by its dependencies).
+
+    **Thread blocks and channels.** One thread block per (peer, channel, direction): ``send = peer, recv = -1`` or
+    ``send = -1, recv = peer``, ids in msccl-tools' order (by ``send``, ``recv``, ``chan``). The ordered pairs of
+    ranks are put greedily in groups where no rank sends to (or receives from) more than 32 peers
+    (``MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL``); group ``g`` gets ``h`` channels, and packet ``j`` of a message
+    that is the ``l``-th between its two ranks takes channel ``g*h + (l + j) mod h``. By default ``h`` is the
+    smallest that keeps every thread block within 64 steps.
+
+    **The rank map.** Each ``<gpu>`` carries ``host`` and ``router`` (:func:`rank_map`). The executor's parser
+    (``mscclXmlGetNode`` in ``src/misc/msccl/msccl_parser.cc``, Azure/msccl-executor-nccl) reads up to
+    ``MAX_ATTR_COUNT = 16`` attributes per element into a list (further ones it drops with an INFO message) and
+    ``mscclXmlGetAttr`` finds an attribute by name, so the attributes it never asks for are never read; a
+    ``<gpu>`` uses four (``id``, ``i_chunks``, ``o_chunks``, ``s_chunks``). The same reader is NCCL's topology
+    reader (``src/graph/xml.cc``, also ``MAX_ATTR_COUNT 16``). An XML comment would be skipped as well
+    (``mscclXmlSkipComment``), but attributes sit on the element they describe and every XML reader returns them;
+    :func:`starlib.io.replay_msccl` reads them back and checks them against the ranks.
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The collective; every message starts and ends at a rank (``mode="host"`` for the builders).
+    channels : int, optional
+        Channels (1 to 32); default: the fewest that fit.
+    proto : str
+        ``"Simple"``, ``"LL128"`` or ``"LL"``.
+    name : str, optional
+        The algorithm's name (default: the schedule's), at most 255 characters written (``MAX_STR_LEN``).
+    min_bytes, max_bytes : int
+        The message sizes the runtime may pick this algorithm for (``maxBytes = 0``: no upper limit).
+
+    Returns
+    -------
+    bytes
+        The XML document (UTF-8, no XML declaration), the same bytes for the same input.
+
+    Raises
+    ------
+    ValueError
+        For a bad option; a message that starts or ends at a node that is no rank (the in-network mode: use
+        ``mode="host"``); a dependency cycle; a packet whose contributions an in-place MSCCL chunk cannot carry;
+        a file over one of the executor's limits (:data:`MSCCL_LIMITS`: 1024 gpus, 64 steps per thread block,
+        32 thread blocks per channel and direction, 1024 thread blocks per rank, dependencies on thread blocks
+        0..127 only, 4096 XML elements per rank), named, with the number of chunks that would fit.
+
+    References
+    ----------
+    Azure/msccl-executor-nccl: ``src/misc/msccl/msccl_parser.cc``, ``src/include/msccl/msccl_parser.h``,
+    ``src/include/msccl/msccl_struct.h``, ``src/device/msccl_kernel.cu``; microsoft/msccl-tools:
+    ``msccl/language/ir.py`` (``ir_to_xml``).
+
+    Example
+    -------
+    Reduce-scatter then allgather on two ranks, two chunks (rank ``r`` reduces chunk ``r``):
+
+    >>> from starlib.allreduce.schedule import ScheduleBuilder
+    >>> b = ScheduleBuilder(2, np.array([[0, 1]]), 1.0, chunk_bytes=[4, 4])
+    >>> rs0, rs1 = b.add([0, 1], [1], own=True, reduce=True), b.add([1, 0], [0], own=True, reduce=True)
+    >>> _ = b.add([0, 1], [0], deps=[(rs1, 0)], own=True, final=True)
+    >>> _ = b.add([1, 0], [1], deps=[(rs0, 0)], own=True, final=True)
+    >>> xml = msccl_schedule(b.build("rs-ag", size=8))
+    >>> xml.count(b"<tb "), xml.count(b'type="rrc"'), xml.count(b'type="r"'), xml.count(b'type="s"')
+    (4, 2, 2, 4)
+    """
+    s = _as_schedule(schedule)
+    _, given, proto, lo_b, hi_b = check_msccl_options(1, channels, proto, min_bytes, max_bytes)
+    lim = MSCCL_LIMITS
+    R, C, M = int(s.ranks.shape[0]), int(s.chunk_bytes.shape[0]), s.messages
+    if R < 2:
+        raise ValueError(f"schedule: an allreduce needs at least 2 ranks, got {R}")
+    if R > lim["MSCCL_MAX_SUBS"]:
+        raise ValueError(f"schedule: {R} ranks; the executor's parser keeps at most MSCCL_MAX_SUBS=1024 gpus")
+    if C > lim["MSCCL_MAX_NODES"]:
+        raise ValueError(f"schedule: {C} chunks; every rank receives every chunk at least once, and the executor's "
+                         f"parser keeps MSCCL_MAX_NODES=4096 XML elements per rank: "
+                         f"{_fit(C, lim['MSCCL_MAX_NODES'] - 1 - R, C)}")
+    nm = s.name if name is None else str(name)
+    quoted = quoteattr(nm, {'"': "&quot;"})
+    if len(quoted.encode()) - 2 > lim["MAX_STR_LEN"]:
+        raise ValueError(f"name={nm[:40]!r}... has {len(quoted.encode()) - 2} characters written; the executor's "
+                         f"parser reads MAX_STR_LEN=255")
+    rank_of = np.full(s.nodes, -1, dtype=np.int64)
+    rank_of[s.ranks] = np.arange(R)
+    ends = (s.path_nodes[s.path_ptr[:-1]], s.path_nodes[s.path_ptr[1:] - 1])
+    src_m, dst_m = rank_of[ends[0]], rank_of[ends[1]]
+    for side, (node, rk) in (("starts", (ends[0], src_m)), ("ends", (ends[1], dst_m))):
+        if (rk < 0).any():
+            m = int(np.flatnonzero(rk < 0)[0])
+            raise ValueError(f"schedule {s.name!r}: messages[{m}] {side} at node {int(node[m])}, which is no rank (a "
+                             f"router reducing in the network): the in-network mode cannot be an MSCCL program "
+                             f"(MSCCL runs on the GPUs of hosts, and only they hold buffers); build the schedule "
+                             f"with mode=\"host\"")
+    if (src_m == dst_m).any():
+        m = int(np.flatnonzero(src_m == dst_m)[0])
+        raise ValueError(f"schedule {s.name!r}: messages[{m}] starts and ends at rank {int(src_m[m])}; an MSCCL "
+                         f"rank does not send to itself")
+
+    # the packets in dependency order, with the contributions the schedule says each carries
+    P = np.diff(s.chunk_ptr)
+    N = int(s.chunk_ptr[-1])
+    msg_of = np.repeat(np.arange(M, dtype=np.int64), P)
+    j_of = np.arange(N, dtype=np.int64) - s.chunk_ptr[:-1][msg_of]
+    own = ((j_of >= s.own_lo[msg_of]) & (j_of < s.own_hi[msg_of])).astype(np.int64)
+    owner = np.repeat(np.arange(M, dtype=np.int64), np.diff(s.dep_ptr))
+    by_dep = np.argsort(s.dep_msg, kind="stable")
+    users_ptr = np.zeros(M + 1, dtype=np.int64)
+    users_ptr[1:] = np.cumsum(np.bincount(s.dep_msg, minlength=M))
+    level, count, done = _release(s.chunk_ptr, s.dep_ptr, s.dep_msg, s.dep_off, users_ptr, owner[by_dep],
+                                  s.dep_off[by_dep], own)
+    if not done.all():
+        g = int(np.flatnonzero(~done)[0])
+        raise ValueError(f"schedule {s.name!r}: messages[{int(msg_of[g])}]: packet {int(j_of[g])} never leaves (a "
+                         f"cycle of dependencies): no order of steps exists")
+    order = np.lexsort((j_of, msg_of, level))
+    pos = np.empty(N, dtype=np.int64)
+    pos[order] = np.arange(N)
+    pa, pb, pc = src_m[msg_of], dst_m[msg_of], s.chunk_ids
+    i, held = _contents(order, pa, pb, pc, s.reduce[msg_of], count, R, C)
+    if i >= 0:
+        g = int(order[i])
+        raise ValueError(f"schedule {s.name!r}: messages[{int(msg_of[g])}]: packet {int(j_of[g])} carries "
+                         f"{int(count[g])} contributions, but chunk {int(pc[g])} of rank {int(pa[g])} then holds "
+                         f"{int(held)}: an MSCCL send sends what the chunk holds (the rank's own contribution unless a "
+                         f"copy overwrote it, plus what was added into it), so the schedule has no in-place MSCCL "
+                         f"program")
+
+    # accesses: the send (a read) and the receive (a write) of every packet, numbered in (rank, chunk, order)
+    A = 2 * N
+    raw_rank, raw_chunk, raw_pos = np.concatenate([pa, pb]), np.concatenate([pc, pc]), np.concatenate([pos, pos])
+    srt = np.lexsort((raw_pos, raw_chunk, raw_rank))
+    acc_id = np.empty(A, dtype=np.int64)
+    acc_id[srt] = np.arange(A)
+    rank, chunk, apos = raw_rank[srt], raw_chunk[srt], raw_pos[srt]
+    write = srt >= N
+    pkt = np.where(write, srt - N, srt)
+    idx = np.arange(A, dtype=np.int64)
+    new = np.ones(A, dtype=bool)
+    new[1:] = (rank[1:] != rank[:-1]) | (chunk[1:] != chunk[:-1])
+    gstart = np.maximum.accumulate(np.where(new, idx, 0))
+    lastw = np.maximum.accumulate(np.where(write, idx, -1))
+    pw = np.full(A, -1, dtype=np.int64)
+    pw[1:] = lastw[:-1]
+    pw = np.where(pw >= gstart, pw, -1)
+    reads_from = np.where(pw >= 0, pw + 1, gstart)
+    has_reads = write & (reads_from < idx)
+    lo = np.where(has_reads, reads_from, np.where(pw >= 0, pw, 0))
+    hi = np.where(has_reads, idx, np.where(pw >= 0, pw + 1, 0))
+    # dependencies on packets of other chunks order the steps too (the chain of a chunk covers its own)
+    off_lo = np.maximum(0, -s.dep_off)
+    off_hi = np.minimum(P[owner], P[s.dep_msg] - s.dep_off)
+    L = np.maximum(off_hi - off_lo, 0)
+    rep = np.repeat(np.arange(L.shape[0]), L)
+    js = off_lo[rep] + np.arange(int(L.sum())) - np.repeat(np.cumsum(L) - L, L)
+    g_w = s.chunk_ptr[owner[rep]] + js
+    g_d = s.chunk_ptr[s.dep_msg[rep]] + js + s.dep_off[rep]
+    cross = pc[g_w] != pc[g_d]
+    waiter, target = acc_id[g_w[cross]], acc_id[N + g_d[cross]]
+    o = np.lexsort((target, waiter))
+    extra = target[o]
+    extra_ptr = np.zeros(A + 1, dtype=np.int64)
+    extra_ptr[1:] = np.cumsum(np.bincount(waiter, minlength=A))
+
+    # channels: pairs in groups of at most 32 peers per rank and direction, h channels per group
+    pair = pa * R + pb
+    pairs = np.unique(pair)
+    cap = lim["MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL"]
+    load: dict[tuple[int, int, int], int] = {}
+    group = np.zeros(pairs.shape[0], dtype=np.int64)
+    for k, p in enumerate(pairs.tolist()):
+        a, b = divmod(p, R)
+        g = 0
+        while load.get((0, a, g), 0) >= cap or load.get((1, b, g), 0) >= cap:
+            g += 1
+        load[0, a, g] = load.get((0, a, g), 0) + 1
+        load[1, b, g] = load.get((1, b, g), 0) + 1
+        group[k] = g
+    G = int(group.max()) + 1
+    mpair = src_m * R + dst_m
+    mo = np.lexsort((np.arange(M), mpair))
+    lane = np.empty(M, dtype=np.int64)
+    first_of = np.searchsorted(mpair[mo], mpair[mo], side="left")
+    lane[mo] = np.arange(M) - first_of
+    pgroup = group[np.searchsorted(pairs, pair)]
+    top = lim["MAXCHANNELS"] // G
+    if given is not None:
+        if G > given:
+            raise ValueError(f"channels={given} is too few: a rank sends to (or receives from) more than "
+                             f"{cap * given} peers, and a channel holds MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL=32 "
+                             f"thread blocks per direction: need channels >= {G}")
+        tries = [given // G]
+    else:
+        if G > lim["MAXCHANNELS"]:
+            raise ValueError(f"schedule {s.name!r}: a rank talks to more than {cap * lim['MAXCHANNELS']} peers in one "
+                             f"direction; MAXCHANNELS=32 channels of MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL=32 "
+                             f"thread blocks cannot hold them")
+        busiest = int(np.bincount(np.searchsorted(pairs, pair)).max())
+        tries = list(range(min(-(-busiest // lim["MSCCL_MAX_NUM_STEPS"]), top), top + 1))
+    for h in tries:
+        nch = G * h if given is None else given
+        chan = pgroup * h + (lane[msg_of] + j_of) % h
+        peer = np.concatenate([pb, pa])[srt]
+        achan = np.concatenate([chan, chan])[srt]
+        send_peer = np.where(write, -1, peer)
+        recv_peer = np.where(write, peer, -1)
+        tbo = np.lexsort((achan, recv_peer, send_peer, rank))
+        newtb = np.ones(A, dtype=bool)
+        newtb[1:] = ((rank[tbo][1:] != rank[tbo][:-1]) | (send_peer[tbo][1:] != send_peer[tbo][:-1])
+                     | (recv_peer[tbo][1:] != recv_peer[tbo][:-1]) | (achan[tbo][1:] != achan[tbo][:-1]))
+        acc_tb = np.empty(A, dtype=np.int64)
+        acc_tb[tbo] = np.cumsum(newtb) - 1
+        T = int(acc_tb.max()) + 1
+        heads = tbo[newtb]  # one access of each thread block
+        tb_rank, tb_send, tb_recv, tb_chan = rank[heads], send_peer[heads], recv_peer[heads], achan[heads]
+        rank_first_tb = np.searchsorted(tb_rank, np.arange(R))
+        tb_local = np.arange(T) - rank_first_tb[tb_rank]
+        by_tb = np.lexsort((apos, acc_tb))
+        tb_first = np.searchsorted(acc_tb[by_tb], np.arange(T))
+        acc_step = np.empty(A, dtype=np.int64)
+        acc_step[by_tb] = np.arange(A) - tb_first[acc_tb[by_tb]]
+        wptr, wflat = _waits(by_tb, acc_tb, acc_step, lo, hi, extra_ptr, extra, T)
+        size = 1 + np.maximum(np.diff(wptr) - 1, 0)
+        cs = np.cumsum(size[by_tb])
+        base = np.concatenate([[0], cs])[tb_first]
+        xml_step = np.empty(A, dtype=np.int64)
+        xml_step[by_tb] = cs - 1 - base[acc_tb[by_tb]]
+        tb_steps = np.bincount(acc_tb, weights=size, minlength=T).astype(np.int64)
+        t = int(np.argmax(tb_steps))
+        if tb_steps[t] > lim["MSCCL_MAX_NUM_STEPS"]:
+            if h == tries[-1]:
+                side = f"to rank {int(tb_send[t])}" if tb_send[t] >= 0 else f"from rank {int(tb_recv[t])}"
+                raise ValueError(f"schedule {s.name!r}: rank {int(tb_rank[t])}'s thread block {side} on channel "
+                                 f"{int(tb_chan[t])} of {nch} runs {int(tb_steps[t])} steps; the executor allows "
+                                 f"MSCCL_MAX_NUM_STEPS=64 per thread block: "
+                                 f"{_fit(C, lim['MSCCL_MAX_NUM_STEPS'], int(tb_steps[t]))}")
+            continue
+        waited = np.unique(acc_tb[wflat])
+        far = waited[tb_local[waited] > lim["DEPENDENT_BID_MAX"]]
+        if far.size:
+            t = int(far[0])
+            raise ValueError(f"schedule {s.name!r}: a step of rank {int(tb_rank[t])} waits for its thread block "
+                             f"{int(tb_local[t])}; the executor keeps a dependency's thread block in an int8_t "
+                             f"(dependentBid), so only thread blocks 0..127 can be waited for (give fewer channels)")
+        tbs_per_rank = np.bincount(tb_rank, minlength=R)
+        r = int(np.argmax(tbs_per_rank))
+        if tbs_per_rank[r] > lim["MSCCL_MAX_NUM_THREAD_BLOCKS"]:
+            raise ValueError(f"schedule {s.name!r}: rank {r} needs {int(tbs_per_rank[r])} thread blocks; the executor "
+                             f"allows MSCCL_MAX_NUM_THREAD_BLOCKS=1024 (give fewer channels)")
+        steps_per_rank = np.bincount(tb_rank, weights=tb_steps, minlength=R).astype(np.int64)
+        nodes = 1 + R + tbs_per_rank + steps_per_rank
+        r = int(np.argmax(nodes))
+        if nodes[r] > lim["MSCCL_MAX_NODES"]:
+            tr, sr = int(tbs_per_rank[r]), int(steps_per_rank[r])
+            raise ValueError(f"schedule {s.name!r}: rank {r}'s part of the file has {int(nodes[r])} XML elements (the "
+                             f"algo, {R} gpus, {tr} thread blocks, {sr} steps); the executor's parser keeps "
+                             f"MSCCL_MAX_NODES=4096: {_fit(C, lim['MSCCL_MAX_NODES'] - 1 - R - tr, sr)}")
+        break
+    hasdep = np.zeros(A, dtype=bool)
+    hasdep[wflat] = True
+    kind = np.where(write, np.where(s.reduce[msg_of][pkt], "rrc", "r"), "s")
+    hosts = rank_map(s)
+    out = [f'<algo name={quoted} proto="{proto}" nchannels="{nch}" nchunksperloop="{C}" ngpus="{R}" '
+           f'coll="allreduce" inplace="1" outofplace="0" minBytes="{lo_b}" maxBytes="{hi_b}">\n']
+    seq = by_tb.tolist()
+    ptrs, flat, steps_of, tbl = wptr.tolist(), wflat.tolist(), xml_step.tolist(), tb_local.tolist()
+    owner_tb, kinds, chunks_l, hd = acc_tb.tolist(), kind.tolist(), chunk.tolist(), hasdep.tolist()
+    k = 0
+    for r in range(R):
+        out.append(f'  <gpu id="{r}" i_chunks="0" o_chunks="{C}" s_chunks="0" host="{int(hosts[r, 0])}" '
+                   f'router="{int(hosts[r, 1])}">\n')
+        for t in range(int(rank_first_tb[r]), int(rank_first_tb[r + 1]) if r + 1 < R else T):
+            out.append(f'    <tb id="{tbl[t]}" send="{int(tb_send[t])}" recv="{int(tb_recv[t])}" '
+                       f'chan="{int(tb_chan[t])}">\n')
+            while k < A and owner_tb[seq[k]] == t:
+                a = seq[k]
+                deps = [(tbl[owner_tb[y]], steps_of[y]) for y in flat[ptrs[a]:ptrs[a + 1]]]
+                first = steps_of[a] - max(len(deps) - 1, 0)
+                out += [_nop(first + i, d) for i, d in enumerate(deps[:-1])]
+                out.append(_step(steps_of[a], kinds[a], chunks_l[a], deps[-1] if deps else None, hd[a]))
+                k += 1
             out.append("    </tb>\n")
         out.append("  </gpu>\n")
     out.append("</algo>\n")

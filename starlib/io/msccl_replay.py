@@ -14,7 +14,12 @@
    step of another thread block of the rank; at most 1024 gpus and 1024 thread blocks per gpu
    (``MSCCL_MAX_SUBS``) and at most 4096 XML elements kept for one rank (``MSCCL_MAX_NODES``: the algo, every
    gpu, the rank's thread blocks and steps). Two thread blocks of a rank may not send to (or receive from) the
-   same peer on the same channel: they would share one connection.
+   same peer on the same channel: they would share one connection. The parser's records: at most 16 attributes
+   per element (``MAX_ATTR_COUNT``), values of at most 255 characters (``MAX_STR_LEN``). A dependency names a
+   thread block ``0..127`` (the executor keeps it in an ``int8_t``, ``dependentBid`` of ``msccl_struct.h``). A
+   ``nop`` is how a step waits for more than one thread block: the parser adds its dependency to the next step's
+   and the kernel counts the nops of a step by its dependencies (``src/device/msccl_kernel.cu``), so a nop has a
+   dependency, no ``hasdep``, and a step with a dependency of its own after it.
 2. **The run.** Thread blocks execute their steps in order. A step with a dependency ``(depid, deps)`` waits until
    thread block ``depid`` has completed a step ``>= deps`` that has ``hasdep="1"`` (the executor's flags are set
    only by such steps, and grow). A send puts its chunks on the connection ``(channel, rank, peer)``, which holds
@@ -29,6 +34,10 @@
    set of all ranks. Races: two steps of different thread blocks of a rank that touch the same chunk, one of them
    writing, must be ordered by the rank's own program order and dependencies (vector clocks over the rank's
    thread blocks); otherwise the runtime may run them at once.
+
+The rank map. A ``<gpu>`` may carry ``host`` and ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes
+them; the executor's parser reads attributes by name and ignores these): then every gpu carries both, integers
+``>= 0``, and a host sits on one router. :attr:`ReplayReport.rank_map` returns them.
 
 Any failure raises ``ValueError`` naming the rank, thread block, step and rule; a file that passes returns a
 :class:`ReplayReport`.
@@ -88,6 +97,8 @@ class ReplayReport:
     max_steps_per_tb : the most steps of one thread block (the executor allows 64).
     max_tbs_per_channel : the most thread blocks of one rank sending or receiving on one channel (32 allowed).
     max_xml_nodes : the most XML elements the executor's parser keeps for one rank (4096 allowed).
+    rank_map : ``(host, router)`` of each rank ``0..ranks-1`` from the ``<gpu>`` attributes ``host`` and
+        ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes them), or ``None`` for a file without them.
     """
 
     ranks: int
@@ -99,6 +110,7 @@ class ReplayReport:
     max_steps_per_tb: int
     max_tbs_per_channel: int
     max_xml_nodes: int
+    rank_map: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass
@@ -137,9 +149,22 @@ def _int(elem: ET.Element, key: str, where: str) -> int:
         raise ValueError(f"msccl: {where}: {key}={text!r} is not an integer") from None
 
 
+def _check_attributes(root: ET.Element) -> None:
+    """Every element within the parser's fixed-size records: at most 16 attributes, values of 255 characters."""
+    for elem in root.iter():
+        if len(elem.attrib) > MSCCL_LIMITS["MAX_ATTR_COUNT"]:
+            raise ValueError(f"msccl: a <{elem.tag}> has {len(elem.attrib)} attributes; the executor's parser keeps "
+                             f"MAX_ATTR_COUNT=16 and drops the others")
+        for key, value in elem.attrib.items():
+            if len(value) > MSCCL_LIMITS["MAX_STR_LEN"]:
+                raise ValueError(f"msccl: a <{elem.tag}>'s {key} has {len(value)} characters; the executor's parser "
+                                 f"reads values into MAX_STR_LEN=255 characters")
+
+
 def _parse(root: ET.Element) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if root.tag != "algo":
         raise ValueError(f"msccl: the document element is <{root.tag}>, not <algo>")
+    _check_attributes(root)
     for key in _ALGO_ATTRS:
         if root.get(key) is None:
             raise ValueError(f"msccl: <algo> has no attribute {key!r} (the executor requires it)")
@@ -173,6 +198,12 @@ def _parse(root: ET.Element) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             info[key] = _int(g, key, where)
             if info[key] < 0:
                 raise ValueError(f"msccl: {where}: {key}={info[key]} is negative")
+        if (g.get("host") is None) != (g.get("router") is None):
+            raise ValueError(f"msccl: {where}: the rank map needs both host and router, or neither")
+        if g.get("host") is not None:
+            info["map"] = (_int(g, "host", where), _int(g, "router", where))
+            if min(info["map"]) < 0:
+                raise ValueError(f"msccl: {where}: host={info['map'][0]}, router={info['map'][1]} must be >= 0")
         for t in g:
             if t.tag != "tb":
                 continue
@@ -204,7 +235,21 @@ def _parse(root: ET.Element) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         ranks.append(info)
     if sorted(i["id"] for i in ranks) != list(range(len(ranks))):
         raise ValueError(f"msccl: gpu ids must be 0..{len(ranks) - 1}, each once")
-    return algo, sorted(ranks, key=lambda i: i["id"])
+    ranks = sorted(ranks, key=lambda i: i["id"])
+    mapped = [i for i in ranks if "map" in i]
+    if mapped and len(mapped) != len(ranks):
+        missing = next(i["id"] for i in ranks if "map" not in i)
+        raise ValueError(f"msccl: the rank map (host, router on <gpu>) names {len(mapped)} of {len(ranks)} ranks; "
+                         f"gpu {missing} has none")
+    router_of: dict[int, tuple[int, int]] = {}
+    for i in mapped:
+        host, router = i["map"]
+        if router_of.setdefault(host, (router, i["id"]))[0] != router:
+            other, r0 = router_of[host]
+            raise ValueError(f"msccl: the rank map puts host {host} on router {other} (gpu {r0}) and on router "
+                             f"{router} (gpu {i['id']})")
+    algo["rank_map"] = tuple(i["map"] for i in mapped) if mapped else None
+    return algo, ranks
 
 
 def _check_limits(algo: dict[str, Any], ranks: list[dict[str, Any]]) -> dict[str, int]:
@@ -240,7 +285,27 @@ def _check_limits(algo: dict[str, Any], ranks: list[dict[str, Any]]) -> dict[str
             for s, st in enumerate(t.steps):
                 sw = f"{tw}, step {s} ({st.kind})"
                 recv, send, _, reads, writes = STEP_TYPES[st.kind]
+                if st.dep is not None:
+                    d, ds = st.dep
+                    if d == t.id or not 0 <= d < len(tbs) or not 0 <= ds < len(tbs[[u.id for u in tbs].index(d)].steps):
+                        raise ValueError(f"msccl: {sw}: depends on tb {d} step {ds}, which is not a step of another "
+                                         f"thread block of gpu {r}")
+                    if d > lim["DEPENDENT_BID_MAX"]:
+                        raise ValueError(f"msccl: {sw}: depends on tb {d}; the executor keeps a dependency's thread "
+                                         f"block in an int8_t (dependentBid), so only 0..127 can be waited for")
                 if st.kind == "nop":
+                    # the parser turns a nop into one more dependency of the next step, and the kernel counts the
+                    # nops of a step by its dependencies (msccl_kernel.cu: step += numDependencies - 1)
+                    if st.dep is None:
+                        raise ValueError(f"msccl: {sw} has no dependency: the executor counts a nop only through "
+                                         f"its dependency, and the steps after it would signal the wrong step")
+                    if st.hasdep:
+                        raise ValueError(f"msccl: {sw} has hasdep=\"1\": the executor never signals after a nop")
+                    nxt = next((u for u in t.steps[s + 1:] if u.kind != "nop"), None)
+                    if nxt is None or nxt.dep is None:
+                        raise ValueError(f"msccl: {sw}: the nops before a step carry its extra dependencies, and the "
+                                         f"step after them must have one of its own (the executor refuses it "
+                                         f"otherwise, or, at the end of a thread block, never waits)")
                     continue
                 if not 1 <= st.cnt < lim["MSCCL_MAX_COUNT"]:
                     raise ValueError(f"msccl: {sw}: cnt={st.cnt} must be 1..71 (MSCCL_MAX_COUNT=72)")
@@ -256,11 +321,6 @@ def _check_limits(algo: dict[str, Any], ranks: list[dict[str, Any]]) -> dict[str
                         if off < 0 or off + st.cnt > bufs[buf]:
                             raise ValueError(f"msccl: {sw}: {what}off={off} with cnt={st.cnt} leaves buffer {buf!r} "
                                              f"of {bufs[buf]} chunks")
-                if st.dep is not None:
-                    d, ds = st.dep
-                    if d == t.id or not 0 <= d < len(tbs) or not 0 <= ds < len(tbs[[u.id for u in tbs].index(d)].steps):
-                        raise ValueError(f"msccl: {sw}: depends on tb {d} step {ds}, which is not a step of another "
-                                         f"thread block of gpu {r}")
         busiest = max(max(c) for c in per_channel)
         if busiest > lim["MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL"]:
             raise ValueError(f"msccl: {where}: {busiest} thread blocks send or receive on one channel; the executor "
@@ -336,7 +396,7 @@ def replay_msccl(data: bytes | str, *, slots: int = 1) -> ReplayReport:
             t.published = [0] * len(t.published)
         mode_results.append(_run(algo, ranks, tbs, sender, receiver, cap, inplace, everyone, chunks))
     return ReplayReport(n, len(tbs), sum(len(t.steps) for t in tbs.values()), chunks, algo["nchannels"],
-                        mode_results[0], worst["steps"], worst["tbs_per_channel"], worst["nodes"])
+                        mode_results[0], worst["steps"], worst["tbs_per_channel"], worst["nodes"], algo["rank_map"])
 
 
 def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int, int], _Tb],
