@@ -1,0 +1,153 @@
+"""starlib.netsim.simgrid: SimGrid's flow-level model against hand-computed times, wrong schedules refused, and the
+same tree allreduce on ns-3.
+
+The hand values: under the configuration of the module (CM02, plain max-min, the propagation delay added after the
+bytes), ``b`` bytes alone on a route of bottleneck rate ``r`` and latency ``d`` take ``8 b / r + d``; ``k`` flows on
+one link direction get ``r / k`` each, and a flow held back on one link leaves the rest of another to the flows
+there (max-min); a stream of ``p`` packets keeps its link busy, so its last packet arrives after ``p`` transfer
+times and one delay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from starlib.allreduce.schedule import Schedule, ScheduleBuilder
+from starlib.netsim.simulate import MIN_PACKET, tree_messages
+from starlib.validation import MissingExtra
+
+pytest.importorskip("cppyy", reason="the 'simulate' extra (cppyy) is not installed")
+simgrid = pytest.importorskip("starlib.netsim.simgrid")
+try:
+    simgrid.simgrid_version()
+except MissingExtra as exc:  # the message names the Debian package
+    pytest.skip(f"SimGrid is not installed: {exc}", allow_module_level=True)
+
+
+def ns(nbytes: int, gbps: float = 100.0) -> float:
+    """Transfer time of ``nbytes`` at ``gbps`` in nanoseconds."""
+    return 8 * nbytes / gbps
+
+
+def tree_schedule(n: int, edges: np.ndarray, parents: list[np.ndarray], size: int, packet_bytes: int = 8192,
+                  rate_gbps: float = 100.0, delay_us: float = 1.0) -> Schedule:
+    """The messages of :func:`starlib.netsim.simulate.tree_messages` (pipelined reduce then broadcast on each tree,
+    one chunk per packet of a tree's share) as a Schedule: the same run the ns-3 simulation makes."""
+    msgs, final = tree_messages(parents, size, packet_bytes)
+    per_tree = 2 * (n - 1)
+    chunk_bytes: list[int] = []
+    first: list[int] = []
+    for t in range(len(parents)):
+        _, packets, nbytes, last, _, _ = msgs[t * per_tree]
+        first.append(len(chunk_bytes))
+        chunk_bytes += [nbytes] * (packets - 1) + [last]
+    b = ScheduleBuilder(n, edges, rate_gbps, delay_us, chunk_bytes=chunk_bytes)
+    finals = set(final)
+    for i, (path, packets, _, _, deps, own) in enumerate(msgs):
+        c0 = first[i // per_tree]
+        b.add(path, range(c0, c0 + packets), [(d, 0) for d in deps], own=bool(own), reduce=i not in finals,
+              final=i in finals)
+    return b.build("trees", size=size)
+
+
+def test_a_stream_on_one_link_is_its_bytes_over_the_rate_plus_one_delay():
+    # 3 packets of 1500 bytes at 10 Gb/s, 2.5 us: back to back, the last one arrives after 3 x 1200 ns + 2500 ns
+    b = ScheduleBuilder(2, np.array([[0, 1]]), [10.0], [2.5], chunk_bytes=[1500, 1500, 1500])
+    b.add([0, 1], [0, 1, 2], own=True, final=True)
+    b.add([1, 0], [0, 1, 2], own=True)
+    r = simgrid.simulate_schedule(b.build("stream", size=4500), check=False)
+    assert r.time_ns == round(3 * ns(1500, 10.0) + 2500)
+    assert (r.hops, r.messages) == (6, 2)
+
+
+def test_flows_on_one_link_share_it_max_min_and_the_other_direction_is_free():
+    # A (b bytes) and B (3 b) leave 0 together: half the rate each until A is done at 2 ser, then B alone for its
+    # remaining 2 b: 4 ser. C (4 b) goes the other way alone: 4 ser too; any sharing of the two directions (one
+    # capacity, or acknowledgements' cross-traffic) would make C later than that.
+    b0 = 10_000
+    b = ScheduleBuilder(2, np.array([[0, 1]]), [100.0], [1.0], chunk_bytes=[b0, 3 * b0, 4 * b0])
+    b.add([0, 1], [0])
+    b.add([0, 1], [1])
+    b.add([1, 0], [2])
+    r = simgrid.simulate_schedule(b.build("share", size=8 * b0), check=False)
+    assert r.time_ns == round(4 * ns(b0) + 1000)
+
+
+def test_a_two_hop_flow_is_one_flow_over_its_links_under_max_min():
+    # X goes 0-1-2; Z1, Z2 go 1-2, so X gets a third of link 1-2 and of link 0-1, where Y (0-1) gets the other two
+    # thirds (max-min: not half). All of b bytes but Y of 3 b: X, Z1, Z2 end at 3 ser (X after both delays); Y has
+    # moved 2 b by then and moves its last b alone: 4 ser + one delay, the last arrival. Equal halves on 0-1 would
+    # give Y 4.5 ser.
+    b0 = 100_000
+    b = ScheduleBuilder(3, np.array([[0, 1], [1, 2]]), [100.0], [1.0], chunk_bytes=[b0, 3 * b0])
+    b.add([0, 1, 2], [0])
+    b.add([0, 1], [1])
+    b.add([1, 2], [0])
+    b.add([1, 2], [0])
+    r = simgrid.simulate_schedule(b.build("path", size=3 * b0), check=False)
+    assert r.time_ns == round(4 * ns(b0) + 1000)
+    assert r.hops == 5
+
+
+@pytest.mark.parametrize("batch", [1, 4])
+def test_a_tree_allreduce_on_a_star_pipelines_packets_or_batches(batch):
+    # star K_{1,3} rooted at its centre, p packets: a batch of k packets moves in k ser and releases the root's
+    # next k, so the last arrives after (p + k) ser and two delays (k = 1: 2 (d + ser) + (p - 1) ser, as on ns-3
+    # without the header); every leaf ends with all 4 contributions (checked)
+    p, pb = 8, 8192
+    s = tree_schedule(4, np.array([[0, 1], [0, 2], [0, 3]]), [np.array([-1, 0, 0, 0])], p * pb, packet_bytes=pb)
+    run = simgrid.run_schedule(s, batch=batch)
+    assert run.result.time_ns == round((p + batch) * ns(pb) + 2000)
+    assert run.result.hops == 6 * p and run.transfers == 6 * p // batch
+
+
+def test_a_schedule_that_loses_a_contribution_or_stalls_is_refused():
+    # reduce on the path 0 - 1 - 2 to 1, broadcast back (messages 2 and 3), and 2 echoes what it got (message 4)
+    def path_schedule(deps_down2: list[tuple[int, int]]) -> Schedule:
+        b = ScheduleBuilder(3, np.array([[0, 1], [1, 2]]), [100.0], chunk_bytes=[1000, 1000])
+        up0 = b.add([0, 1], [0, 1], own=True, reduce=True)
+        up2 = b.add([2, 1], [0, 1], own=True, reduce=True)
+        b.add([1, 0], [0, 1], deps=[(up0, 0), (up2, 0)], own=True, final=True)
+        down2 = b.add([1, 2], [0, 1], deps=deps_down2, own=True, final=True)
+        b.add([2, 1], [0, 1], deps=[(down2, 0)])
+        return b.build("path", size=2000)
+
+    assert simgrid.simulate_schedule(path_schedule([(0, 0), (1, 0)])).messages == 5
+    # the broadcast to 2 forgets what came from 0
+    with pytest.raises(ValueError, match=r"messages\[3\]: packet 0 delivers the sum of 2 contributions, not of all 3"):
+        simgrid.simulate_schedule(path_schedule([(1, 0)]))
+    # the broadcast to 2 waits for the echo, which waits for it
+    with pytest.raises(ValueError, match=r"messages\[3\]: 0 of 2 packets arrived \(the schedule stalls\)"):
+        simgrid.simulate_schedule(path_schedule([(0, 0), (1, 0), (4, 0)]))
+
+
+def test_the_trees_agree_with_ns3_within_a_few_percent():
+    # PolarFly ER_3 (13 routers), its two shallow EDSTs, 1 MiB: ns-3 stores and forwards 8 KiB packets with a 2-byte
+    # header, SimGrid moves their bytes as flows; the same messages, the same packet transmissions
+    pytest.importorskip("ns", reason="ns-3 (the 'simulate' extra) is not installed")
+    from starlib.api import edsts, network
+    from starlib.netsim.simulate import simulate_trees
+
+    G = network("polarfly", q=3)
+    trees = edsts(G, method="shallow")
+    parents = [t.parent_array() for t in trees]
+    size = 1 << 20
+    s = tree_schedule(G.n, G.edges, parents, size)
+    sg = simgrid.simulate_schedule(s)
+    ref = simulate_trees(G.n, G.edges, parents, size)
+    assert sg.hops == ref.hops and sg.messages == ref.messages
+    assert abs(sg.time_ns - ref.time_ns) <= 0.15 * ref.time_ns
+
+
+def test_bad_input_and_a_missing_simgrid_are_named(monkeypatch):
+    b = ScheduleBuilder(2, np.array([[0, 1]]), [100.0], chunk_bytes=[MIN_PACKET])
+    b.add([0, 1], [0])
+    s = b.build("x", size=MIN_PACKET)
+    with pytest.raises(ValueError, match="batch"):
+        simgrid.simulate_schedule(s, batch=0)
+    with pytest.raises(ValueError, match="schedule"):
+        simgrid.simulate_schedule("trees")
+    monkeypatch.setattr(simgrid.ctypes.util, "find_library", lambda name: None)
+    with pytest.raises(MissingExtra, match="apt-get install libsimgrid-dev"):
+        simgrid.simulate_schedule(s)
