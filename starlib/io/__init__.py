@@ -14,6 +14,8 @@ function                       what
 :func:`write_edge_list`, ...   the exports one by one (:mod:`starlib.io.exports`)
 :func:`routes`                 per-tree routing: parent, children, depth, next hops (:mod:`starlib.io.routes`)
 :func:`msccl_allreduce`        an allreduce over the trees as MSCCL XML (:mod:`starlib.io.msccl`)
+:func:`msccl_schedule`         any allreduce ``Schedule`` (:mod:`starlib.allreduce.schedule`) as MSCCL XML, with
+                               the host and router of every rank (:func:`msccl_rank_map`)
 :func:`replay_msccl`           replay such a file: limits, deadlock, races, every chunk reduced once
                                (:mod:`starlib.io.msccl_replay`)
 :func:`ns3_topology`           ASTRA-sim's ns-3 topology file, and :func:`read_ns3_topology` (:mod:`starlib.io.astra`)
@@ -69,7 +71,7 @@ from .json_format import (
     encode_v1,
     write_json,
 )
-from .msccl import MSCCL_LIMITS, msccl_allreduce
+from .msccl import MSCCL_LIMITS, msccl_allreduce, msccl_rank_map, msccl_schedule
 from .msccl_replay import ReplayReport, replay_msccl
 from .readers import (
     INPUT_FORMATS,
@@ -89,5 +91,5 @@ __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
            "read_estimate", "read_file", "read_input", "Ns3Topology", "ns3_topology", "read_ns3_topology",
-           "MSCCL_LIMITS", "msccl_allreduce", "ReplayReport", "replay_msccl", "next_hop", "next_hop_table",
-           "read_routes", "routes"]
+           "MSCCL_LIMITS", "msccl_allreduce", "msccl_rank_map", "msccl_schedule", "ReplayReport", "replay_msccl",
+           "next_hop", "next_hop_table", "read_routes", "routes"]

@@ -77,7 +77,7 @@ from ..validation import check_choice, check_int
 if TYPE_CHECKING:
     from ..allreduce.schedule import Schedule
 
-__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce", "msccl_schedule", "rank_map"]
+__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce", "msccl_schedule", "msccl_rank_map"]
 
 #: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``, ``device.h``).
 MSCCL_LIMITS: dict[str, int] = {
@@ -408,7 +408,7 @@ def _as_schedule(schedule: object) -> Schedule:
     return schedule
 
 
-def rank_map(schedule: Schedule) -> np.ndarray:
+def msccl_rank_map(schedule: Schedule) -> np.ndarray:
     """The host and the router of every rank of a schedule: what :func:`msccl_schedule` writes on each ``<gpu>``.
 
     Rank ``r`` runs on node ``host = schedule.ranks[r]``. A node with one link, to a node that is no rank, is a
@@ -438,7 +438,7 @@ def rank_map(schedule: Schedule) -> np.ndarray:
     >>> links = np.array([[0, 1], [0, 2], [0, 3], [1, 4], [1, 5]])
     >>> b = ScheduleBuilder(6, links, 1.0, chunk_bytes=[8], ranks=[2, 3, 4, 5])
     >>> _ = b.add([2, 0, 3], [0], own=True)
-    >>> rank_map(b.build("x", 8)).tolist()
+    >>> msccl_rank_map(b.build("x", 8)).tolist()
     [[2, 0], [3, 0], [4, 1], [5, 1]]
     """
     s = _as_schedule(schedule)
@@ -498,7 +498,7 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     that is the ``l``-th between its two ranks takes channel ``g*h + (l + j) mod h``. By default ``h`` is the
     smallest that keeps every thread block within 64 steps.
 
-    **The rank map.** Each ``<gpu>`` carries ``host`` and ``router`` (:func:`rank_map`). The executor's parser
+    **The rank map.** Each ``<gpu>`` carries ``host`` and ``router`` (:func:`msccl_rank_map`). The executor's parser
     (``mscclXmlGetNode`` in ``src/misc/msccl/msccl_parser.cc``, Azure/msccl-executor-nccl) reads up to
     ``MAX_ATTR_COUNT = 16`` attributes per element into a list (further ones it drops with an INFO message) and
     ``mscclXmlGetAttr`` finds an attribute by name, so the attributes it never asks for are never read; a
@@ -748,7 +748,7 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     hasdep = np.zeros(A, dtype=bool)
     hasdep[wflat] = True
     kind = np.where(write, np.where(s.reduce[msg_of][pkt], "rrc", "r"), "s")
-    hosts = rank_map(s)
+    hosts = msccl_rank_map(s)
     out = [f'<algo name={quoted} proto="{proto}" nchannels="{nch}" nchunksperloop="{C}" ngpus="{R}" '
            f'coll="allreduce" inplace="1" outofplace="0" minBytes="{lo_b}" maxBytes="{hi_b}">\n']
     seq = by_tb.tolist()
