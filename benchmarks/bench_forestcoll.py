@@ -12,13 +12,14 @@ run time and imports its ``pipeline_allgather`` and ``to_xml`` modules, which ne
 project). Without ``--forestcoll`` (as ``make bench`` runs it) the script prints how to get ForestColl and exits 0.
 
 Every network is a starlib build with all vertices compute nodes and every link a unit-capacity link in both
-directions. The first table (measured in one run) compares the optimal allgather time ``(M/N) * r`` through its
-ratio ``r = max_S |S ∩ V_c| / B+(S)`` (``S`` a vertex set missing at least one compute node, ``B+(S)`` its exiting
-capacity; here ``|S| / |δ(S)|`` over the nonempty proper subsets):
+directions. The first table (ForestColl timed in one run) compares the optimal allgather time ``(M/N) * r``
+through its ratio ``r = max_S |S ∩ V_c| / B+(S)`` (``S`` a vertex set missing at least one compute node,
+``B+(S)`` its exiting capacity; here ``|S| / |δ(S)|`` over the nonempty proper subsets):
 
 - *ForestColl*: ``OptimalBranchingsAlgo(G, capacitated=True).binary_search()`` returns ``(U, k)`` with
   ``r = U / k`` (its README: the runtime is ``convertToRuntime(U, k) = U / (k N)`` times ``M``);
-- *starlib*: ``starlib.allreduce.optimum.cut_ratio(graph)``;
+- *starlib*: ``starlib.allreduce.optimum.cut_ratio(graph)`` (best of 3 runs), with ``|S|`` of the set it returns,
+  checked here to attain its value;
 - *brute force* (``n <= --brute-max-n``): every subset, numpy bit masks; an independent third value;
 - *(n-1)/δ*: the single-vertex cut, a lower bound on ``r`` (``S`` = all but a vertex of least degree).
 
@@ -28,12 +29,16 @@ with ``Cs[u, i]`` chunks, ``k`` chunks per root. It is checked here independentl
 out-arborescence spanning all vertices from its root, ``sum_i Cs[u, i] = k``, and the heaviest directed link
 carries ``L`` chunks, so the schedule's own ratio is ``L / k`` (it must equal the optimum). Its MSCCL allreduce XML
 (``to_xml.construct_algo_allreduce``, which accepts only trees of one chunk, so from the ``fixed_K=1`` schedule
-when the optimum needs ``k > 1``) goes through ``starlib.io.msccl_replay.replay_msccl``. Never part of the tests.
+when the optimum needs ``k > 1``) goes through ``starlib.io.msccl_replay.replay_msccl``. ForestColl's files order
+a rank's reduce-scatter write of a chunk and its allgather write of the same chunk only through the round trip via
+the tree parent, not inside the rank, and the replay, which asks for the order inside the rank, reports a race
+(docs/collectives.md, "ForestColl as an oracle"). A run takes 2 to 5 minutes on 2 cores. Never part of the tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import traceback
@@ -47,6 +52,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _timing import best_of  # noqa: E402
 
 from starlib.graphs import ArrayGraph, as_graph  # noqa: E402
 
@@ -93,21 +100,19 @@ def forestcoll_ratio(G: Any) -> tuple[Fraction, float, int]:
     return Fraction(U) / k, U, k
 
 
-def starlib_ratio(g: ArrayGraph) -> tuple[Fraction | None, float | None, str]:
-    """starlib's ``cut_ratio(graph)`` as a Fraction, its seconds, and a note (why it is absent, if it is)."""
+def starlib_ratio(g: ArrayGraph) -> tuple[Fraction | None, int | None, float | None, str]:
+    """starlib's ``cut_ratio(graph)``: its value, the size of its set ``S`` (checked to attain the value), its best
+    seconds of 3 (the first call compiles or loads the numba kernels), and why it is absent if it is."""
     try:
         from starlib.allreduce.optimum import cut_ratio
     except ImportError as e:
-        return None, None, f"starlib.allreduce.optimum.cut_ratio not available ({e})"
-    t = time.perf_counter()
-    res = cut_ratio(g)
-    sec = time.perf_counter() - t
-    for attr in ("ratio", "value"):  # a result object rather than a number
-        if not isinstance(res, (int, Fraction)) and hasattr(res, attr):
-            res = getattr(res, attr)
-    if isinstance(res, tuple):
-        res = res[0]
-    return Fraction(res), sec, ""
+        return None, None, None, f"starlib.allreduce.optimum.cut_ratio not available ({e})"
+    _, sec, res = best_of(lambda: cut_ratio(g))
+    inside = np.zeros(g.n, dtype=bool)
+    inside[res.cut] = True
+    crossing = int((inside[g.edges[:, 0]] != inside[g.edges[:, 1]]).sum())
+    assert Fraction(int(inside.sum()), crossing) == res.value, "cut_ratio's set does not attain its value"
+    return res.value, int(inside.sum()), sec, ""
 
 
 def brute_ratio(g: ArrayGraph) -> Fraction:
@@ -172,7 +177,10 @@ def replay(data: bytes) -> str:
     try:
         rep = replay_msccl(data)
     except ValueError as e:
-        return f"fails: {str(e).removeprefix('msccl ')[:110]}"
+        race = re.search(r"gpu (\d+): tb (\d+) step \d+ and tb (\d+) step \d+ both touch chunk (\d+)", str(e))
+        if race:
+            return "fails: race, gpu {} tb {} / tb {} on chunk {} (not ordered inside the rank)".format(*race.groups())
+        return f"fails: {str(e)[:110]}"
     return f"passes ({rep.threadblocks} tbs, {rep.channels} ch, {rep.max_steps_per_tb} steps/tb)"
 
 
@@ -224,11 +232,12 @@ def main(argv: list[str] | None = None) -> None:
         t = time.perf_counter()
         fc, U, k = forestcoll_ratio(G)
         t_fc = time.perf_counter() - t
-        ours, t_ours, note = starlib_ratio(g)
+        ours, size, t_ours, note = starlib_ratio(g)
         absent = absent or note
         degree = np.bincount(g.edges.ravel(), minlength=g.n)
         row = {"network": label, "n": g.n, "m": g.m, "ForestColl": str(fc), "U, k": f"{U:g}, {k}",
                "starlib": "n/a" if ours is None else str(ours), "equal": "n/a" if ours is None else ours == fc,
+               "|S|": "" if size is None else size,
                "(n-1)/δ": str(Fraction(g.n - 1, int(degree.min()))),
                "brute": str(brute_ratio(g)) if g.n <= args.brute_max_n else "",
                "ForestColl s": round(t_fc, 2), "starlib s": "" if t_ours is None else round(t_ours, 4)}
