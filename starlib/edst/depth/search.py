@@ -58,7 +58,8 @@ from ..forest_union import reverse_path
 from ..trees import EDSTSet, Tree, centred_trees, sort_edge_rows
 from ..verify import check_edsts
 
-__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below", "exact_powers", "family_arrays"]
+__all__ = ["improve_depth", "graph_index", "EdgeLookup", "below", "exact_powers", "family_arrays", "family_state",
+           "run_search", "searched_family", "default_restarts"]
 
 
 @numba.njit(cache=True)
@@ -373,7 +374,7 @@ def exact_powers(base: float, count: int, cap: float) -> np.ndarray:
     Examples
     --------
     >>> p = exact_powers(20.0, 25, 1e300)
-    >>> p[23] == float(20 ** 23), p[:3].tolist()
+    >>> bool(p[23] == float(20 ** 23)), p[:3].tolist()
     (True, [1.0, 20.0, 400.0])
     >>> exact_powers(6.0, 5, 100.0).tolist()
     [1.0, 6.0, 36.0, 100.0, 100.0]
@@ -521,7 +522,7 @@ def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 6
     g = as_graph(graph, "graph")
     n = int(g.n)
     if restarts is None:
-        restarts = 24 if g.m <= 20_000 else 12 if g.m <= 50_000 else 4 if g.m <= 200_000 else 1
+        restarts = default_restarts(g.m)
     restarts = check_int(restarts, "restarts", minimum=1, rule="a number of runs >= 1")
     check_edsts(g, trees)
     arrays, tags = family_arrays(trees)
@@ -531,17 +532,106 @@ def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 6
     if n == 2:
         return _output(g, n, arrays, tags, 0)
     indptr, indices, eid, ids = graph_index(g)
-    m = int(ids.m)
-    owner = np.full(m, -1, dtype=np.int64)
+    par, pe = family_state(n, arrays, ids)
+    owner = np.full(int(ids.m), -1, dtype=np.int64)
+    owner[pe[:, 1:]] = np.arange(k, dtype=np.int64)[:, None]
+    child_rows, moves = run_search(n, (indptr, indices, eid), owner, par, pe, max_rounds=max_rounds, seed=seed,
+                                   base=base, restarts=restarts)
+    return _output(g, n, child_rows, tags, moves, before=arrays)
+
+
+def default_restarts(m: int) -> int:
+    """The default number of runs of :func:`improve_depth` on ``m`` links: 24 up to 20,000, 12 up to 50,000, 4 up to
+    200,000, else 1.
+
+    Example
+    -------
+    >>> [default_restarts(m) for m in (175, 20_001, 120_185, 580_861)]
+    [24, 12, 4, 1]
+    """
+    return 24 if m <= 20_000 else 12 if m <= 50_000 else 4 if m <= 200_000 else 1
+
+
+def family_state(n: int, arrays: Sequence[np.ndarray], ids: EdgeLookup) -> tuple[np.ndarray, np.ndarray]:
+    """The search's start: every tree as a parent array from vertex 0 and the edge id of each parent edge.
+
+    Parameters
+    ----------
+    n : int
+        Vertices (``n >= 2``).
+    arrays : sequence of (n-1, 2) arrays
+        Spanning trees.
+    ids : EdgeLookup
+        The graph's edge ids by ends (:func:`graph_index`).
+
+    Returns
+    -------
+    (par, pe)
+        ``(k, n)`` int64: ``par[t, v]`` the parent of ``v`` in tree ``t`` rooted at 0 (``-1`` at 0), ``pe[t, v]``
+        the id of the edge ``v par[t, v]`` (``-1`` at 0).
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> _, _, _, ids = graph_index(complete(3))
+    >>> par, pe = family_state(3, [np.array([[0, 2], [2, 1]])], ids)
+    >>> par.tolist(), pe.tolist()
+    ([[-1, 2, 0]], [[-1, 2, 1]])
+    """
+    k = len(arrays)
     par = np.full((k, n), -1, dtype=np.int64)
     pe = np.full((k, n), -1, dtype=np.int64)
-    root = np.zeros(k, dtype=np.int64)
+    child = np.arange(1, n)
     for t, arr in enumerate(arrays):
         _, parent, _ = bfs(*csr(n, arr, sort=False), 0)
         par[t] = parent
-        child = np.arange(1, n)
         pe[t, 1:] = ids(child, parent[1:])
-        owner[pe[t, 1:]] = t
+    return par, pe
+
+
+def run_search(n: int, index: tuple[np.ndarray, np.ndarray, np.ndarray], owner: np.ndarray, par: np.ndarray,
+               pe: np.ndarray, *, max_rounds: int, seed: int, base: float,
+               restarts: int) -> tuple[list[np.ndarray], int]:
+    """The restarts of the local search from one state (the loop of :func:`improve_depth`), the best kept.
+
+    The state is any assignment of edge ids to trees: ``owner[e]`` the tree that holds edge ``e`` (``-1``: none),
+    ``par``/``pe`` every tree's parents and parent edge ids, rooted at 0 (:func:`family_state`). A move never gives
+    one edge id to two trees, so a graph whose edge list repeats an edge ``r`` times (ids of the copies distinct)
+    lets each edge serve up to ``r`` trees: :mod:`starlib.edst.depth.weighted` runs the search so. No array passed
+    is changed.
+
+    Parameters
+    ----------
+    n : int
+        Vertices (``n >= 3``).
+    index : (indptr, indices, eid)
+        The adjacency with an edge id per slot (:func:`graph_index`).
+    owner, par, pe : ndarray
+        The state, as above.
+    max_rounds, seed, base, restarts
+        As in :func:`improve_depth` (checked there).
+
+    Returns
+    -------
+    (rows, moves)
+        The best family seen (least maximum depth, then least total depth over the runs): per tree an
+        ``(n-1, 2)`` array of ``(parent, child)`` rows; the moves made by all runs.
+
+    Example
+    -------
+    >>> from starlib.factors import complete
+    >>> indptr, indices, eid, ids = graph_index(complete(4))
+    >>> par, pe = family_state(4, [np.array([[0, 1], [1, 2], [2, 3]])], ids)
+    >>> owner = np.full(ids.m, -1, dtype=np.int64)
+    >>> owner[pe[0, 1:]] = 0
+    >>> rows, moves = run_search(4, (indptr, indices, eid), owner, par, pe, max_rounds=60, seed=0, base=6.0,
+    ...                          restarts=1)
+    >>> rows[0].tolist()  # the path 0-1-2-3 became a star: one parent of the three others
+    [[1, 0], [1, 2], [1, 3]]
+    """
+    indptr, indices, eid = index
+    k = par.shape[0]
+    root = np.zeros(k, dtype=np.int64)
     best: tuple[int, int] | None = None
     moves = 0
     for r in range(restarts):
@@ -559,11 +649,45 @@ def improve_depth(graph: GraphLike, trees: Sequence[Any], *, max_rounds: int = 6
     for t in range(k):
         v = np.delete(np.arange(n), int(broot[t]))
         child_rows.append(np.stack([bpar[t, v], v], axis=1))
-    return _output(g, n, child_rows, tags, int(moves), before=arrays)
+    return child_rows, int(moves)
 
 
 def _output(g: ArrayGraph, n: int, arrays: list[np.ndarray], tags: list[str], moves: int,
             before: list[np.ndarray] | None = None) -> EDSTSet:
+    out = searched_family(n, arrays, tags, moves, before)
+    check_edsts(g, out)
+    return out
+
+
+def searched_family(n: int, arrays: list[np.ndarray], tags: list[str], moves: int,
+                    before: list[np.ndarray] | None = None) -> EDSTSet:
+    """The trees a search returns: each rooted at its centre, tagged ``+ls``, ``meta["moves"]`` set; the input
+    ``before`` (at its centres) instead if the search's family were worse (least maximum, then total depth).
+
+    Parameters
+    ----------
+    n : int
+        Vertices.
+    arrays : list of (n-1, 2) arrays
+        The searched trees.
+    tags : list of str
+        Each tree's input construction tag.
+    moves : int
+        The moves made.
+    before : list of (n-1, 2) arrays, optional
+        The input family (a guard: the search keeps the best family seen, so never a worse one).
+
+    Returns
+    -------
+    EDSTSet
+        Not verified here (:func:`improve_depth` checks its output as EDSTs).
+
+    Example
+    -------
+    >>> s = searched_family(3, [np.array([[0, 1], [1, 2]])], ["path"], 0)
+    >>> s[0].root, s[0].depth, s.constructions()
+    (1, 1, ['path+ls'])
+    """
     out = centred_trees(n, [sort_edge_rows(a) for a in arrays], [_tag(t) for t in tags])
     if before is not None:  # never worse than the input at its centres (the search keeps the best, this is a guard)
         ecc = trees_eccentricities(n, np.stack([sort_edge_rows(a) for a in before]))
@@ -573,5 +697,4 @@ def _output(g: ArrayGraph, n: int, arrays: list[np.ndarray], tags: list[str], mo
             out = centred_trees(n, [sort_edge_rows(a) for a in before], [_tag(t) for t in tags])
     for t in out:
         t.meta["moves"] = moves
-    check_edsts(g, out)
     return out
