@@ -56,9 +56,11 @@ C. St. J. A. Nash-Williams, "Edge-disjoint spanning trees of finite graphs", J. 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +70,7 @@ from ...validation import check_int, check_real
 from ..packing import generic_packing
 from ..trees import EDSTSet, is_connected
 from ..verify import VerifyReport, verify_edsts
-from .search import default_restarts, family_state, graph_index, run_search, searched_family
+from .search import default_restarts, family_arrays, family_state, graph_index, run_search, searched_family
 
 __all__ = ["WeightedFamily", "weighted_trees", "verify_weighted", "choose_r", "R_MAX"]
 
@@ -175,7 +177,8 @@ def choose_r(n: int, m: int, target: float = 0.95, r_max: int = R_MAX) -> int:
 
 
 def weighted_trees(graph: GraphLike, *, r: int | None = None, target: float = 0.95, seed: int = 0,
-                   max_rounds: int = 60, base: float = 6.0, restarts: int | None = None) -> WeightedFamily:
+                   start: Sequence[Any] | None = None, max_rounds: int = 60, base: float = 6.0,
+                   restarts: int | None = None) -> WeightedFamily:
     """A shallow weighted family of spanning trees: ``floor(r sigma)`` trees of weight ``1/r``, each link in at most
     ``r`` of them, the most any ``r``-fold family has (module text).
 
@@ -189,6 +192,14 @@ def weighted_trees(graph: GraphLike, *, r: int | None = None, target: float = 0.
         For ``r=None``: the fraction of ``m/(n-1)`` the total weight should reach (``0 < target <= 1``).
     seed : int
         Seed of the depth search's tie order (:func:`~starlib.edst.depth.search.improve_depth`).
+    start : EDSTSet or sequence of trees, optional
+        Edge-disjoint spanning trees of ``graph`` to start from: their ``r`` copies (copy ``c`` of every tree on
+        copy ``c`` of its links) are the packer's warm start (``generic_packing(start=...)``), the other trees grow
+        around them (the augmenting paths may swap their edges). The count is the same maximum. Worth it where the
+        start is a maximum family already shallower than the search reaches: at ``r = 1`` the shallow families of
+        ``edsts(G, method="shallow")`` (depth 3 on PolarFly ER_31 and Slim Fly MMS(7), where a cold start gives 4).
+        At ``r >= 2`` the trees added around the copies start deep and the search brings them to the depth a cold
+        start reaches (measured on Slim Fly MMS(5), MMS(7), MMS(11)). Default: a cold start.
     max_rounds, base, restarts
         As in :func:`~starlib.edst.depth.search.improve_depth`; ``restarts`` defaults to its rule applied to the
         ``r m`` links of ``G^r``.
@@ -202,7 +213,8 @@ def weighted_trees(graph: GraphLike, *, r: int | None = None, target: float = 0.
     ------
     ValueError
         If ``graph`` has fewer than 2 vertices, a loop or is disconnected; if ``r``, ``target``, ``seed``,
-        ``max_rounds``, ``base`` or ``restarts`` is out of range; if ``G^r`` would not fit in the memory limit.
+        ``max_rounds``, ``base`` or ``restarts`` is out of range; if ``start`` is not an EDST family of ``graph``;
+        if ``G^r`` would not fit in the memory limit.
     TypeError
         If ``graph`` is not a graph.
 
@@ -246,14 +258,23 @@ def weighted_trees(graph: GraphLike, *, r: int | None = None, target: float = 0.
     check_size(Size.of(n, r * m, _COPY_BYTES, 0), {"r": r}, "weighted_trees")
 
     multi = ArrayGraph(list(range(n)), np.tile(edges, (r, 1)))  # copy c of edge j is row c m + j
-    pack = generic_packing(multi)
+    indptr, indices, eid, ids = graph_index(multi)  # ids(u, v): the first copy, the simple edge's row j
+    warm = None
+    if start is not None:
+        rep = verify_edsts(g, start)
+        if not rep.valid:
+            raise ValueError(f"start: not an EDST family of the graph ({'; '.join(rep.problems[:3])})")
+        warm = np.full(r * m, -1, dtype=np.int64)
+        for t, tree in enumerate(family_arrays(start)[0]):
+            j = ids(tree[:, 0], tree[:, 1])
+            warm[j[None, :] + m * np.arange(r)[:, None]] = t + len(start) * np.arange(r)[:, None]
+    pack = generic_packing(multi, start=warm)
     k = pack.count
     arrays = [t.rows for t in pack.trees]
     if n == 2:  # one edge, r trees on it: nothing to search
         rows = arrays
         moves = 0
     else:
-        indptr, indices, eid, ids = graph_index(multi)  # ids(u, v): the first copy, the simple edge's row j
         par, pe = family_state(n, arrays, ids)
         used = np.zeros(m, dtype=np.int64)
         for t in range(k):  # the trees through an edge take its copies 0, 1, ... in tree order

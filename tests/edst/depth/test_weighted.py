@@ -22,7 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from starlib.edst import generic_packing
+from starlib.edst import generic_packing, generic_trees
+from starlib.edst.depth import slimfly_depth3_trees
 from starlib.edst.depth.weighted import WeightedFamily, choose_r, verify_weighted, weighted_trees
 from starlib.edst.trees import EDSTSet, Tree
 from starlib.graphs import ArrayGraph, as_graph
@@ -209,6 +210,24 @@ def test_shallower_than_the_packer_on_slimfly() -> None:
     f = weighted_trees(G)
     depths = check_family(G, f)
     assert max(depths) < baseline_depth(G, f.r)
+
+
+def test_warm_start() -> None:
+    """r = 1 from the committed depth-3 maximum family of MMS(7): the family stays at depth 3 (the packer keeps a
+    maximum start, the search never deepens); r = 2 from it: the same count as a cold start."""
+    G = slimfly(7)
+    S = slimfly_depth3_trees(7, G)
+    H = nx.convert_node_labels_to_integers(G.to_networkx())
+    f = weighted_trees(G, r=1, start=S)
+    assert len(f.trees) == len(S) == 5
+    assert max(check_family(H, f)) <= max(nx_depths(S)) == 3
+    g = weighted_trees(G, r=2, start=S)
+    assert g.count == weighted_trees(G, r=2).count == 11
+    check_family(H, g)
+    with pytest.raises(ValueError, match="start: not an EDST family"):
+        weighted_trees(G, start=[S[0], S[0]])
+    with pytest.raises(ValueError, match="start: not an EDST family"):
+        weighted_trees(nx.petersen_graph(), start=generic_trees(nx.complete_graph(10)))
 
 
 def test_bad_input() -> None:
