@@ -478,8 +478,10 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     destination, ``rrc`` of chunk ``c`` (the schedule's ``reduce``) or ``r`` (a copy). A send sends what its chunk
     holds: the rank's own contribution unless a copy overwrote it, plus what was added into it. The writer runs the
     packets on such buffers in the order below and refuses a schedule where a packet would carry another number of
-    contributions than the schedule says (its ``own`` range and its dependencies); a schedule that is wrong in both
-    (a missing dependency, say) is written as it is, and :func:`starlib.io.replay_msccl` refuses the file.
+    contributions than the schedule says (its ``own`` range and its dependencies): one whose packets must cross
+    (a rank sends a chunk that a packet it does not wait for has already added into, as when every rank sends its
+    raw part to every other) has no in-place program in that order. A schedule that is wrong in the same way in
+    both (a missing dependency, say) is written as it is, and :func:`starlib.io.replay_msccl` refuses the file.
 
     **Order.** Packets are ordered by their level (the longest chain of packets they wait for, through the
     dependencies ``(d, off)``), then message, then packet. Every thread block runs its steps in that order; every
@@ -574,13 +576,12 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     rank_of[s.ranks] = np.arange(R)
     ends = (s.path_nodes[s.path_ptr[:-1]], s.path_nodes[s.path_ptr[1:] - 1])
     src_m, dst_m = rank_of[ends[0]], rank_of[ends[1]]
-    for side, (node, rk) in (("starts", (ends[0], src_m)), ("ends", (ends[1], dst_m))):
-        if (rk < 0).any():
-            m = int(np.flatnonzero(rk < 0)[0])
-            raise ValueError(f"schedule {s.name!r}: messages[{m}] {side} at node {int(node[m])}, which is no rank (a "
-                             f"router reducing in the network): the in-network mode cannot be an MSCCL program "
-                             f"(MSCCL runs on the GPUs of hosts, and only they hold buffers); build the schedule "
-                             f"with mode=\"host\"")
+    if (src_m < 0).any() or (dst_m < 0).any():
+        m = int(np.flatnonzero((src_m < 0) | (dst_m < 0))[0])
+        side, node = ("starts", ends[0][m]) if src_m[m] < 0 else ("ends", ends[1][m])
+        raise ValueError(f"schedule {s.name!r}: messages[{m}] {side} at node {int(node)}, which is no rank (a router "
+                         f"reducing in the network): the in-network mode cannot be an MSCCL program (MSCCL runs on "
+                         f"the GPUs of hosts, and only they hold buffers); build the schedule with mode=\"host\"")
     if (src_m == dst_m).any():
         m = int(np.flatnonzero(src_m == dst_m)[0])
         raise ValueError(f"schedule {s.name!r}: messages[{m}] starts and ends at rank {int(src_m[m])}; an MSCCL "
@@ -611,9 +612,9 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
         g = int(order[i])
         raise ValueError(f"schedule {s.name!r}: messages[{int(msg_of[g])}]: packet {int(j_of[g])} carries "
                          f"{int(count[g])} contributions, but chunk {int(pc[g])} of rank {int(pa[g])} then holds "
-                         f"{int(held)}: an MSCCL send sends what the chunk holds (the rank's own contribution unless a "
-                         f"copy overwrote it, plus what was added into it), so the schedule has no in-place MSCCL "
-                         f"program")
+                         f"{int(held)} in the writer's order (packets by level, message, packet): an MSCCL send sends "
+                         f"what the chunk holds (the rank's own contribution unless a copy overwrote it, plus what was "
+                         f"added into it), so the schedule has no in-place MSCCL program in that order")
 
     # accesses: the send (a read) and the receive (a write) of every packet, numbered in (rank, chunk, order)
     A = 2 * N
