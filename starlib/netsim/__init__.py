@@ -6,6 +6,9 @@ module                                     contents
 :mod:`~starlib.netsim.ns3`                 any :class:`~starlib.allreduce.schedule.Schedule` run packet by packet on
                                            ns-3 point-to-point links (per-link rate and delay), sums checked
 :mod:`~starlib.netsim.engine`              the C++ engine it runs (compiled by cppyy)
+:mod:`~starlib.netsim.simgrid`             the same schedules on SimGrid's flow-level model (CM02, max-min
+                                           sharing), sums checked; SimGrid 3.32 from Debian (``libsimgrid-dev``)
+:mod:`~starlib.netsim.simgrid_engine`      its C++ engine and worker script (cppyy, in a process of its own)
 :mod:`~starlib.netsim.simulate`            messages of a tree or ring allreduce (notebook 15), run there
 :mod:`~starlib.netsim.grid`                the grid of ``make simulate`` (networks, algorithms, sizes) and its
                                            record ``data/simulate.csv`` with notebook 08's model alongside
