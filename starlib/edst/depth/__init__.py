@@ -18,6 +18,9 @@ module              contents
 :mod:`.slimfly3`    :func:`slimfly_depth3_trees`: Slim Fly MMS(q) at its maximum count and depth 3 (the optimum),
                     from committed families found by CP-SAT (``q = 7``)
 :mod:`.record`      :func:`~.record.read_parent_record`: reads the committed families of ``er3`` and ``slimfly3``
+:mod:`.weighted`    :func:`weighted_trees` (:class:`WeightedFamily`): ``floor(r sigma)`` spanning trees of weight
+                    ``1/r``, every link in at most ``r`` (the exact packer on the ``r``-fold graph, then the
+                    search), ``r`` the least bringing the total within 5 % of ``m/(n-1)``; :func:`verify_weighted`
 :mod:`.target`      :func:`repair_to_depth`, :func:`deepen_search`: the targeted repair of the deep vertices at any
                     target depth, on any graph (ER_q's repair plus simulated annealing on the excess depth)
 :mod:`.coupled`     :func:`coupled_depth_bound` (:class:`CoupledDepthBound`): the depth bound that couples the trees
@@ -36,7 +39,7 @@ one another's public names: ``search`` offers :func:`~.search.improve_depth` and
 ``er3`` and ``slimfly3`` read their records through ``record`` (``slimfly3``'s search, which needs ``exact``, is in
 ``tools/slimfly_depth3.py``: ``exact`` uses ``shallow``, which reads ``slimfly3``); ``shallow`` uses ``bound``,
 ``search``, ``er``, ``er3``, ``slimfly``, ``slimfly3`` and ``target``; ``exact`` and ``coupled`` use ``bound``
-(and ``exact`` ``shallow``).
+(and ``exact`` ``shallow``); ``weighted`` uses ``search``.
 
 Example
 -------
@@ -67,9 +70,11 @@ from .shallow import ShallowStart, shallow_factor_trees, shallow_starts, shallow
 from .slimfly import slimfly_shallow_trees
 from .slimfly3 import slimfly_depth3_trees
 from .target import deepen_search, repair_to_depth
+from .weighted import WeightedFamily, verify_weighted, weighted_trees
 
 __all__ = ["DepthBound", "depth_lower_bound", "improve_depth", "ShallowStart", "shallow_starts", "shallow_trees",
            "shallowest", "shallow_factor_trees", "er_shallow_trees", "DepthOptimum", "DepthSolve",
            "depth_feasible", "optimal_depth", "optimal_depth_trees", "settle_small", "small_instances",
            "vertex_transitive", "CoupledDepthBound", "coupled_depth_bound", "er_depth3_trees",
-           "slimfly_shallow_trees", "slimfly_depth3_trees", "deepen_search", "repair_to_depth"]
+           "slimfly_shallow_trees", "slimfly_depth3_trees", "deepen_search", "repair_to_depth", "WeightedFamily",
+           "weighted_trees", "verify_weighted"]
