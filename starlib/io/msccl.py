@@ -475,7 +475,10 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     **Messages.** Only ranks hold buffers, so every message goes from a rank to a rank; a message of several hops is
     one send from its first rank to its last (the fabric routes it; nothing of the path is written). Packet ``j``
     of message ``m`` with chunk ``c = chunks(m)[j]`` is a step ``s`` of chunk ``c`` at the source and, at the
-    destination, ``rrc`` of chunk ``c`` (the schedule's ``reduce``) or ``r`` (a copy). A send sends what its chunk
+    destination, ``rrc`` of chunk ``c`` (the schedule's ``reduce``) or ``r`` (a copy); where the schedule's
+    ``meta["copy_from"]`` gives, per message, the packet from which a reducing stream copies instead (the
+    builders' ring: reduce-scatter then allgather in one stream), packets ``j >= copy_from[m]`` are copies. A send
+    sends what its chunk
     holds: the rank's own contribution unless a copy overwrote it, plus what was added into it. The writer runs the
     packets on such buffers in the order below and refuses a schedule where a packet would carry another number of
     contributions than the schedule says (its ``own`` range and its dependencies): one whose packets must cross
@@ -592,6 +595,12 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     N = int(s.chunk_ptr[-1])
     msg_of = np.repeat(np.arange(M, dtype=np.int64), P)
     j_of = np.arange(N, dtype=np.int64) - s.chunk_ptr[:-1][msg_of]
+    adds = s.reduce[msg_of]
+    if "copy_from" in s.meta:
+        cf = np.asarray(s.meta["copy_from"])
+        if cf.shape != (M,) or not np.issubdtype(cf.dtype, np.integer):
+            raise ValueError(f"schedule {s.name!r}: meta['copy_from'] must hold one integer per message ({M})")
+        adds = adds & (j_of < cf[msg_of])
     own = ((j_of >= s.own_lo[msg_of]) & (j_of < s.own_hi[msg_of])).astype(np.int64)
     owner = np.repeat(np.arange(M, dtype=np.int64), np.diff(s.dep_ptr))
     by_dep = np.argsort(s.dep_msg, kind="stable")
@@ -607,7 +616,7 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     pos = np.empty(N, dtype=np.int64)
     pos[order] = np.arange(N)
     pa, pb, pc = src_m[msg_of], dst_m[msg_of], s.chunk_ids
-    i, held = _contents(order, pa, pb, pc, s.reduce[msg_of], count, R, C)
+    i, held = _contents(order, pa, pb, pc, adds, count, R, C)
     if i >= 0:
         g = int(order[i])
         raise ValueError(f"schedule {s.name!r}: messages[{int(msg_of[g])}]: packet {int(j_of[g])} carries "
@@ -748,7 +757,7 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
         break
     hasdep = np.zeros(A, dtype=bool)
     hasdep[wflat] = True
-    kind = np.where(write, np.where(s.reduce[msg_of][pkt], "rrc", "r"), "s")
+    kind = np.where(write, np.where(adds[pkt], "rrc", "r"), "s")
     hosts = msccl_rank_map(s)
     out = [f'<algo name={quoted} proto="{proto}" nchannels="{nch}" nchunksperloop="{C}" ngpus="{R}" '
            f'coll="allreduce" inplace="1" outofplace="0" minBytes="{lo_b}" maxBytes="{hi_b}">\n']

@@ -483,3 +483,73 @@ def test_the_replay_refuses_a_nop_that_ends_a_thread_block_and_a_dependency_abov
 BUILDERS = importlib.util.find_spec("starlib.allreduce.schedules") is not None
 
 
+
+
+# -- docs/formats.md §6.10 ---------------------------------------------------------------------------------------------
+
+def test_the_docs_example_is_what_the_writer_writes():
+    doc = (ROOT / "docs" / "formats.md").read_text()
+    lines = doc[doc.index("Two hosts (nodes 2 and 3) on routers 0 - 1"):].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    <algo "))
+    block = []
+    for line in lines[start:]:
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:].strip())
+    b = ScheduleBuilder(4, np.array([[0, 1], [0, 2], [1, 3]]), 100.0, chunk_bytes=[512, 512], ranks=[2, 3])
+    rs0 = b.add([2, 0, 1, 3], [1], own=True, reduce=True)
+    rs1 = b.add([3, 1, 0, 2], [0], own=True, reduce=True)
+    b.add([2, 0, 1, 3], [0], deps=[(rs1, 0)], own=True, final=True)
+    b.add([3, 1, 0, 2], [1], deps=[(rs0, 0)], own=True, final=True)
+    written = iter(line.strip() for line in msccl_schedule(b.build("two hosts", size=1024)).decode().splitlines())
+    kept = [line for line in block if line and "..." not in line]
+    assert len(kept) == 14  # the algo, gpu 0 whole, gpu 1's line, the closing tags
+    assert not [line for line in kept if not any(line == w for w in written)]  # in order, a subsequence
+
+
+# -- the schedule builders ---------------------------------------------------------------------------------------------
+
+def _networks():
+    import starlib
+
+    return {"K_4": nx.complete_graph(4), "C_6": nx.cycle_graph(6), "PolarFly q=2": starlib.network("polarfly", q=2)}
+
+
+BUILT = ["trees", "bfs", "ring", "multiring", "ring-sp", "dbtree", "halving-doubling"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("starlib.allreduce.schedules") is None,
+                    reason="starlib.allreduce.schedules is not there")
+@pytest.mark.parametrize("P", [1, 2])
+@pytest.mark.parametrize("network", ["K_4", "C_6", "PolarFly q=2"])
+def test_every_builder_in_host_mode_replays(network, P):
+    import starlib
+    from starlib.allreduce.schedules import build_schedule
+
+    g = _networks()[network]
+    n = len(g) if isinstance(g, nx.Graph) else g.n
+    written = 0
+    for name in BUILT:
+        trees = starlib.edsts(g) if name == "trees" else None
+        try:
+            s = build_schedule(g, name, 1 << 14, trees=trees, hosts_per_router=P, mode="host", packet_bytes=1024)
+        except ValueError as e:  # PolarFly q=2 has no Hamiltonian cycle
+            assert "no Hamiltonian cycle" in str(e) and name in ("ring", "multiring") and network == "PolarFly q=2"
+            continue
+        xml = msccl_schedule(s)
+        rep = replay_msccl(xml)
+        packets = int(s.chunk_ptr[-1])
+        assert (rep.ranks, rep.chunks, rep.messages) == (n * P, len(s.chunk_bytes), packets), name
+        # the packets that add at their destination: those of reducing messages before their copy_from
+        j = np.arange(packets) - np.repeat(s.chunk_ptr[:-1], np.diff(s.chunk_ptr))
+        m = np.repeat(np.arange(s.messages), np.diff(s.chunk_ptr))
+        adds = int((s.reduce[m] & (j < np.asarray(s.meta["copy_from"])[m])).sum())
+        assert xml.count(b'type="rrc"') == adds and xml.count(b'type="s"') == packets, name
+        # host h of router r is node n + r P + h, on router r
+        assert rep.rank_map == tuple((n + r * P + h, r) for r in range(n) for h in range(P)), name
+        written += 1
+    assert written == len(BUILT) - 2 * (network == "PolarFly q=2")
+    # the routers reducing in the network: refused
+    with pytest.raises(ValueError, match='in-network mode cannot be an MSCCL program .*mode="host"'):
+        msccl_schedule(build_schedule(g, "ring-sp", 1 << 14, hosts_per_router=P, mode="in-network",
+                                      packet_bytes=1024))
