@@ -35,11 +35,16 @@ if TYPE_CHECKING:
 
 __all__ = ["words", "resolve", "build_network", "graph_info", "networks_json", "DIAMETER_WORK", "is_file",
            "read_network", "source_extra", "require_edst_network", "require_star_product", "file_summary",
-           "read_trees", "verify_file", "deepest", "depth_diameter", "DEPTH_DIAMETER_WORK"]
+           "read_trees", "verify_file", "deepest", "depth_diameter", "DEPTH_DIAMETER_WORK", "OPTIMUM_WORK"]
 
 #: ``info`` computes the diameter (a BFS from every vertex, ``n m`` steps) only up to this much work (about 10 s
 #: on one core); ``--diameter`` computes it anyway.
 DIAMETER_WORK = 3 * 10**8
+
+#: ``info`` computes the cut ratio and the strength (:mod:`starlib.allreduce.optimum`: a minimum cut per vertex for
+#: each, about ``n m`` steps apiece; PolarFly q=31, 1.6e7, takes about 3 s each on one core) only up to this much
+#: work, which takes in the 1,000-router networks; ``--optimum`` computes them anyway.
+OPTIMUM_WORK = 2 * 10**7
 
 #: ``edsts`` compares its deepest tree with the diameter, found by BFS from every vertex up to this much work
 #: (``n m`` steps: Slim Fly MMS(29), 6.1e7 steps, takes 0.1 s), above it the diameter the family declares (Slim Fly
@@ -111,8 +116,10 @@ def build_network(name: str, pairs: Sequence[str], max_memory: int | None = None
 
 
 def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any], diameter: bool | None = None,
-               *, source: NetworkFile | None = None, path: str | None = None) -> dict[str, Any]:
-    """What ``info`` reports: size, degrees, connectivity, diameter (or why it was skipped), the EDST bound.
+               optimum: bool | None = None, *, source: NetworkFile | None = None,
+               path: str | None = None) -> dict[str, Any]:
+    """What ``info`` reports: size, degrees, connectivity, diameter (or why it was skipped), the EDST bound, and
+    the cut ratio and strength of allreduce (:mod:`starlib.allreduce.optimum`; or why they were skipped).
 
     Parameters
     ----------
@@ -122,6 +129,9 @@ def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any],
     params : dict
     diameter : bool, optional
         True: always compute the diameter; False: never; None: only when ``n m <= DIAMETER_WORK``.
+    optimum : bool, optional
+        True: always compute the cut ratio and the strength (unit links, every vertex a compute node); False:
+        never; None: only when ``n m <= OPTIMUM_WORK``. Either way only for a connected undirected graph.
     source, path : NetworkFile, str, optional
         For a network read from a file: what was read, and the path as given (reported as ``file`` with the
         ``input_format``; ``network`` is the family the file names, if any).
@@ -129,14 +139,16 @@ def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any],
     Returns
     -------
     dict
-        JSON-ready; ``diameter`` is None and ``diameter_skipped`` says why when it was not computed.
+        JSON-ready; ``diameter`` is None and ``diameter_skipped`` says why when it was not computed;
+        ``cut_ratio`` and ``strength`` are exact fractions ``"p/q"`` (``cut_ratio_float`` and ``strength_float``
+        the same as floats), all four None and ``optimum_skipped`` saying why when they were not computed.
 
     Examples
     --------
     >>> from starlib.networks import slimfly
     >>> d = graph_info(slimfly(5), NETWORK_FAMILIES["slimfly"], {"q": 5})
-    >>> d["n"], d["m"], d["diameter"], d["upper_bound"]
-    (50, 175, 2, 3)
+    >>> d["n"], d["m"], d["diameter"], d["upper_bound"], d["cut_ratio"], d["strength"]
+    (50, 175, 2, 3, '7/1', '25/7')
     """
     n, m = int(graph.n), int(graph.m)
     deg = graph.degrees()
@@ -166,10 +178,32 @@ def graph_info(graph: ArrayGraph, family: Family | None, params: dict[str, Any],
     else:
         out["diameter_skipped"] = (f"a BFS from each of {n:,} vertices over {m:,} links is {work:.1e} steps, over "
                                    f"the {DIAMETER_WORK:.0e} that info spends by default; --diameter computes it")
+    out.update(_optimum(graph, out["connected"], optimum, work))
     if family is not None and family.diameter is not None:
         out["paper_diameter"] = family.diameter
     if source is not None:
         out.update(file=str(path), input_format=source.format)
+    return out
+
+
+def _optimum(graph: ArrayGraph, connected: bool, optimum: bool | None, work: int) -> dict[str, Any]:
+    """The ``info`` keys ``cut_ratio``, ``strength`` (exact, ``"p/q"``), their floats, or ``optimum_skipped``."""
+    out: dict[str, Any] = dict.fromkeys(("cut_ratio", "cut_ratio_float", "strength", "strength_float"))
+    why = ("a directed graph (they are defined for networks of full-duplex links)" if graph.directed else
+           "the graph is not connected (the cut ratio is infinite, the strength 0)" if not connected else
+           "a single vertex" if graph.n < 2 else
+           "--no-optimum was given" if optimum is False else
+           None if optimum or work <= OPTIMUM_WORK else
+           f"a minimum cut per vertex for each, {work:.1e} steps (n m), over the {OPTIMUM_WORK:.0e} that info spends "
+           f"by default; --optimum computes them")
+    if why is not None:
+        out["optimum_skipped"] = why
+        return out
+    from ..allreduce.optimum import cut_ratio, strength
+
+    for key, value in (("cut_ratio", cut_ratio(graph).value), ("strength", strength(graph).value)):
+        out[key] = f"{value.numerator}/{value.denominator}"
+        out[f"{key}_float"] = float(value)
     return out
 
 

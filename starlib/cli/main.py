@@ -158,14 +158,22 @@ def parser() -> argparse.ArgumentParser:
                    epilog_fn=lambda: "\n\n".join([_formats_text(False), _network_help(), _input_formats_text(),
                                                   _examples("build")]))
     i = sub.add_parser("info", parents=[common, network, as_json],
-                       help="vertices, links, degrees, diameter, EDST upper bound",
-                       description="Summarise a network: vertices, links, degrees, connectivity, diameter and the "
-                       "EDST upper bound min(floor(m/(n-1)), minimum degree).",
+                       help="vertices, links, degrees, diameter, EDST upper bound, cut ratio, strength",
+                       description="Summarise a network: vertices, links, degrees, connectivity, diameter, the "
+                       "EDST upper bound min(floor(m/(n-1)), minimum degree), and for unit links with every vertex "
+                       "a compute node the exact cut ratio (ForestColl's allgather takes (M/N) cut ratio / b) and "
+                       "strength (no allreduce beats M / (strength b)); docs/collectives.md.",
                        epilog_fn=lambda: "\n\n".join([_network_help(), _input_formats_text(), _examples("info")]))
     d = i.add_mutually_exclusive_group()
     d.add_argument("--diameter", dest="diameter", action="store_const", const=True, default=None,
                    help="compute the diameter however large the graph (default: up to 3e8 BFS steps)")
     d.add_argument("--no-diameter", dest="diameter", action="store_const", const=False, help="skip the diameter")
+    o = i.add_mutually_exclusive_group()
+    o.add_argument("--optimum", dest="optimum", action="store_const", const=True, default=None,
+                   help="compute the cut ratio and the strength however large the graph (default: up to n m = 2e7, "
+                        "the 1,000-router networks, a few seconds)")
+    o.add_argument("--no-optimum", dest="optimum", action="store_const", const=False,
+                   help="skip the cut ratio and the strength")
     e = sub.add_parser("edsts", parents=[common, network, output],
                        help="build a network, pack its edge-disjoint spanning trees, verify and write them",
                        description="Build a network (or read it from a file), construct its edge-disjoint spanning "
@@ -313,13 +321,13 @@ def _cmd_info(a: argparse.Namespace) -> int:
             pr.stage("read")
             nf = read_network(a.network, a.params, a.input_format)  # refused over --max-memory before reading
             pr.stage("measure")
-            info = graph_info(nf.graph, None, nf.params, a.diameter, source=nf, path=a.network)
+            info = graph_info(nf.graph, None, nf.params, a.diameter, a.optimum, source=nf, path=a.network)
     else:
         with Progress(["build", "measure"], a.quiet, desc=f"info {a.network}") as pr:
             pr.stage("build")
             graph, params, fam = build_network(a.network, a.params)  # main set --max-memory (limit_memory)
             pr.stage("measure")
-            info = graph_info(graph, fam, params, a.diameter)
+            info = graph_info(graph, fam, params, a.diameter, a.optimum)
     if a.json:
         import json
 

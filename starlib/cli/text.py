@@ -143,7 +143,8 @@ def info_text(info: Mapping[str, Any]) -> str:
     --------
     >>> print(info_text({"network": "slimfly", "params": {"q": 5}, "summary": "Slim Fly", "n": 50, "m": 175,
     ...                  "degree_min": 7, "degree_max": 7, "regular": True, "directed": False, "connected": True,
-    ...                  "diameter": 2, "t": 3, "r": 28, "upper_bound": 3}))
+    ...                  "diameter": 2, "t": 3, "r": 28, "upper_bound": 3, "cut_ratio": "7/1", "cut_ratio_float": 7.0,
+    ...                  "strength": "25/7", "strength_float": 25 / 7}))
     slimfly q=5: Slim Fly
       vertices          50
       links             175
@@ -151,6 +152,8 @@ def info_text(info: Mapping[str, Any]) -> str:
       connected         yes
       diameter          2
       EDST upper bound  3 = min(floor(m/(n-1)) = 3, minimum degree 7); r = m - 3(n-1) = 28
+      cut ratio         7/1 = 7: ForestColl's allgather of M bytes takes (M/N) 7 / b
+      strength          25/7 = 3.571429: no allreduce beats M / (3.571429 b)
     """
     head = printable(info["file"], 200) if info.get("file") else \
         f"{printable(info['network'], 80)} {params_text(info['params'])}".strip()
@@ -173,6 +176,12 @@ def info_text(info: Mapping[str, Any]) -> str:
     if "upper_bound" in info:
         row("EDST upper bound", f"{info['upper_bound']} = min(floor(m/(n-1)) = {info['t']}, minimum degree {lo}); "
                                 f"r = m - {info['t']}(n-1) = {info['r']:,}")
+    if info.get("cut_ratio") is not None:  # unit links (b bytes/s each way), every vertex a compute node
+        rho, sigma = f"{info['cut_ratio_float']:.7g}", f"{info['strength_float']:.7g}"
+        row("cut ratio", f"{info['cut_ratio']} = {rho}: ForestColl's allgather of M bytes takes (M/N) {rho} / b")
+        row("strength", f"{info['strength']} = {sigma}: no allreduce beats M / ({sigma} b)")
+    elif info.get("optimum_skipped"):
+        row("cut ratio", f"not computed (nor the strength): {info['optimum_skipped']}")
     return "\n".join(lines)
 
 

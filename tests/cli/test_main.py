@@ -17,6 +17,7 @@ import pytest
 
 from starlib.cli import main
 from starlib.cli.commands import families, words
+from starlib.graphs import as_graph
 from starlib.io import read_json
 from starlib.registry import parse_params
 from tests.paths import ROOT
@@ -112,6 +113,34 @@ def test_info_says_when_and_why_the_diameter_is_skipped(capsys):
     assert json.loads(out)["diameter_skipped"] == "--no-diameter was given"
 
 
+def test_info_reports_the_cut_ratio_and_the_strength(capsys, tmp_path):
+    # the torus C_3 x C_3 (K_3 x K_3): its every vertex set and every partition, by brute force
+    from tests.allreduce.test_optimum import brute_cut_ratio, brute_strength
+
+    g = as_graph(nx.grid_graph(dim=[3, 3], periodic=True))
+    ones = np.ones(g.m, dtype=np.int64)
+    rho, sigma = brute_cut_ratio(9, g.edges, ones, np.ones(9, dtype=bool)), brute_strength(9, g.edges, ones)
+    info = json.loads(run(["info", "torus", "sizes=3,3", "--json"], capsys)[1])
+    assert (info["cut_ratio"], info["cut_ratio_float"]) == (f"{rho.numerator}/{rho.denominator}", float(rho))
+    assert (info["strength"], info["strength_float"]) == (f"{sigma.numerator}/{sigma.denominator}", float(sigma))
+    assert "optimum_skipped" not in info
+    out = run(["info", "torus", "sizes=3,3"], capsys)[1]
+    assert f"  cut ratio         {rho.numerator}/{rho.denominator} = {float(rho):.7g}: ForestColl's" in out
+    assert f"  strength          {sigma.numerator}/{sigma.denominator} = {float(sigma):.7g}: no allreduce" in out
+    # skipped: on request, over the default work (the reason names --optimum), disconnected or directed networks
+    info = json.loads(run(["info", "torus", "sizes=3,3", "--no-optimum", "--json"], capsys)[1])
+    assert info["cut_ratio"] is info["strength"] is None and info["optimum_skipped"] == "--no-optimum was given"
+    info = json.loads(run(["info", "polarfly", "q=127", "--no-diameter", "--json"], capsys)[1])
+    assert info["strength_float"] is None and "--optimum computes them" in info["optimum_skipped"]
+    assert "cut ratio         not computed (nor the strength): --no-optimum" in \
+        run(["info", "torus", "sizes=3,3", "--no-optimum"], capsys)[1]
+    (tmp_path / "two.edges").write_text("a b\nc d\n")
+    nx.write_graphml(nx.DiGraph([(0, 1), (1, 2), (2, 0)]), tmp_path / "d.graphml")
+    for name, why in (("two.edges", "not connected"), ("d.graphml", "a directed graph")):
+        info = json.loads(run(["info", str(tmp_path / name), "--json"], capsys)[1])
+        assert info["cut_ratio"] is None and why in info["optimum_skipped"]
+
+
 @pytest.mark.parametrize("sizes", ["3,4", "5,5", "3,3,4"])
 def test_info_diameter_matches_networkx(sizes, capsys):
     dims = [int(x) for x in sizes.split(",")]
@@ -202,7 +231,7 @@ def test_every_network_in_the_tables_rebuilds_from_its_cells(capsys):
         if n is not None:
             assert est.n == int(n), (table, name, params)  # the size estimate agrees with the table
         if est.m <= 20_000:
-            code, out, err = run(["info", name, *cells, "--json", "--no-diameter"], capsys)
+            code, out, err = run(["info", name, *cells, "--json", "--no-diameter", "--no-optimum"], capsys)
             assert code == 0, (table, name, params, err)
             if n is not None:
                 assert json.loads(out)["n"] == int(n), (table, name, params)
