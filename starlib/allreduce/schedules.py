@@ -279,7 +279,7 @@ class _Plan:
 
     def __init__(self) -> None:
         self.batches: list[_Batch] = []
-        self.chunks: list[np.ndarray] = []
+        self.chunks: list[np.ndarray | Callable[[np.ndarray], None]] = []
         self.size = 0
         self.groups = 0
         self.results: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -288,10 +288,12 @@ class _Plan:
         self.groups += k
         return self.groups - k
 
-    def add(self, src: Any, dst: Any, lens: Any, chunk_ids: np.ndarray,
+    def add(self, src: Any, dst: Any, lens: Any, chunk_ids: np.ndarray | Callable[[np.ndarray], None],
             deps: tuple[Any, Any, Any] = _NO_DEPS, *, own_hi: Any = 0, reduce: bool = False,
             copy_from: Any = None, final_lo: Any = 0, final_hi: Any = 0, group: Any = -1) -> int:
-        """Append messages ``size .. size + M - 1`` (own range ``0 .. own_hi``); returns the first index."""
+        """Append messages ``size .. size + M - 1`` (own range ``0 .. own_hi``); returns the first index. The chunks
+        are an array, or a function that writes them into the array it is given (the schedule's own, saving a
+        copy of the largest batches)."""
         src = np.asarray(src, dtype=np.int64)
         M = src.shape[0]
 
@@ -301,7 +303,7 @@ class _Plan:
         lens = full(lens)
         owner, msg, off = (np.broadcast_to(np.asarray(x, dtype=np.int64), np.shape(deps[0])).reshape(-1)
                            for x in deps)
-        self.chunks.append(np.asarray(chunk_ids, dtype=np.int64))
+        self.chunks.append(chunk_ids if callable(chunk_ids) else np.asarray(chunk_ids, dtype=np.int64))
         self.batches.append(_Batch(src, full(dst), lens, owner, msg, off,
                                    full(0), full(own_hi), full(reduce, bool),
                                    full((lens if reduce else 0) if copy_from is None else copy_from),
@@ -482,8 +484,13 @@ def _add_ring(plan: _Plan, nodes: np.ndarray, first: np.ndarray, p: int) -> None
     # first chunk of the block of stream i at step t, first[(i - t) mod N] = D[t - i + N] with D[k] = first[-k mod N]:
     # row i is the window of D from N - i (one array of N (2N - 2) entries, no index array as large)
     D = first[(-np.arange(3 * N)) % N]
-    rows = np.lib.stride_tricks.sliding_window_view(D, steps)[N - i]
-    chunks = rows.reshape(-1) if p == 1 else (rows[:, :, None] + np.arange(p)).reshape(-1)
+
+    def chunks(out: np.ndarray) -> None:
+        window = np.lib.stride_tricks.sliding_window_view(D, steps)
+        if p == 1:
+            np.take(window, N - i, axis=0, out=out.reshape(N, steps))
+        else:
+            np.add(window[N - i][:, :, None], np.arange(p), out=out.reshape(N, steps, p))
     plan.add(nodes, np.roll(nodes, -1), steps * p, chunks, (base + i, base + (i - 1) % N, np.full(N, -p)),
              own_hi=N * p, reduce=True, copy_from=(N - 1) * p, final_lo=(N - 1) * p, final_hi=steps * p,
              group=plan.new_groups(N) + i)
@@ -758,12 +765,18 @@ def _copy_segments(buf, src, dst, lens):  # pragma: no cover - compiled
             buf[d + j] = buf[s + j]
 
 
-def _chunk_array(parts: list[np.ndarray], lens: np.ndarray, copies: np.ndarray | None) -> np.ndarray:
-    """Every message's chunks in one array: the batches' (``parts``), then each copied message's slice (it starts
-    at ``copies[i]`` among the batches'); allocated once."""
-    head = sum(c.shape[0] for c in parts)
+def _chunk_array(plan: _Plan, lens: np.ndarray, copies: np.ndarray | None) -> np.ndarray:
+    """Every message's chunks in one array: the batches', then each copied message's slice (it starts at
+    ``copies[i]`` among the batches'); allocated once."""
     out = np.empty(int(lens.sum()), dtype=np.int64)
-    np.concatenate(parts, out=out[:head])
+    head = 0
+    for b, c in zip(plan.batches, plan.chunks, strict=True):
+        k = int(b.lens.sum())
+        if callable(c):
+            c(out[head:head + k])
+        else:
+            out[head:head + k] = c
+        head += k
     if copies is not None and copies.shape[0]:
         extra = lens[lens.shape[0] - copies.shape[0]:]
         _copy_segments(out, copies, head + np.concatenate([[0], np.cumsum(extra)[:-1]]), extra)
@@ -934,7 +947,7 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
     b, copies = _Batch.cat(plan.batches), None
     if mode == "in-network":
         b, copies = _in_network(b, plan.results, net)
-    return _schedule(b, _chunk_array(plan.chunks, b.lens, copies), net, _Routes(net, edges), lay, name, size,
+    return _schedule(b, _chunk_array(plan, b.lens, copies), net, _Routes(net, edges), lay, name, size,
                      {"schedule": name, "mode": mode, "routers": net.routers, "hosts_per_router": net.hosts_per_router,
                       "packet_bytes": packet_bytes, **ctx.meta})
 
