@@ -111,7 +111,7 @@ __all__ = ["SCHEDULES", "MODES", "ScheduleSpec", "HostNetwork", "build_schedule"
 #: where the schedule runs: on the routers (hosts send their contributions up and get the result down) or on the
 #: hosts (routers only forward)
 MODES = ("in-network", "host")
-#: bytes a packet and a message of the schedule cost at the peak of the build (12-17 bytes a packet measured on
+#: bytes a packet and a message of the schedule cost at the peak of the build (9-17 bytes a packet measured on
 #: PolarFly q = 31 at 16 MiB: the chunk of every packet, and the batches' chunks while they are copied into one array)
 _PACKET_BYTES_PEAK = 24
 _MESSAGE_BYTES_PEAK = 400
@@ -273,7 +273,7 @@ _NO_DEPS = (np.zeros(0, np.int64),) * 3
 
 
 class _Plan:
-    """Batches of messages under construction and their chunks (one flat array per batch); ``results`` lists
+    """Batches of messages under construction and their chunks (per batch, an array or a writer); ``results`` lists
     ``(message, lo, hi)``: packets that carry, from their source router, a result it computed itself (in-network,
     it goes down to the router's hosts)."""
 
@@ -289,11 +289,12 @@ class _Plan:
         return self.groups - k
 
     def add(self, src: Any, dst: Any, lens: Any, chunk_ids: np.ndarray | Callable[[np.ndarray], None],
-            deps: tuple[Any, Any, Any] = _NO_DEPS, *, own_hi: Any = 0, reduce: bool = False,
+            deps: tuple[Any, Any, Any] = _NO_DEPS, *, own_hi: Any = 0, reduce: Any = False,
             copy_from: Any = None, final_lo: Any = 0, final_hi: Any = 0, group: Any = -1) -> int:
-        """Append messages ``size .. size + M - 1`` (own range ``0 .. own_hi``); returns the first index. The chunks
-        are an array, or a function that writes them into the array it is given (the schedule's own, saving a
-        copy of the largest batches)."""
+        """Append messages ``size .. size + M - 1`` (own range ``0 .. own_hi``; by default a reducing message's
+        packets all reduce, a copying message's all copy); returns the first index. The chunks are an array, or a
+        function that writes them into the array it is given (the schedule's own, saving a copy of the largest
+        batches)."""
         src = np.asarray(src, dtype=np.int64)
         M = src.shape[0]
 
@@ -304,9 +305,9 @@ class _Plan:
         owner, msg, off = (np.broadcast_to(np.asarray(x, dtype=np.int64), np.shape(deps[0])).reshape(-1)
                            for x in deps)
         self.chunks.append(chunk_ids if callable(chunk_ids) else np.asarray(chunk_ids, dtype=np.int64))
-        self.batches.append(_Batch(src, full(dst), lens, owner, msg, off,
-                                   full(0), full(own_hi), full(reduce, bool),
-                                   full((lens if reduce else 0) if copy_from is None else copy_from),
+        red = full(reduce, bool)
+        self.batches.append(_Batch(src, full(dst), lens, owner, msg, off, full(0), full(own_hi), red,
+                                   np.where(red, lens, 0) if copy_from is None else full(copy_from),
                                    full(final_lo), full(final_hi), full(group)))
         self.size += M
         return self.size - M
@@ -420,7 +421,6 @@ def _add_tree(plan: _Plan, verts: np.ndarray, parent: np.ndarray, chunks: np.nda
              np.tile(chunks, 2 * U), (owner, msg, np.zeros_like(owner)),
              own_hi=np.concatenate([np.full(U, c), np.where(at_root, c, 0)]),
              reduce=np.concatenate([np.ones(U, bool), np.zeros(U, bool)]),
-             copy_from=np.concatenate([np.full(U, c), np.zeros(U, np.int64)]),
              final_hi=np.concatenate([np.zeros(U, np.int64), np.full(U, c)]),
              group=np.concatenate([g + np.arange(U), np.where(at_root, g + U, -1)]))
     plan.results.append((down[top[:1]], np.zeros(1, np.int64), np.full(1, c)))
