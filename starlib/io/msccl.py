@@ -1,4 +1,9 @@
-"""An allreduce over k edge-disjoint spanning trees as an MSCCL algorithm XML file (MSCCL, RCCL, ASTRA-sim's Chakra).
+"""Allreduce schedules as MSCCL algorithm XML files (MSCCL, RCCL, ASTRA-sim's Chakra).
+
+Two writers: :func:`msccl_allreduce`, an allreduce over ``k`` edge-disjoint spanning trees of the routers (below),
+and :func:`msccl_schedule`, any :class:`~starlib.allreduce.schedule.Schedule` run by its ranks (rings, double
+binary trees, halving-doubling, trees, with several hosts per router), with the host and router of every rank on
+its ``<gpu>`` (:func:`msccl_rank_map`).
 
 The grammar and the limits are those of the MSCCL executor's parser, ``mscclGetAlgoFromXmlFile`` in
 ``src/misc/msccl/msccl_parser.cc`` with the constants of ``src/include/msccl/msccl_struct.h`` and
@@ -8,7 +13,7 @@ The grammar and the limits are those of the MSCCL executor's parser, ``mscclGetA
 (liangyuRain/ForestColl). docs/formats.md §6.10 states the grammar and every limit; :mod:`starlib.io.msccl_replay`
 replays a file and checks them.
 
-The schedule. Rank ``r`` is vertex ``r``. The buffer is cut into ``k * c`` chunks (``c = chunks``, the chunks per
+The trees' schedule. Rank ``r`` is vertex ``r``. The buffer is cut into ``k * c`` chunks (``c = chunks``, the chunks per
 tree): tree ``t`` carries chunks ``t*c .. t*c+c-1``, reduced towards its root and broadcast back, pipelined chunk
 by chunk. A rank has one thread block per tree edge at it (``send = recv =`` the neighbour, channel ``t mod
 nchannels``), the edge to its parent first, then its children in increasing order, tree after tree. With ``x =
