@@ -598,6 +598,11 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     # the packets in dependency order, with the contributions the schedule says each carries
     P = np.diff(s.chunk_ptr)
     N = int(s.chunk_ptr[-1])
+    room = lim["MSCCL_MAX_NODES"] - 1 - R
+    if 2 * N > R * room:  # a step at each end of every packet: some rank holds more than the average
+        raise ValueError(f"schedule {s.name!r}: {N} packets make {2 * N} steps, {-(-2 * N // R)} per rank on average; "
+                         f"the executor's parser keeps MSCCL_MAX_NODES=4096 XML elements per rank, {1 + R} of them "
+                         f"the algo and the gpus: {_fit(C, room, -(-2 * N // R))}")
     msg_of = np.repeat(np.arange(M, dtype=np.int64), P)
     j_of = np.arange(N, dtype=np.int64) - s.chunk_ptr[:-1][msg_of]
     adds = s.reduce[msg_of]

@@ -355,6 +355,13 @@ def test_4096_xml_elements_per_rank_at_the_size_the_closed_form_says():
         msccl_schedule(_ring(R, k + 1))
 
 
+def test_too_many_packets_are_refused_before_the_work():
+    # 2 ranks, 4000 chunks: 8000 steps per rank, twice what a rank's part of the file may hold
+    with pytest.raises(ValueError, match="8000 packets make 16000 steps, 8000 per rank on average; .*"
+                                         "MSCCL_MAX_NODES=4096 .*: about 2046 chunks would fit"):
+        msccl_schedule(_two(4000))
+
+
 def test_1024_gpus():
     n = 1025
     b = ScheduleBuilder(n, np.array([[i, i + 1] for i in range(n - 1)]), 1.0, chunk_bytes=[8])
