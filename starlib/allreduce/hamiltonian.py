@@ -267,10 +267,11 @@ def _search(n: int, e: np.ndarray, seed: int, restarts: int, exact_limit: int, t
     deg = np.bincount(e.reshape(-1), minlength=n)
     if deg.min() < 2 or count_components(n, e) != 1:
         return None
-    indptr, indices = csr(n, e)
-    found = _posa_jit(indptr, indices, _seed_state(seed, n, e.shape[0]), restarts, 20 * n + 1000)
-    if found.shape[0] == n:
-        return _canonical(found)
+    if restarts:
+        indptr, indices = csr(n, e)
+        found = _posa_jit(indptr, indices, _seed_state(seed, n, e.shape[0]), restarts, 20 * n + 1000)
+        if found.shape[0] == n:
+            return _canonical(found)
     if n <= exact_limit:
         _, cycles = _cp_sat(n, e, 1, time_limit, seed)
         if cycles:
@@ -280,7 +281,7 @@ def _search(n: int, e: np.ndarray, seed: int, restarts: int, exact_limit: int, t
 
 def _check_search(seed: int, restarts: int, exact_limit: int, time_limit: float) -> None:
     check_int(seed, "seed", minimum=0)
-    check_int(restarts, "restarts", minimum=1)
+    check_int(restarts, "restarts", minimum=0)
     check_int(exact_limit, "exact_limit", minimum=0)
     check_real(time_limit, "time_limit", minimum=0, strict=True)
 
@@ -301,7 +302,7 @@ def hamiltonian_cycle(graph: GraphLike, *, seed: int = 0, avoid: np.ndarray | No
     avoid : numpy.ndarray, optional
         ``(k, 2)`` edges the cycle must not use.
     restarts : int
-        Restarts of the heuristic (each at most ``20 n + 1000`` steps).
+        Restarts of the heuristic (each at most ``20 n + 1000`` steps); 0: CP-SAT alone.
     exact_limit : int
         Largest number of vertices on which CP-SAT runs when the heuristic fails (0: never).
     time_limit : float

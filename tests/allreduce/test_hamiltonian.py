@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from starlib.allreduce.hamiltonian import disjoint_hamiltonian_cycles, hamiltonian_cycle, is_hamiltonian_cycle
+from starlib.allreduce.hamiltonian import _cp_sat, disjoint_hamiltonian_cycles, hamiltonian_cycle, is_hamiltonian_cycle
 from starlib.api import network
 
 
@@ -112,6 +112,32 @@ def test_random_small_graphs_agree_with_brute_force():
             assert_hamiltonian(g, c)
 
 
+def test_exact_alone_agrees_with_brute_force():
+    # restarts=0: CP-SAT decides every case
+    for g in random_graphs(30, 11):
+        c = hamiltonian_cycle(g, restarts=0)
+        assert (c is not None) == brute_force_hamiltonian(g), sorted(g.edges)
+        if c is not None:
+            assert_hamiltonian(g, c)
+
+
+def test_joint_model():
+    # all cycles at once: K_7 has 21 edges, room for 3 Hamiltonian cycles of 7 and not for 4
+    e = np.array(sorted(nx.complete_graph(7).edges))
+    status, cycles = _cp_sat(7, e, 3, 10.0, 0)
+    assert status in ("OPTIMAL", "FEASIBLE") and len(cycles) == 3
+    assert_disjoint(nx.complete_graph(7), cycles)
+    assert _cp_sat(7, e, 4, 10.0, 0) == ("INFEASIBLE", [])
+    # a hint (a cycle found before) is only a hint: the answer is still three disjoint cycles
+    status, hinted = _cp_sat(7, e, 3, 10.0, 0, hint=[hamiltonian_cycle(nx.complete_graph(7), seed=3)])
+    assert len(hinted) == 3
+    assert_disjoint(nx.complete_graph(7), hinted)
+    # the exact search alone, one cycle after the other and then jointly, still finds Walecki's count
+    cycles = disjoint_hamiltonian_cycles(nx.complete_graph(9), restarts=0)
+    assert len(cycles) == 4
+    assert_disjoint(nx.complete_graph(9), cycles)
+
+
 def test_heuristic_alone_on_hamiltonian_graphs():
     # graphs with a planted Hamiltonian cycle plus random chords: the heuristic (no CP-SAT) finds one
     rng = np.random.default_rng(5)
@@ -187,7 +213,7 @@ def test_is_hamiltonian_cycle():
         assert is_hamiltonian_cycle(4, e, np.array(perm)) == ok
 
 
-@pytest.mark.parametrize(("kw", "name"), [({"seed": -1}, "seed"), ({"restarts": 0}, "restarts"),
+@pytest.mark.parametrize(("kw", "name"), [({"seed": -1}, "seed"), ({"restarts": -1}, "restarts"),
                                           ({"exact_limit": -1}, "exact_limit"), ({"time_limit": 0}, "time_limit"),
                                           ({"avoid": np.array([[0, 9]])}, "avoid")])
 def test_bad_input(kw, name):
