@@ -51,6 +51,7 @@ public:
                int64_t mtu, int64_t queue_packets) {
     m_nodes.Create(uint32_t(n));
     PointToPointHelper p2p;
+    p2p.DisableFlowControl();  // no traffic-control layer above the devices: nothing to tell when queues fill
     p2p.SetDeviceAttribute("Mtu", UintegerValue(uint32_t(mtu)));
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
                  QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, uint32_t(queue_packets))));
