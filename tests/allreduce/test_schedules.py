@@ -437,6 +437,8 @@ def test_with_hosts():
     ({"name": "ring", "size": 0}, "size"),
     ({"name": "ring", "size": 15}, "size"),  # 2 rings of 8 blocks need 16 bytes
     ({"name": "ring", "packet_bytes": 0}, "packet_bytes"),
+    ({"name": "ring", "size": 17, "packet_bytes": 1}, "packet_bytes"),  # blocks of 2 and 1 bytes, equal counts
+    ({"name": "trees", "trees": []}, "trees"),
     ({"name": "ring", "link_gbps": 0.0}, "link_gbps"),
     ({"name": "ring", "host_delay_us": -1.0}, "host_delay_us"),
     ({"name": "trees", "trees": [np.array([-1, 0, 0, 0, 0, 0, 0, 0])]}, "trees"),  # 0-2 is no link of C8
@@ -453,6 +455,13 @@ def test_bad_input(kw, name):
     args = {"size": 4096, **kw}
     with pytest.raises(ValueError, match=name):
         build_schedule(g, args.pop("name"), args.pop("size"), **args)
+
+
+def test_trees_as_one_array():
+    g, trees = graph("slimfly3")
+    a = build_schedule(g, "trees", 5000, trees=np.stack([t.parent_array() for t in trees]))
+    b = build_schedule(g, "trees", 5000, trees=trees)
+    assert np.array_equal(a.chunk_ids, b.chunk_ids) and np.array_equal(a.path_nodes, b.path_nodes)
 
 
 def test_bad_graphs():
