@@ -21,7 +21,7 @@ A restart gives up after ``20 n + 1000`` steps (a step is one extension or rotat
 from the state the seeded generator (xorshift64*, integer arithmetic only) reached, make the search the same on
 every machine. When all fail and the graph has at most ``exact_limit`` vertices, OR-tools CP-SAT decides the
 question exactly with ``AddCircuit`` over both arcs of every edge (one worker, a fixed seed and a *deterministic*
-time limit, so its answer is the same on every run).
+time limit, so its answer is the same on every run); ``restarts=0`` leaves the question to CP-SAT alone.
 
 "Not found" (``None``) therefore means one of: a quick necessary condition fails (fewer than 3 vertices, a
 vertex of degree below 2, a disconnected graph), CP-SAT proved that no Hamiltonian cycle exists, or neither the
@@ -34,6 +34,10 @@ although another sequence would), so on graphs of at most ``exact_limit`` vertic
 bound ``floor(min degree / 2)`` a few more greedy sequences (other seeds) run, and then CP-SAT looks for one
 cycle more than the best sequence, all cycles at once (the sequence as its hint); the best family found is
 returned.
+
+Measured (2 shared cores): on PolarFly q = 31 (993 vertices, degree 31-32) one cycle takes about 0.02 s and 15
+edge-disjoint ones, the degree bound, about 0.1 s; the first greedy sequence reaches the bound on PolarFly q = 7
+and 9 (3 and 4 cycles), Slim Fly q = 5 and 7 (3 and 5) and Bundlefly (q = 3, Paley 5; 3) as well.
 
 References
 ----------
