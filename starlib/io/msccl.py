@@ -266,7 +266,10 @@ def _release(chunk_ptr: np.ndarray, dep_ptr: np.ndarray, dep_msg: np.ndarray, de
              users_ptr: np.ndarray, users_msg: np.ndarray, users_off: np.ndarray,
              own: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Release the packets in dependency order: each one's level (the longest chain of packets it waits for),
-    the contributions it carries (its own plus those of the packets it waits for) and whether it ever leaves."""
+    the contributions it carries (its own plus those of the packets it waits for) and whether it ever leaves.
+
+    The release of :func:`starlib.allreduce.schedule.replay_counts` (which returns neither levels nor counts),
+    compiled, with the levels added."""
     M = chunk_ptr.shape[0] - 1
     N = chunk_ptr[M]
     waiting = np.zeros(N, np.int64)
