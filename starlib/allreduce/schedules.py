@@ -70,6 +70,15 @@ routers.
 Final ranges are the packets a rank receives as its result (in-network: the streams down to the hosts); the
 result a rank computes itself is checked where it sends it on.
 
+Cost
+----
+Messages are built as arrays (a tree's, a ring's, a halving-doubling step's at once) and their chunks written into
+one array. Measured on PolarFly q = 31 (993 routers, one host each, 16 MiB, 2 shared cores): every schedule builds
+in 0.3-1.7 s in either mode except ``multiring`` in-network (15 Hamiltonian cycles, 30 rings, 118 million packets:
+about 7 s and 1.2 GiB); with 3 hosts per router the others take 0.4-2.7 s. A schedule whose estimated arrays
+exceed the memory limit (:func:`starlib.memory.check_size`) is refused before it is built: ``multiring`` in host
+mode with 3 hosts per router would have 532 million packets.
+
 References
 ----------
 P. Patarasuk and X. Yuan, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2),
