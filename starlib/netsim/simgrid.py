@@ -2,7 +2,7 @@
 
 SimGrid (Casanova, Giersch, Legrand, Quinson and Suter, "Versatile, scalable, and accurate simulation of distributed
 applications and platforms", JPDC 74(10), 2014) shares each link's bandwidth among the flows that cross it by
-max-min fairness, with no packets: where ns-3 (:mod:`starlib.netsim.simulate`) stores and forwards every packet on
+max-min fairness, with no packets: where ns-3 (:mod:`starlib.netsim.ns3`) stores and forwards every packet on
 every hop, SimGrid moves a message's bytes over its whole route at once, at the rate the sharing gives it.
 
 The platform
@@ -40,7 +40,7 @@ single dependency or count. The run checks that every packet arrives and every p
 SimGrid runs in a child process (``python simgrid_engine.py FOLDER``: the C++ engine of
 :mod:`starlib.netsim.simgrid_engine`, compiled there by cppyy against Debian's ``libsimgrid-dev``), because a
 SimGrid engine can be created only once per process and Debian's SimGrid library links Debian's ns-3, which must
-not share a process with the ns-3 of :mod:`starlib.netsim.simulate`. Each run compiles the engine anew (about 3 s).
+not share a process with the ns-3 of :mod:`starlib.netsim.ns3`. Each run compiles the engine anew (about 3 s).
 The same schedule gives the same time on every run: SimGrid's scheduling is deterministic and nothing is random.
 
 Example
@@ -77,7 +77,7 @@ import numpy as np
 from ..allreduce.schedule import Schedule
 from ..validation import MissingExtra, check_int, require_extra
 from . import simgrid_engine
-from .simulate import SimResult
+from .ns3 import SimResult
 
 __all__ = ["CONFIG", "SimGridRun", "simgrid_version", "simulate_schedule", "run_schedule", "routes"]
 
@@ -214,7 +214,7 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
     Returns
     -------
     SimGridRun
-        ``result`` (:class:`~starlib.netsim.simulate.SimResult`: the last arrival in ns, packet transmissions
+        ``result`` (:class:`~starlib.netsim.ns3.SimResult`: the last arrival in ns, packet transmissions
         counted once per packet per link, messages), SimGrid communications, seconds and peak memory.
 
     Raises

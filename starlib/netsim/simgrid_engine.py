@@ -9,8 +9,8 @@ kernel timer), releases the packets that waited for them and checks their contri
 This file is also the worker script: ``python simgrid_engine.py FOLDER`` reads ``FOLDER/input.npz`` (written by
 :func:`starlib.netsim.simgrid.run_schedule`), runs the engine and writes ``FOLDER/result.json``. It imports numpy
 and cppyy only (not starlib), and runs in a fresh process because a SimGrid engine can be created once per process
-and Debian's SimGrid links Debian's ns-3 libraries, which must not meet the ns-3 of :mod:`starlib.netsim.simulate`
-in one process.
+and Debian's SimGrid links Debian's ns-3 libraries, which must not meet the ns-3 of :mod:`starlib.netsim.ns3` in
+one process.
 
 Example
 -------

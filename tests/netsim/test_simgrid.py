@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from starlib.allreduce.schedule import Schedule, ScheduleBuilder
-from starlib.netsim.simulate import MIN_PACKET, tree_messages
+from starlib.netsim.simulate import MIN_PACKET, messages_schedule, tree_messages
 from starlib.validation import MissingExtra
 
 pytest.importorskip("cppyy", reason="the 'simulate' extra (cppyy) is not installed")
@@ -30,25 +30,9 @@ def ns(nbytes: int, gbps: float = 100.0) -> float:
     return 8 * nbytes / gbps
 
 
-def tree_schedule(n: int, edges: np.ndarray, parents: list[np.ndarray], size: int, packet_bytes: int = 8192,
-                  rate_gbps: float = 100.0, delay_us: float = 1.0) -> Schedule:
-    """The messages of :func:`starlib.netsim.simulate.tree_messages` (pipelined reduce then broadcast on each tree,
-    one chunk per packet of a tree's share) as a Schedule: the same run the ns-3 simulation makes."""
-    msgs, final = tree_messages(parents, size, packet_bytes)
-    per_tree = 2 * (n - 1)
-    chunk_bytes: list[int] = []
-    first: list[int] = []
-    for t in range(len(parents)):
-        _, packets, nbytes, last, _, _ = msgs[t * per_tree]
-        first.append(len(chunk_bytes))
-        chunk_bytes += [nbytes] * (packets - 1) + [last]
-    b = ScheduleBuilder(n, edges, rate_gbps, delay_us, chunk_bytes=chunk_bytes)
-    finals = set(final)
-    for i, (path, packets, _, _, deps, own) in enumerate(msgs):
-        c0 = first[i // per_tree]
-        b.add(path, range(c0, c0 + packets), [(d, 0) for d in deps], own=bool(own), reduce=i not in finals,
-              final=i in finals)
-    return b.build("trees", size=size)
+def tree_schedule(n: int, edges: np.ndarray, parents: list, size: int, packet_bytes: int = 8192) -> Schedule:
+    """The pipelined reduce + broadcast of :func:`~starlib.netsim.simulate.tree_messages` (100 Gb/s, 1 us links)."""
+    return messages_schedule(n, edges, *tree_messages(parents, size, packet_bytes))
 
 
 def test_a_stream_on_one_link_is_its_bytes_over_the_rate_plus_one_delay():
@@ -123,19 +107,16 @@ def test_a_schedule_that_loses_a_contribution_or_stalls_is_refused():
 
 
 def test_the_trees_agree_with_ns3_within_a_few_percent():
-    # PolarFly ER_3 (13 routers), its two shallow EDSTs, 1 MiB: ns-3 stores and forwards 8 KiB packets with a 2-byte
-    # header, SimGrid moves their bytes as flows; the same messages, the same packet transmissions
+    # PolarFly ER_3 (13 routers), its two shallow EDSTs, 1 MiB, one schedule on both simulators: ns-3 stores and
+    # forwards 8 KiB packets with a 2-byte header, SimGrid moves their bytes as flows; the same packet transmissions
     pytest.importorskip("ns", reason="ns-3 (the 'simulate' extra) is not installed")
     from starlib.api import edsts, network
-    from starlib.netsim.simulate import simulate_trees
+    from starlib.netsim import ns3
 
     G = network("polarfly", q=3)
-    trees = edsts(G, method="shallow")
-    parents = [t.parent_array() for t in trees]
-    size = 1 << 20
-    s = tree_schedule(G.n, G.edges, parents, size)
+    s = tree_schedule(G.n, G.edges, [t.parent_array() for t in edsts(G, method="shallow")], 1 << 20)
     sg = simgrid.simulate_schedule(s)
-    ref = simulate_trees(G.n, G.edges, parents, size)
+    ref = ns3.simulate_schedule(s)
     assert sg.hops == ref.hops and sg.messages == ref.messages
     assert abs(sg.time_ns - ref.time_ns) <= 0.15 * ref.time_ns
 
