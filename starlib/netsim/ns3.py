@@ -17,6 +17,13 @@ Only the three ns-3 modules the engine uses (core, network, point-to-point) are 
 seconds, against about thirty for ``from ns import ns`` (every module's headers); if the installed ns-3 does not
 have the layout of the PyPI ``ns3`` wheel, the full import is used.
 
+Measured (one core of a shared 2-core machine, CPU time): loading ns-3 and compiling the engine 3.6 s (the full
+``from ns import ns``: 25 to 28 s); PolarFly q = 31 (993 routers, 15,872 links) with its 16 shallow trees, the
+pipelined tree allreduce of 16 MiB with every router a rank (:func:`starlib.netsim.simulate.tree_messages`: 31,744
+messages, 4,063,232 packet transmissions): network built in 1.5 s, messages loaded in 0.6 s, run in 66 s, peak
+resident memory 1.1 GB for the whole process; the same trees with one host per router
+(:func:`starlib.allreduce.schedules.build_schedule`, 1,986 nodes, 8,130,560 transmissions): 106 s, 1.5 GB.
+
 Reference: G. F. Riley and T. R. Henderson, "The ns-3 Network Simulator", in *Modeling and Tools for Network
 Simulation*, Springer 2010, pp. 15-34, doi:10.1007/978-3-642-12331-3_2; ns-3 3.44 from PyPI (``ns3``).
 
