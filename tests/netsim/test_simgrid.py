@@ -74,6 +74,18 @@ def test_a_two_hop_flow_is_one_flow_over_its_links_under_max_min():
     assert r.hops == 5
 
 
+def test_each_message_follows_its_own_path_between_the_same_two_nodes():
+    # 0 -> 2 directly, 0 -> 1 -> 2, and 0 -> 1 -> 0 (back to its source): the last two share the direction 0 -> 1,
+    # so both move at half the rate: 2 ser and both of their delays; the direct one is alone (ser + d). Were the
+    # second routed like the first, it would arrive after one delay, and the hop count would not be 1 + 2 + 2.
+    b0 = 10_000
+    b = ScheduleBuilder(3, np.array([[0, 1], [1, 2], [0, 2]]), [100.0], [1.0], chunk_bytes=[b0])
+    for path in ([0, 2], [0, 1, 2], [0, 1, 0]):
+        b.add(path, [0])
+    r = simgrid.simulate_schedule(b.build("paths", size=b0), check=False)
+    assert (r.time_ns, r.hops) == (round(2 * ns(b0) + 2000), 5)
+
+
 @pytest.mark.parametrize("batch", [1, 4])
 def test_a_tree_allreduce_on_a_star_pipelines_packets_or_batches(batch):
     # star K_{1,3} rooted at its centre, p packets: a batch of k packets moves in k ser and releases the root's
