@@ -140,7 +140,7 @@ class HostNetwork:
     nodes : ``n (1 + P)``.
     links : ``(L, 2)``: the router links (the graph's edges, in its order), then one link per host ``[r, host]``.
     rate_gbps, delay_us : rate (Gb/s each way) and propagation delay (microseconds) of each link.
-    ranks : the hosts, in node order (rank ``i`` is node ``n + i``).
+    ranks : the hosts, in node order (rank ``i`` is node ``n + i``); the routers when ``P = 0``.
     router : ``(nodes,)`` the router of each node (a router's is itself).
     """
 
@@ -168,7 +168,8 @@ def with_hosts(graph: GraphLike, hosts_per_router: int, *, link_gbps: float = 10
     graph : ArrayGraph or networkx.Graph
         The routers and their links.
     hosts_per_router : int
-        Hosts ``P >= 1`` per router.
+        Hosts ``P >= 0`` per router; with ``P = 0`` the routers themselves are the ranks (each router plays its
+        one endpoint, no host links: the network of notebook 15).
     link_gbps, delay_us : float
         Rate (Gb/s each way) and propagation delay (microseconds) of a router link.
     host_gbps, host_delay_us : float, optional
@@ -181,7 +182,7 @@ def with_hosts(graph: GraphLike, hosts_per_router: int, *, link_gbps: float = 10
     Raises
     ------
     ValueError
-        If ``hosts_per_router < 1`` or a rate or delay is not a finite number > 0.
+        If ``hosts_per_router < 0`` or a rate or delay is not a finite number > 0.
 
     Example
     -------
@@ -191,7 +192,8 @@ def with_hosts(graph: GraphLike, hosts_per_router: int, *, link_gbps: float = 10
     (6, [[0, 1], [0, 2], [0, 3], [1, 4], [1, 5]], [100.0, 400.0, 400.0, 400.0, 400.0], [0, 1, 0, 0, 1, 1])
     """
     g = as_graph(graph, "graph")
-    P = check_int(hosts_per_router, "hosts_per_router", minimum=1)
+    P = check_int(hosts_per_router, "hosts_per_router", minimum=0,
+                  rule="hosts_per_router >= 0 (0: the routers are the ranks)")
     link_gbps = check_real(link_gbps, "link_gbps", minimum=0, strict=True)
     delay_us = check_real(delay_us, "delay_us", minimum=0, strict=True)
     host_gbps = link_gbps if host_gbps is None else check_real(host_gbps, "host_gbps", minimum=0, strict=True)
@@ -204,7 +206,8 @@ def with_hosts(graph: GraphLike, hosts_per_router: int, *, link_gbps: float = 10
     links = np.concatenate([e, np.stack([router[n:], hosts], axis=1)])
     rate = np.concatenate([np.full(e.shape[0], link_gbps), np.full(n * P, host_gbps)])
     delay = np.concatenate([np.full(e.shape[0], delay_us), np.full(n * P, host_delay_us)])
-    return HostNetwork(n, P, n * (1 + P), links, rate, delay, hosts, router)
+    ranks = hosts if P else np.arange(n, dtype=np.int64)
+    return HostNetwork(n, P, n * (1 + P), links, rate, delay, ranks, router)
 
 
 class _Routes:
@@ -396,7 +399,7 @@ class _Context:
     def check_packets(self, packets: int, messages: int, chunks: int) -> None:
         """Refuse a schedule whose arrays would not fit, before building it: ``packets`` and ``messages`` on the
         ranks that run it, plus in-network every host's streams up and down (each chunk once each way)."""
-        if self.mode == "in-network":
+        if self.mode == "in-network" and self.net.hosts_per_router:
             packets += 2 * self.net.ranks.shape[0] * chunks
             messages *= 1 + 2 * self.net.hosts_per_router  # at most a stream per host up and down per message
         est = Size(packets, messages, _PACKET_BYTES_PEAK * packets + _MESSAGE_BYTES_PEAK * messages,
@@ -884,7 +887,8 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
         ``ring``, ``multiring`` and ``ring-sp`` only: each cycle in 1 or 2 directions (default 2; ``ring-sp`` with
         1 is the ring of :func:`starlib.netsim.simulate.ring_messages`).
     hosts_per_router : int
-        Hosts ``P >= 1`` per router; the hosts are the ranks.
+        Hosts ``P >= 0`` per router; the hosts are the ranks. ``P = 0``: no hosts, the routers are the ranks and
+        run the schedule (``mode`` is then ``"in-network"`` whatever is given).
     mode : str
         ``"in-network"`` (the routers run the schedule) or ``"host"`` (the hosts do; module docstring).
     link_gbps, delay_us, host_gbps, host_delay_us : float
@@ -906,7 +910,7 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
     ------
     ValueError
         Naming the parameter: an unknown ``name`` or ``mode``; ``trees`` missing or given where not needed;
-        ``weights`` or ``directions`` given to a schedule that takes none; ``hosts_per_router < 1``; a ``size`` too
+        ``weights`` or ``directions`` given to a schedule that takes none; ``hosts_per_router < 0``; a ``size`` too
         small to give every block a byte, or too large for the memory limit; a tree that is not a spanning tree of
         ``graph``; a ``graph`` with no Hamiltonian cycle found (``ring``, ``multiring``) or not connected.
 
@@ -928,6 +932,8 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
     g = as_graph(graph, "graph")
     net = with_hosts(g, hosts_per_router, link_gbps=link_gbps, delay_us=delay_us, host_gbps=host_gbps,
                      host_delay_us=host_delay_us)
+    if net.hosts_per_router == 0:  # the routers are the ranks: they run the schedule, no host streams
+        mode = "in-network"
     if spec.needs_trees and trees is None:
         raise ValueError(f"trees: the {name!r} schedule needs trees (parent arrays or Tree objects)")
     if not spec.needs_trees and trees is not None:
@@ -954,7 +960,7 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
     ctx = _Context(g, net, indptr, indices, name, size, packet_bytes, mode, seed, parents, w, d)
     plan, lay = spec.builder(ctx)
     b, copies = _Batch.cat(plan.batches), None
-    if mode == "in-network":
+    if mode == "in-network" and net.hosts_per_router:
         b, copies = _in_network(b, plan.results, net)
     return _schedule(b, _chunk_array(plan, b.lens, copies), net, _Routes(net, edges), lay, name, size,
                      {"schedule": name, "mode": mode, "routers": net.routers, "hosts_per_router": net.hosts_per_router,

@@ -43,7 +43,8 @@ EXAMPLES = {
     "verify": ["starlib verify t.json", "starlib verify t.json --json", "starlib verify trees.graphml"],
     "sweep": ["starlib sweep er --q-max 128 -o er.csv", "starlib sweep er --q-max 1024 -o data/er_sweep.csv",
               "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv",
-              "starlib sweep er --q-max 64 --check-record 5 -o data/er_sweep.csv   # recompute 5 rows, compare"],
+              "starlib sweep er --q-max 64 --check-record 5 -o data/er_sweep.csv   # recompute 5 rows, compare",
+              "starlib sweep schedules -o data/schedules.csv --workers 2"],
 }
 
 
@@ -199,6 +200,10 @@ def parser() -> argparse.ArgumentParser:
 
     add_repair_parser(sub, [common, output, input_format], lambda: "\n\n".join([_formats_text(True),
                                                                                _input_formats_text(True)]))
+    from .simulate import add_simulate_parser
+
+    add_simulate_parser(sub, [common, network, as_json], lambda: "\n\n".join([_network_help(),
+                                                                             _input_formats_text()]))
     v = sub.add_parser("verify", parents=[common, as_json, input_format], help="check the trees of a file",
                        description="Check that a file of trees (starlib JSON version 1 or 2, or GraphML, GML or "
                        "node-link JSON whose edges carry 'tree') holds edge-disjoint spanning trees of its graph. Exit "
@@ -214,7 +219,8 @@ def parser() -> argparse.ArgumentParser:
                         "time and the peak memory. Several runs may share a record (it is locked around each "
                         "write). Exit 0 done, 1 a point failed (or, with --check-record, a row differs), 2 bad "
                         "input.", epilog_fn=lambda: _examples("sweep"))
-    sw.add_argument("sweep", metavar="SWEEP", help="what to sweep: er")
+    sw.add_argument("sweep", metavar="SWEEP", help="what to sweep: er (ER_q's EDST families) or schedules (every "
+                    "allreduce schedule on the networks of notebook 16, both simulators: make schedules)")
     sw.add_argument("--q-min", default="2", metavar="Q", help="smallest q (default 2)")
     sw.add_argument("--q-max", default="1024", metavar="Q", help="largest q (default 1024)")
     sw.add_argument("--family", action="append", default=None, metavar="FAMILY",
@@ -504,6 +510,13 @@ def _cmd_repair(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(a: argparse.Namespace) -> int:
+    from .simulate import print_row, simulate_command
+
+    print_row(simulate_command(a, lambda line: _say(a, line)), a.json)
+    return 0
+
+
 def _cmd_verify(a: argparse.Namespace) -> int:
     from .commands import verify_file
     from .text import verify_text
@@ -550,8 +563,10 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
     from .progress import Progress
     from .text import sweep_line
 
+    if a.sweep == "schedules":
+        return _sweep_schedules(a)
     if a.sweep != "er":
-        raise ValueError(f"SWEEP={a.sweep!r} is not one of 'er'")
+        raise ValueError(f"SWEEP={a.sweep!r} is not one of 'er', 'schedules'")
     q_range = f"an integer in 2 .. {Q_LIMIT}"
     q_min = check_int(parse_int(a.q_min, "--q-min"), "--q-min", minimum=2, maximum=Q_LIMIT, rule=q_range)
     q_max = check_int(parse_int(a.q_max, "--q-max"), "--q-max", minimum=2, maximum=Q_LIMIT, rule=q_range)
@@ -590,8 +605,59 @@ def _cmd_sweep(a: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep_schedules(a: argparse.Namespace) -> int:
+    """``starlib sweep schedules -o data/schedules.csv``: :mod:`starlib.netsim.comparison` as Dask tasks."""
+    from ..io import check_target
+    from ..netsim import comparison
+    from ..sweep import run_sweep
+    from ..sweep.engine import check_scheduler
+    from ..sweep.record import read_record
+    from ..validation import check_int, parse_int, require_extra
+    from .progress import Progress
+
+    if a.output == "-":
+        raise ValueError("--output='-': a sweep writes a record file and resumes from it, not standard output")
+    if a.check_record is not None:
+        n = check_int(parse_int(a.check_record, "--check-record"), "--check-record", minimum=1, maximum=100_000,
+                      rule="a number of rows in 1 .. 100000")
+        if not os.path.lexists(a.output):
+            raise ValueError(f"--output={a.output!r} does not exist: --check-record checks an existing record")
+        differ = 0
+        for key, bad in comparison.recheck(a.output, n).items():
+            differ += bool(bad)
+            what = "; ".join(f"{c} (record {was!r}, recomputed {now!r})" for c, was, now in bad) or "same"
+            sys.stdout.write(f"{' '.join(key)}: {what}\n")
+        return 1 if differ else 0
+    require_extra("sweep", "starlib sweep")
+    workers = check_int(parse_int(a.workers, "--workers"), "--workers", minimum=1, maximum=256,
+                        rule="an integer in 1 .. 256")
+    if a.scheduler is not None:
+        check_scheduler(a.scheduler, "--scheduler")
+    check_target(a.output, "--output")
+    held = read_record(a.output, columns=comparison.COLUMNS, key=comparison.KEY, check=comparison.check_row)
+    points = comparison.points()
+    labels = [" ".join(p.key) for p in points if p.key not in held]
+    with Progress(labels or ["none"], a.quiet, desc="sweep schedules") as pr:
+        def on_row(row: dict, done: int, todo: int) -> None:
+            pr.stage(" ".join(str(row[c]) for c in comparison.KEY))
+            pr.note(f"[{done}/{todo}] {row['network']} {row['params']} {row['schedule']} {row['simulator']} "
+                    f"{row['size_bytes']} B: {row['time_us']} us")
+
+        result = run_sweep(points, a.output, columns=comparison.COLUMNS, key=comparison.KEY, scheduler=a.scheduler,
+                           workers=workers, on_row=on_row, check=comparison.check_row)
+    _say(a, f"wrote {a.output}: {result.computed} point(s) computed, {result.skipped} already in the record, "
+         f"{len(result.rows)} row(s) in all")
+    if result.failed:
+        key, message = result.failed[0]
+        sys.stderr.write(f"error: {len(result.failed)} point(s) failed and have no row (a rerun tries them again); "
+                         f"first: {' '.join(key)}: {message}\n")
+        return 1
+    return 0
+
+
 _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
-          "improve": _cmd_improve, "repair": _cmd_repair, "verify": _cmd_verify, "sweep": _cmd_sweep}
+          "improve": _cmd_improve, "repair": _cmd_repair, "verify": _cmd_verify, "sweep": _cmd_sweep,
+          "simulate": _cmd_simulate}
 
 
 def _fail(message: str, status: int = 2) -> int:

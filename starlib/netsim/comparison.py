@@ -1,0 +1,242 @@
+"""The grid of ``make schedules``: every allreduce schedule on the networks of notebook 14 at equal router radix and
+on a network of 1,000 routers, on both simulators, into the resumable record ``data/schedules.csv``.
+
+Networks (:data:`NETWORKS`): the designs of notebook 14 at the router radix budget ``R = 16``
+(:mod:`starlib.paper.peers`: Slim Fly MMS(7), PolarFly ER_9, Bundlefly MMS(5) * QR(9), PolarStar ER_8 * IQ(3),
+Dragonfly a = 8, fat tree k = 8, HyperX 5 x 5 x 5), each with its designers' endpoints per router, and PolarFly
+ER_31 (993 routers). Links of 100 Gb/s each way and 1 us, packets of at most 8 KiB.
+
+Cases (:func:`cases`): every schedule of :data:`starlib.allreduce.schedules.SCHEDULES` with the routers as the
+ranks (``hosts_per_router = 0``), at the sizes 1 KiB .. 16 MiB, and 64 and 256 MiB on networks of at most
+:data:`LARGE_ROUTERS` routers; with the designers' endpoints, in-network and on the hosts, the schedules of
+:data:`HOST_SCHEDULES` at :data:`HOST_SIZES` (not on the fat tree, whose endpoints hang from its leaves only, nor
+at 1,000 routers); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
+is 30 rings of 993 ranks x 1,984 steps, 59 million packets whatever the size). Each case runs on both simulators.
+
+:func:`points` gives the cases as sweep points (:class:`starlib.sweep.engine.Point`) for ``starlib sweep
+schedules``: Dask tasks on a local cluster or the scheduler at ``--scheduler``, each row written as it arrives, a
+rerun resuming from the record.
+
+Example
+-------
+>>> [n.label for n in NETWORKS][:3]
+['slimfly q=7', 'polarfly q=9', 'bundlefly q=5 paley_q=9']
+>>> len(cases()) > 500
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..validation import check_choice
+from .cases import CASE_COLUMNS, SIMULATORS, Reference, reference, run_case
+
+__all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "HOST_SCHEDULES", "HOST_SIZES",
+           "MAX_PACKETS", "COLUMNS", "KEY", "cases", "points", "grid_point", "check_row", "network_graph"]
+
+#: radix budget of notebook 14 the networks are designed for
+RADIX = 16
+SIZES = tuple(4 ** e * 1024 for e in range(8))  # 1 KiB .. 16 MiB
+LARGE_SIZES = (64 << 20, 256 << 20)
+#: networks with at most this many routers also run the large sizes
+LARGE_ROUTERS = 128
+HOST_SCHEDULES = ("trees", "ring", "dbtree", "halving-doubling", "bfs")
+HOST_SIZES = (1 << 20, 16 << 20)
+#: the largest schedule (packets) a 1,000-router case runs
+MAX_PACKETS = 20_000_000
+LINK_GBPS = 100.0
+DELAY_US = 1.0
+PACKET_BYTES = 8192
+
+KEY = ("network", "params", "hosts_per_router", "mode", "schedule", "simulator", "size_bytes")
+COLUMNS = CASE_COLUMNS
+
+
+@dataclass(frozen=True)
+class GridNetwork:
+    """A network of the grid: its family, parameters, designers' endpoints per router (0: none) and radix budget."""
+
+    family: str
+    params: tuple[tuple[str, Any], ...]
+    endpoints: int
+    radix: int
+
+    @property
+    def label(self) -> str:
+        """``family k=v ...``, as the record names it."""
+        return f"{self.family} " + " ".join(f"{k}={v}" for k, v in self.params)
+
+    @property
+    def param_text(self) -> str:
+        """The parameters as the record's ``params`` cell."""
+        return " ".join(f"{k}={v}" for k, v in self.params)
+
+
+def _designs() -> list[GridNetwork]:
+    from ..paper import peers
+
+    out = []
+    for design in (peers.slimfly_design, peers.polarfly_design, peers.bundlefly_design, peers.polarstar_design,
+                   peers.dragonfly_design, peers.fat_tree_design, peers.hyperx_design):
+        d = design(RADIX)
+        p = 0 if d.network == "fat-tree" else int(d.p)  # a fat tree's endpoints hang from its leaves only
+        out.append(GridNetwork(d.network, tuple(d.params.items()), p, RADIX))
+    out.append(GridNetwork("polarfly", (("q", 31),), 0, 48))
+    return out
+
+
+#: the networks of the grid, in order
+NETWORKS: tuple[GridNetwork, ...] = tuple(_designs())
+
+
+@lru_cache(maxsize=4)
+def network_graph(family: str, params: tuple[tuple[str, Any], ...]) -> Any:
+    """The network (built once per process)."""
+    from ..api import network
+
+    return network(family, **dict(params))
+
+
+@lru_cache(maxsize=4)
+def _trees(family: str, params: tuple[tuple[str, Any], ...]) -> Any:
+    """The shallow maximum family of a network (once per process)."""
+    from ..api import edsts
+
+    return edsts(network_graph(family, params), method="shallow")
+
+
+@lru_cache(maxsize=16)
+def _reference(family: str, params: tuple[tuple[str, Any], ...], hosts_per_router: int) -> Reference:
+    """The network's optimum and bound (once per process and endpoint count)."""
+    return reference(network_graph(family, params), hosts_per_router, LINK_GBPS, DELAY_US)
+
+
+@lru_cache(maxsize=16)
+def has_hamiltonian_cycle(family: str, params: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether the ring schedules can run: a Hamiltonian cycle found (the fat tree, bipartite with parts of 128
+    and 64 switches, has none)."""
+    from ..allreduce.hamiltonian import hamiltonian_cycle
+
+    return hamiltonian_cycle(network_graph(family, params)) is not None
+
+
+def _packets(routers: int, schedule: str, size: int) -> int:
+    """A rough count of a schedule's packets (for the 1,000-router cut): the ring family's blocks, one packet at
+    least per ring, rank and step; the others about ``4 N size / packet``."""
+    per = -(-size // PACKET_BYTES)
+    if schedule == "multiring":
+        return 30 * routers * 2 * (routers - 1)
+    if schedule in ("ring", "ring-sp"):
+        return 2 * routers * 2 * (routers - 1) * max(1, -(-size // (2 * routers * PACKET_BYTES)))
+    return 4 * routers * per
+
+
+def cases() -> list[dict[str, Any]]:
+    """Every case of the grid (module docstring), as keyword dictionaries of :func:`grid_point`."""
+    from ..allreduce.schedules import SCHEDULES
+
+    out = []
+    for net in NETWORKS:
+        g = network_graph(net.family, net.params)
+        sizes = SIZES + (LARGE_SIZES if g.n <= LARGE_ROUTERS else ())
+        runs = [(0, "in-network", name, size) for name in SCHEDULES for size in sizes]
+        if net.endpoints and g.n < 1000:
+            runs += [(net.endpoints, mode, name, size) for mode in ("in-network", "host") for name in HOST_SCHEDULES
+                     for size in HOST_SIZES]
+        for P, mode, name, size in runs:
+            if g.n >= 1000 and _packets(g.n, name, size) > MAX_PACKETS:
+                continue
+            if name in ("ring", "multiring") and not has_hamiltonian_cycle(net.family, net.params):
+                continue
+            for sim in SIMULATORS:
+                out.append({"family": net.family, "params": net.params, "hosts_per_router": P, "mode": mode,
+                            "schedule": name, "simulator": sim, "size": size})
+    return out
+
+
+def grid_point(family: str, params: tuple[tuple[str, Any], ...], hosts_per_router: int, mode: str, schedule: str,
+               simulator: str, size: int) -> dict[str, Any]:
+    """One row of the record: :func:`starlib.netsim.cases.run_case` on the grid's network and links."""
+    g = network_graph(family, params)
+    from ..allreduce.schedules import SCHEDULES
+
+    trees = _trees(family, params) if SCHEDULES[schedule].needs_trees else None
+    label = " ".join(f"{k}={v}" for k, v in params)
+    return run_case(g, schedule, size, simulator=simulator, trees=trees, hosts_per_router=hosts_per_router,
+                    mode=mode, link_gbps=LINK_GBPS, delay_us=DELAY_US, packet_bytes=PACKET_BYTES, network=family,
+                    params=label, ref=_reference(family, params, hosts_per_router))
+
+
+def points(selected: list[dict[str, Any]] | None = None) -> list[Any]:
+    """The grid's cases as sweep points, the dearest (most routers, largest sizes) first."""
+    from ..sweep.engine import Point
+
+    out = []
+    for c in selected if selected is not None else cases():
+        label = " ".join(f"{k}={v}" for k, v in c["params"])
+        mode = c["mode"] if c["hosts_per_router"] else "in-network"
+        key = (c["family"], label, str(c["hosts_per_router"]), mode, c["schedule"], c["simulator"], str(c["size"]))
+        g = network_graph(c["family"], c["params"])
+        out.append(Point(key=key, func=grid_point, args=(c["family"], c["params"], c["hosts_per_router"], mode,
+                                                         c["schedule"], c["simulator"], c["size"]),
+                         cost=float(g.n) * c["size"]))
+    return out
+
+
+def check_row(cells: Mapping[str, str]) -> dict[str, str]:
+    """Validate one row of the record (the sweep's check): known schedule, simulator and mode, positive times."""
+    from ..allreduce.schedules import MODES, SCHEDULES
+    from ..sweep.record import CellError
+
+    out = dict(cells)
+    for col, choices in (("schedule", tuple(SCHEDULES)), ("simulator", tuple(SIMULATORS)), ("mode", MODES)):
+        try:
+            check_choice(cells[col], col, choices)
+        except ValueError:
+            raise CellError(col, cells[col], f"one of {', '.join(choices)}") from None
+    for col in ("time_us", "optimum_us", "bound_us"):
+        try:
+            ok = float(cells[col]) > 0
+        except ValueError:
+            ok = False
+        if not ok:
+            raise CellError(col, cells[col], "a time in microseconds > 0")
+    for col in ("routers", "hosts_per_router", "size_bytes", "ranks", "messages", "packet_hops"):
+        if not cells[col].isdigit():
+            raise CellError(col, cells[col], "an integer >= 0")
+    return out
+
+
+def recheck(path: Any, n: int, *, seed: int = 0, max_routers: int = 128, max_size: int = 1 << 20
+            ) -> dict[tuple[str, ...], list[tuple[str, str, str]]]:
+    """Recompute ``n`` rows of the record (a seeded sample of its cheap rows: at most ``max_routers`` routers and
+    ``max_size`` bytes) in this process and compare every column.
+
+    Returns
+    -------
+    dict
+        For each sampled key, the columns that differ as ``(column, recorded, recomputed)`` (empty: reproduced).
+    """
+    import random
+
+    from ..sweep.record import format_value, read_record
+
+    held = read_record(path, columns=COLUMNS, key=KEY, check=check_row)
+    cheap = sorted(k for k, row in held.items() if int(row["routers"]) <= max_routers
+                   and int(row["size_bytes"]) <= max_size)
+    out = {}
+    for k in sorted(random.Random(seed).sample(cheap, min(n, len(cheap)))):
+        family, params = k[0], tuple((p.split("=")[0], _value(p.split("=")[1])) for p in k[1].split())
+        row = grid_point(family, params, int(k[2]), k[3], k[4], k[5], int(k[6]))
+        fresh = {c: format_value(v) for c, v in row.items()}
+        out[k] = [(c, held[k][c], fresh[c]) for c in COLUMNS if fresh[c] != held[k][c]]
+    return out
+
+
+def _value(text: str) -> Any:
+    """A parameter as the builders take it (an integer where it is one)."""
+    return int(text) if text.lstrip("-").isdigit() else text
