@@ -30,8 +30,8 @@ def add_simulate_parser(sub: Any, parents: Sequence[argparse.ArgumentParser], ep
     """The ``simulate`` verb on the sub-parsers ``sub`` (``parents``: the common, network and --json options)."""
     s = sub.add_parser("simulate", parents=list(parents), help="simulate one allreduce schedule on ns-3 or SimGrid "
                        "against ForestColl's optimum and the proved lower bound",
-                       description="Build a network (or read it from a file), build an allreduce schedule on it, run it "
-                       "on a network simulator and print the time with ForestColl's optimal reduce-scatter + "
+                       description="Build a network (or read it from a file), build an allreduce schedule on it, run "
+                       "it on a network simulator and print the time with ForestColl's optimal reduce-scatter + "
                        "allgather time and the proved lower bound for any allreduce beside it. Nothing is written.",
                        epilog_fn=lambda: "\n\n".join([_schedules_text(), _simulators_text(), epilog_fn(),
                                                       "examples:\n" + "\n".join(f"  {x}" for x in EXAMPLES)]))
