@@ -4,14 +4,14 @@ on a network of 1,000 routers, on both simulators, into the resumable record ``d
 Networks (:data:`NETWORKS`): the designs of notebook 14 at the router radix budget ``R = 16``
 (:mod:`starlib.paper.peers`: Slim Fly MMS(7), PolarFly ER_9, Bundlefly MMS(5) * QR(9), PolarStar ER_8 * IQ(3),
 Dragonfly a = 8, fat tree k = 8, HyperX 5 x 5 x 5), each with its designers' endpoints per router, and PolarFly
-ER_31 (993 routers). Links of 100 Gb/s each way and 1 us, packets of at most 8 KiB.
+ER_32 (1,057 routers, the PolarFly of radix 49). Links of 100 Gb/s each way and 1 us, packets of at most 8 KiB.
 
 Cases (:func:`cases`): every schedule of :data:`starlib.allreduce.schedules.SCHEDULES` with the routers as the
 ranks (``hosts_per_router = 0``), at the sizes 1 KiB .. 16 MiB, and 64 and 256 MiB on networks of at most
 :data:`LARGE_ROUTERS` routers; with the designers' endpoints, in-network and on the hosts, the schedules of
 :data:`HOST_SCHEDULES` at :data:`HOST_SIZES` (not on the fat tree, whose endpoints hang from its leaves only, nor
 at 1,000 routers); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
-is 30 rings of 993 ranks x 1,984 steps, 59 million packets whatever the size). Each case runs on both simulators.
+is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on both simulators.
 
 :func:`points` gives the cases as sweep points (:class:`starlib.sweep.engine.Point`) for ``starlib sweep
 schedules``: Dask tasks on a local cluster or the scheduler at ``--scheduler``, each row written as it arrives, a
@@ -40,6 +40,8 @@ __all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "
 
 #: radix budget of notebook 14 the networks are designed for
 RADIX = 16
+#: the radix budget of the network of more than 1,000 routers (PolarFly ER_32: 1,057 routers)
+LARGE_RADIX = 49
 SIZES = tuple(4 ** e * 1024 for e in range(8))  # 1 KiB .. 16 MiB
 LARGE_SIZES = (64 << 20, 256 << 20)
 #: networks with at most this many routers also run the large sizes
@@ -85,7 +87,8 @@ def _designs() -> list[GridNetwork]:
         d = design(RADIX)
         p = 0 if d.network == "fat-tree" else int(d.p)  # a fat tree's endpoints hang from its leaves only
         out.append(GridNetwork(d.network, tuple(d.params.items()), p, RADIX))
-    out.append(GridNetwork("polarfly", (("q", 31),), 0, 48))
+    big = peers.polarfly_design(LARGE_RADIX)  # ER_32: 1,057 routers
+    out.append(GridNetwork(big.network, tuple(big.params.items()), 0, LARGE_RADIX))
     return out
 
 
