@@ -107,6 +107,15 @@ slimfly-depth3: venv ## regenerate starlib/edst/depth/slimfly_depth3/q*.json: de
 simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator (a few minutes here)
 	$(BIN)/python -m starlib.netsim.grid -o data/simulate.csv
 
+# The schedules record (data/schedules.csv) that notebook 16 reads: every allreduce schedule (trees, weighted trees,
+# one tree, rings on Hamiltonian cycles, NCCL's double binary tree, halving-doubling, the contended ring) on the
+# networks of notebook 14 at radix 16 and on PolarFly q = 32 (1,057 routers), on ns-3 and SimGrid, as Dask tasks.
+# It resumes: delete the file to start over. SCHEDULES_ARGS="--scheduler tcp://host:8786" runs it on a cluster.
+SCHEDULES_ARGS ?=
+.PHONY: schedules
+schedules: venv ## regenerate data/schedules.csv: every allreduce schedule on both simulators (Dask; about 2 hours here)
+	$(BIN)/starlib sweep schedules --workers $(JOBS) -o data/schedules.csv $(SCHEDULES_ARGS)
+
 # The brute-force record that tests/edst/depth/test_coupled.py checks coupled_depth_bound against.
 .PHONY: depth-optima
 depth-optima: venv ## regenerate data/depth_optima_small.csv: least depth of k EDSTs, every connected graph on <= 7 vertices (brute force, ~10 s)

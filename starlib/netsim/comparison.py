@@ -7,8 +7,10 @@ Dragonfly a = 8, fat tree k = 8, HyperX 5 x 5 x 5), each with its designers' end
 ER_32 (1,057 routers, the PolarFly of radix 49). Links of 100 Gb/s each way and 1 us, packets of at most 8 KiB.
 
 Cases (:func:`cases`): every schedule of :data:`starlib.allreduce.schedules.SCHEDULES` with the routers as the
-ranks (``hosts_per_router = 0``), at the sizes 1 KiB .. 16 MiB, and 64 and 256 MiB on networks of at most
-:data:`LARGE_ROUTERS` routers; with the designers' endpoints, in-network and on the hosts, the schedules of
+ranks (``hosts_per_router = 0``), at the sizes :func:`sizes_for` gives (every power of 4 from 1 KiB to 16 MiB, and
+64 and 256 MiB, on networks of at most :data:`LARGE_ROUTERS` routers; :data:`MID_SIZES` up to 1,000 routers;
+:data:`BIG_SIZES` beyond), the contended ``ring-sp`` only up to :data:`LARGE_ROUTERS` routers (it is there to
+show what notebook 15's ring was); with the designers' endpoints, in-network and on the hosts, the schedules of
 :data:`HOST_SCHEDULES` at :data:`HOST_SIZES` (not on the fat tree, whose endpoints hang from its leaves only, nor
 at 1,000 routers); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
 is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on both simulators.
@@ -23,6 +25,8 @@ Example
 ['slimfly q=7', 'polarfly q=9', 'bundlefly q=5 paley_q=9']
 >>> len(cases()) > 500
 True
+>>> sizes_for(91)[-1] == 256 << 20
+True
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ from typing import Any
 from ..validation import check_choice
 from .cases import CASE_COLUMNS, SIMULATORS, Reference, reference, run_case
 
-__all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "HOST_SCHEDULES", "HOST_SIZES",
-           "MAX_PACKETS", "COLUMNS", "KEY", "cases", "points", "grid_point", "check_row", "network_graph"]
+__all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "MID_SIZES", "BIG_SIZES",
+           "sizes_for", "HOST_SCHEDULES", "HOST_SIZES", "MAX_PACKETS", "COLUMNS", "KEY", "cases", "points",
+           "grid_point", "check_row", "network_graph", "has_hamiltonian_cycle", "recheck"]
 
 #: radix budget of notebook 14 the networks are designed for
 RADIX = 16
@@ -44,8 +49,11 @@ RADIX = 16
 LARGE_RADIX = 49
 SIZES = tuple(4 ** e * 1024 for e in range(8))  # 1 KiB .. 16 MiB
 LARGE_SIZES = (64 << 20, 256 << 20)
-#: networks with at most this many routers also run the large sizes
+#: networks with at most this many routers run every size, 1 KiB .. 256 MiB, and the contended ring
 LARGE_ROUTERS = 128
+#: the sizes of the networks of 128 to 1,000 routers, and of the 1,000-router network
+MID_SIZES = (1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20)
+BIG_SIZES = (1 << 10, 64 << 10, 1 << 20, 16 << 20)
 HOST_SCHEDULES = ("trees", "ring", "dbtree", "halving-doubling", "bfs")
 HOST_SIZES = (1 << 20, 16 << 20)
 #: the largest schedule (packets) a 1,000-router case runs
@@ -138,6 +146,21 @@ def _packets(routers: int, schedule: str, size: int) -> int:
     return 4 * routers * per
 
 
+def sizes_for(routers: int) -> tuple[int, ...]:
+    """The message sizes a network of ``routers`` routers runs (module docstring).
+
+    Example
+    -------
+    >>> [len(sizes_for(n)) for n in (91, 450, 1057)]
+    [10, 6, 4]
+    """
+    if routers <= LARGE_ROUTERS:
+        return SIZES + LARGE_SIZES
+    if routers < 1000:
+        return MID_SIZES
+    return BIG_SIZES
+
+
 def cases() -> list[dict[str, Any]]:
     """Every case of the grid (module docstring), as keyword dictionaries of :func:`grid_point`."""
     from ..allreduce.schedules import SCHEDULES
@@ -145,8 +168,8 @@ def cases() -> list[dict[str, Any]]:
     out = []
     for net in NETWORKS:
         g = network_graph(net.family, net.params)
-        sizes = SIZES + (LARGE_SIZES if g.n <= LARGE_ROUTERS else ())
-        runs = [(0, "in-network", name, size) for name in SCHEDULES for size in sizes]
+        runs = [(0, "in-network", name, size) for name in SCHEDULES for size in sizes_for(g.n)
+                if name != "ring-sp" or g.n <= LARGE_ROUTERS]
         if net.endpoints and g.n < 1000:
             runs += [(net.endpoints, mode, name, size) for mode in ("in-network", "host") for name in HOST_SCHEDULES
                      for size in HOST_SIZES]
