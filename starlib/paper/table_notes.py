@@ -740,21 +740,24 @@ _SIM_NET = Column("network family (`polarfly`: $\\mathrm{ER}_q$; `slimfly`: $\\m
                   "$\\mathrm{MMS}(q) \\star \\mathrm{QR}(q')$; `polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)",
                   tex="network")
 _SIM_ALG = Column("`bfs`: one breadth-first tree from vertex 0; `auto`: the paper's construction (Table I's count); "
-                  "`shallow`: the shallow maximum family; `ring`: reduce-scatter and allgather over a ring routed on "
-                  "shortest paths", tex="alg.")
+                  "`shallow`: the shallow maximum family; `ring`: reduce-scatter and allgather around a Hamiltonian "
+                  "cycle, every step one link, in both directions (two rings, half the message each); `ring-sp`: "
+                  "the contended ring, one direction over the breadth-first preorder, every step routed on a "
+                  "shortest path", tex="alg.")
 _SIMULATED = TableNote(
     "Allreduce simulated packet by packet (ns-3 3.44), beyond the star-product paper: one endpoint per "
     "router, point-to-point links of 100 Gb/s each way with a 1 $\\mu$s delay, packets of at most 8 KiB "
     "plus a 2-byte PPP header, the message split equally among the trees and pipelined packet by packet; "
     "beside it the latency-bandwidth model with $\\alpha = 1$ $\\mu$s and $\\beta = 1/12.5$ GB/s (for the "
-    "ring $2(n-1)(\\alpha + \\beta S/n)$, Thakur et al. 2005).",
+    "two rings on a Hamiltonian cycle $2(n-1)(\\alpha + \\beta S/(2n))$, for the contended ring "
+    "$2(n-1)(\\alpha + \\beta S/n)$; Patarasuk and Yuan 2009, Thakur et al. 2005).",
     {"network": _SIM_NET,
      "params": _PARAMS,
      "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
      "links": Column("links between routers", "links", tex="$m$"),
      "algorithm": _SIM_ALG,
-     "trees": Column("trees the message is split over (0 for the ring)", "trees", tex="$k$"),
-     "max_depth": Column("height of the deepest tree from its root (0 for the ring)", "hops", tex="$D$"),
+     "trees": Column("trees the message is split over (0 for the rings)", "trees", tex="$k$"),
+     "max_depth": Column("height of the deepest tree from its root (0 for the rings)", "hops", tex="$D$"),
      "size_bytes": Column("message size $S$", "bytes", tex="$S$"),
      "sim_us": Column("simulated completion time: the last packet at the last endpoint", "$\\mu$s", tex="sim.",
                       decimals=3),
@@ -764,10 +767,10 @@ _SIMULATED = TableNote(
     size="scriptsize", tabcolsep="3pt",
     group_by=("network", "algorithm"), wide=True)
 _SIMULATED_TREES = TableNote(
-    "Many shallow trees against one tree, simulated packet by packet: from which message size the shallow "
-    "maximum family is faster than one breadth-first tree at every larger size of the grid (1 KiB to 16 "
-    "MiB, powers of 4), in the simulation and in the latency-bandwidth model, and the speed-ups at 16 "
-    "MiB.",
+    "Many shallow trees against one tree and the rings, simulated packet by packet: from which message size "
+    "the shallow maximum family is faster than one breadth-first tree at every larger size of the grid (1 KiB "
+    "to 16 MiB, powers of 4), in the simulation and in the latency-bandwidth model, and at 16 MiB the time of "
+    "one tree, of the ring on a Hamiltonian cycle and of the contended ring over the shallow family's.",
     {"network": _SIM_NET,
      "params": _PARAMS,
      "routers": Column("routers (one endpoint each)", "routers", tex="$n$"),
@@ -780,8 +783,11 @@ _SIMULATED_TREES = TableNote(
      "speedup_16MiB_sim": Column("one tree's time over the shallow family's at 16 MiB, simulated", tex="sim. gain",
                                  decimals=2),
      "speedup_16MiB_model": Column("the same in the model", tex="model gain", decimals=2),
-     "ring_over_shallow_16MiB": Column("the ring's simulated time over the shallow family's at 16 MiB",
-                                       tex="ring/shallow", decimals=2)},
+     "ring_over_shallow_16MiB": Column("the simulated time of the ring on a Hamiltonian cycle (both directions) "
+                                       "over the shallow family's at 16 MiB", tex="ring/shallow", decimals=2),
+     "ring_sp_over_shallow_16MiB": Column("the same for the contended ring (one direction over the breadth-first "
+                                          "preorder, steps on shortest paths)", tex="ring-sp/shallow",
+                                          decimals=2)},
     size="footnotesize", tabcolsep="3pt",
     wide=True)
 
