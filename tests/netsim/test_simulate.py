@@ -1,5 +1,6 @@
-"""starlib.netsim on ns-3: the simulator's set-up against hand-computed times, a planted wrong tree, and one row of
-the committed record data/simulate.csv rerun live.
+"""starlib.netsim on ns-3: the simulator's set-up against hand-computed times, a planted wrong tree, the grid's rings
+(the Hamiltonian ring on a cycle by hand, the contended ring against the message lists), and one row of the
+committed record data/simulate.csv rerun live.
 
 The hand values: ns-3's point-to-point link sends a packet of P payload bytes plus its 2-byte PPP header at the link
 rate and delivers it after the propagation delay, so one packet over one 100 Gb/s, 1 us link arrives after
@@ -95,6 +96,27 @@ def test_one_row_of_the_committed_record_reruns_the_same():
     got = grid.case(n, e, trees, "shallow", 2 ** 16)
     assert {k: str(v) for k, v in got.items()} == {k: want[k] for k in got}
     assert want["simulator"] == grid.simulator_version()
+
+
+def test_the_ring_on_a_cycle_is_2_n_minus_1_one_link_steps_as_modelled():
+    # C_6 is its own Hamiltonian cycle; 12,000 bytes: two rings (one per direction) of 6 blocks of 1,000 bytes, one
+    # packet each; every step crosses one link that no other step uses, so the last block arrives after
+    # 2 (n - 1) (delay + serialisation), which is also the model's 2 (n - 1) (alpha + beta S / (2n))
+    n = 6
+    e = np.array([[i, (i + 1) % n] for i in range(n)])
+    got = grid.case(n, e, {}, "ring", 12000)
+    assert got["sim_us"] == 2 * (n - 1) * (1000 + ser(1000)) / 1000
+    assert got["model_us"] == 2 * (n - 1) * (grid.ALPHA_US + 1000 * grid.BETA_US)
+    assert got["packet_hops"] == 2 * n * 2 * (n - 1) and (got["trees"], got["max_depth"]) == (0, 0)
+
+
+@pytest.mark.parametrize("size", [2 ** 10, 2 ** 18])
+def test_the_contended_ring_is_the_message_ring_where_a_block_is_one_packet(size):
+    # ring-sp (a schedule) against ring_messages (the message lists notebook 15 ran before): the same ring, the same
+    # routes; with one packet per block (50 routers, up to 256 KiB) the same packets, so the same time
+    n, e, trees = grid.build("slimfly")
+    got, old = grid.case(n, e, trees, "ring-sp", size), simulate_ring(n, e, size)
+    assert (got["sim_us"], got["packet_hops"]) == (old.time_ns / 1000, old.hops)
 
 
 def test_bad_input_names_the_parameter():
