@@ -75,9 +75,9 @@ SIMULATORS: dict[str, Simulator] = {s.name: s for s in (
 
 #: The columns of a case, in order (:func:`run_case`).
 CASE_COLUMNS = ("network", "params", "routers", "links", "hosts_per_router", "mode", "ranks", "schedule",
-                "simulator", "size_bytes", "link_gbps", "time_us", "optimum_us", "bound_us", "time_over_optimum",
-                "time_over_bound", "trees", "weight", "max_depth", "rings", "messages", "packet_hops",
-                "simulator_version")
+                "simulator", "size_bytes", "link_gbps", "packet_bytes", "time_us", "optimum_us", "bound_us",
+                "time_over_optimum", "time_over_bound", "trees", "weight", "max_depth", "rings", "messages",
+                "packet_hops", "simulator_version")
 
 
 def _cycle(n: int) -> ArrayGraph:
@@ -261,7 +261,8 @@ def run_case(graph: GraphLike, schedule: str, size: int, *, simulator: str = "ns
     return {"network": network, "params": params, "routers": int(g.n), "links": int(g.m),
             "hosts_per_router": int(s.meta["hosts_per_router"]), "mode": s.meta["mode"],
             "ranks": int(s.ranks.shape[0]), "schedule": schedule, "simulator": simulator, "size_bytes": int(size),
-            "link_gbps": float(link_gbps), "time_us": round(t, 3), "optimum_us": opt, "bound_us": low,
+            "link_gbps": float(link_gbps), "packet_bytes": int(packet_bytes), "time_us": round(t, 3),
+            "optimum_us": opt, "bound_us": low,
             "time_over_optimum": round(t / opt, 4), "time_over_bound": round(t / low, 4),
             "trees": int(s.meta.get("trees", 0)), "weight": "" if total is None else str(total),
             "max_depth": depth, "rings": int(s.meta.get("rings", 0)), "messages": int(s.messages),

@@ -4,7 +4,8 @@ on a network of 1,000 routers, on both simulators, into the resumable record ``d
 Networks (:data:`NETWORKS`): the designs of notebook 14 at the router radix budget ``R = 16``
 (:mod:`starlib.paper.peers`: Slim Fly MMS(7), PolarFly ER_9, Bundlefly MMS(5) * QR(9), PolarStar ER_8 * IQ(3),
 Dragonfly a = 8, fat tree k = 8, HyperX 5 x 5 x 5), each with its designers' endpoints per router, and PolarFly
-ER_32 (1,057 routers, the PolarFly of radix 49). Links of 100 Gb/s each way and 1 us, packets of at most 8 KiB.
+ER_32 (1,057 routers, the PolarFly of radix 49). Links of 100 Gb/s each way and 1 us, packets of 8 KiB (larger from
+64 MiB on: :func:`packet_bytes_for`).
 
 Cases (:func:`cases`): every schedule of :data:`starlib.allreduce.schedules.SCHEDULES` with the routers as the
 ranks (``hosts_per_router = 0``), at the sizes :func:`sizes_for` gives (every power of 4 from 1 KiB to 16 MiB, and
@@ -40,8 +41,8 @@ from ..validation import check_choice
 from .cases import CASE_COLUMNS, SIMULATORS, Reference, reference, run_case
 
 __all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "MID_SIZES", "BIG_SIZES",
-           "sizes_for", "HOST_SCHEDULES", "HOST_SIZES", "MAX_PACKETS", "COLUMNS", "KEY", "cases", "points",
-           "grid_point", "check_row", "network_graph", "has_hamiltonian_cycle", "recheck"]
+           "sizes_for", "packet_bytes_for", "HOST_SCHEDULES", "HOST_SIZES", "MAX_PACKETS", "COLUMNS", "KEY",
+           "cases", "points", "grid_point", "check_row", "network_graph", "has_hamiltonian_cycle", "recheck"]
 
 #: radix budget of notebook 14 the networks are designed for
 RADIX = 16
@@ -60,7 +61,25 @@ HOST_SIZES = (1 << 20, 16 << 20)
 MAX_PACKETS = 20_000_000
 LINK_GBPS = 100.0
 DELAY_US = 1.0
+#: packets of 8 KiB, or for the large sizes ``size / PACKETS_PER_BUFFER`` bytes, at most 65,535 (one ns-3 frame)
 PACKET_BYTES = 8192
+PACKETS_PER_BUFFER = 4096
+MAX_PACKET_BYTES = 65535
+
+
+def packet_bytes_for(size: int) -> int:
+    """The packet size of a case of ``size`` bytes: 8 KiB up to 32 MiB, then ``size / 4096`` up to 65,535 bytes.
+
+    The cost of a simulation is its packets; from 64 MiB on, a buffer is cut into 4,096 packets (16 KiB at 64 MiB,
+    65,535 bytes at 256 MiB), so a tree's share is still hundreds of packets and its pipeline fills in a few.
+
+    Example
+    -------
+    >>> [packet_bytes_for(s) for s in (1024, 16 << 20, 64 << 20, 256 << 20)]
+    [8192, 8192, 16384, 65535]
+    """
+    return min(MAX_PACKET_BYTES, max(PACKET_BYTES, size // PACKETS_PER_BUFFER))
+
 
 KEY = ("network", "params", "hosts_per_router", "mode", "schedule", "simulator", "size_bytes")
 COLUMNS = CASE_COLUMNS
@@ -138,11 +157,11 @@ def has_hamiltonian_cycle(family: str, params: tuple[tuple[str, Any], ...]) -> b
 def _packets(routers: int, schedule: str, size: int) -> int:
     """A rough count of a schedule's packets (for the 1,000-router cut): the ring family's blocks, one packet at
     least per ring, rank and step; the others about ``4 N size / packet``."""
-    per = -(-size // PACKET_BYTES)
+    per = -(-size // packet_bytes_for(size))
     if schedule == "multiring":
         return 30 * routers * 2 * (routers - 1)
     if schedule in ("ring", "ring-sp"):
-        return 2 * routers * 2 * (routers - 1) * max(1, -(-size // (2 * routers * PACKET_BYTES)))
+        return 2 * routers * 2 * (routers - 1) * max(1, -(-size // (2 * routers * packet_bytes_for(size))))
     return 4 * routers * per
 
 
@@ -193,8 +212,8 @@ def grid_point(family: str, params: tuple[tuple[str, Any], ...], hosts_per_route
     trees = _trees(family, params) if SCHEDULES[schedule].needs_trees else None
     label = " ".join(f"{k}={v}" for k, v in params)
     return run_case(g, schedule, size, simulator=simulator, trees=trees, hosts_per_router=hosts_per_router,
-                    mode=mode, link_gbps=LINK_GBPS, delay_us=DELAY_US, packet_bytes=PACKET_BYTES, network=family,
-                    params=label, ref=_reference(family, params, hosts_per_router))
+                    mode=mode, link_gbps=LINK_GBPS, delay_us=DELAY_US, packet_bytes=packet_bytes_for(size),
+                    network=family, params=label, ref=_reference(family, params, hosts_per_router))
 
 
 def points(selected: list[dict[str, Any]] | None = None) -> list[Any]:
