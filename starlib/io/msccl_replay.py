@@ -1,7 +1,7 @@
 """Replay an MSCCL allreduce XML file: its limits, its deadlock freedom, its races, and what every rank ends with.
 
 :func:`replay_msccl` reads an algorithm file (:mod:`starlib.io.msccl`, or any file of the same grammar) with
-``xml.etree`` and checks it in three passes (docs/formats.md §6.10).
+``xml.etree`` and checks it (docs/formats.md §6.10).
 
 1. **The grammar and the executor's limits**, as ``mscclGetAlgoFromXmlFile`` of Azure/msccl-executor-nccl
    (``src/misc/msccl/msccl_parser.cc``) checks them, with the constants of
@@ -31,9 +31,52 @@
    what it waits for, and a message left on a connection is a send without its receive.
 3. **The result.** With ``inplace="1"`` the input and output buffers are one (each rank's chunks start as its
    own contribution); every chunk ``0..nchunksperloop-1`` of the output buffer of every rank must end with the
-   set of all ranks. Races: two steps of different thread blocks of a rank that touch the same chunk, one of them
-   writing, must be ordered by the rank's own program order and dependencies (vector clocks over the rank's
-   thread blocks); otherwise the runtime may run them at once.
+   set of all ranks.
+4. **Races.** Two steps of different thread blocks of a rank that touch the same chunk, one of them writing, must be
+   ordered by what the executor synchronises on; otherwise the runtime may run them at once. The order is
+   happens-before across ranks (Lamport's relation, tracked with Mattern's vector clocks), built from three
+   guarantees of the executor (``src/device/msccl_kernel.cu``; NCCL's primitives ``src/device/prims_simple.h``
+   and ``prims_ll.h``):
+
+   * *program order*: a thread block runs its steps one after the other, and a step ends on a barrier of the block;
+   * *flags*: after the primitive of a step with ``hasdep="1"`` has returned, the block's last thread sets the
+     block's flag (behind a ``__threadfence()`` when the work needs one), and a step with a dependency polls that
+     flag before it does anything: it starts after the first step ``>= deps`` with ``hasdep="1"`` is done (that
+     step, not a later one the thread block may have reached meanwhile);
+   * *connections*: a send posts its chunks piece by piece (slices on Simple, 8-byte lines carrying their own
+     flag on LL) into the FIFO of its connection ``(channel, rank, peer)``, and the receives of that connection
+     read them in the same order, each piece after it was posted. So the k-th receive takes the k-th send, every
+     value a receiving step writes is computed from a piece it has read, and the step ends after the last piece.
+
+   A message is weaker than a flag: the receiver may start before the sending step is done; on LL it loads its own
+   source before it polls the connection, and a step that sends and writes (``rcs``, ``rrcs``) posts a line before
+   it stores the same value into its destination (``LLGenericOp``). So an access of step ``a`` is ordered before an
+   access of step ``b`` of another thread block of the rank when ``a`` is done at a point ``b``'s access waits for:
+
+   * ``before(b)``, what is done when ``b`` starts: its thread block's earlier steps and its dependency's step,
+     each with what was done when it ended. The reads of ``b`` are checked against it.
+   * A message of step ``s`` carries ``first(s)``, done before its first piece: ``before(s)`` and, when ``s``
+     forwards what it receives (``rcs``, ``rrs``, ``rrcs``), the ``first`` of its own message; and ``last(s)``,
+     done before its last piece: ``before(s)``, the reads of ``s`` (every value sent is computed from them) and
+     the ``last`` of its own message. The writes of a receiving step ``b`` are checked against ``before(b)`` and
+     its message's ``first``; when ``b`` ends, it knows ``before(b)``, its message's ``last`` and ``b`` itself.
+   * A write of a receiving step is also ordered after a read of the same chunk by a step of the chain of
+     forwarding steps its message came through, when the read and the write sit at the same place in the
+     message (``srcoff`` of the read equals ``dstoff`` of the write): each piece written is computed from the
+     piece read at the same place.
+
+   Each rule follows a chain of the executor's own waits, so two accesses the replay orders cannot overlap on the
+   GPUs. Waiting for room on a connection orders nothing (NCCL's connections hold more than ``slots``). A
+   tree's reduce-scatter write of a chunk at a rank and its allgather write of the same chunk are thus ordered
+   through the round trip via the tree parent when the rank's send to the parent waits (a dependency) for the
+   first write, as in ForestColl's files; two thread blocks that touch a chunk with no such chain are a race, and
+   so is a chain whose sending step did not wait for the first access.
+
+   The rank's own program order and flags order most accesses. The run keeps them as vector clocks over the
+   rank's thread blocks, and only the pairs these leave unordered are decided across ranks, in a second pass over
+   the run's steps in their order, with bit sets over the first accesses of those pairs (a vector clock over every
+   thread block of every rank would have ``R * T`` entries, too many at 1,000 ranks).
+   :attr:`ReplayReport.ordered_across` counts the pairs only messages order.
 
 The rank map. A ``<gpu>`` may carry ``host`` and ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes
 them; the executor's parser reads attributes by name and ignores these): then every gpu carries both, integers
@@ -50,8 +93,8 @@ Example
 >>> from starlib.io.msccl import msccl_allreduce
 >>> c4 = ArrayGraph.from_edges(range(4), np.array([[0, 1], [1, 2], [2, 3], [0, 3]]))
 >>> rep = replay_msccl(msccl_allreduce(c4, [Tree(np.array([[0, 1], [1, 2], [2, 3]]), 0)], chunks=2))
->>> rep.ranks, rep.threadblocks, rep.steps, rep.messages, rep.max_steps_per_tb
-(4, 6, 24, 12, 4)
+>>> rep.ranks, rep.threadblocks, rep.steps, rep.messages, rep.max_steps_per_tb, rep.ordered_across
+(4, 6, 24, 12, 4, 0)
 """
 
 from __future__ import annotations
@@ -97,6 +140,9 @@ class ReplayReport:
     max_steps_per_tb : the most steps of one thread block (the executor allows 64).
     max_tbs_per_channel : the most thread blocks of one rank sending or receiving on one channel (32 allowed).
     max_xml_nodes : the most XML elements the executor's parser keeps for one rank (4096 allowed).
+    ordered_across : pairs of accesses to a chunk of a rank, by two of its thread blocks and one of them writing,
+        that the rank's own program order and flags leave unordered and messages through other ranks order (the
+        first mode run: in place when the file allows it).
     rank_map : ``(host, router)`` of each rank ``0..ranks-1`` from the ``<gpu>`` attributes ``host`` and
         ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes them), or ``None`` for a file without them.
     """
@@ -111,6 +157,7 @@ class ReplayReport:
     max_tbs_per_channel: int
     max_xml_nodes: int
     rank_map: tuple[tuple[int, int], ...] | None = None
+    ordered_across: int = 0
 
 
 @dataclass
@@ -123,6 +170,7 @@ class _Step:
     cnt: int
     dep: tuple[int, int] | None
     hasdep: bool
+    until: int = -1  # the step of thread block dep[0] whose flag releases this one: the first >= deps with hasdep
 
 
 @dataclass
@@ -135,8 +183,12 @@ class _Tb:
     steps: list[_Step]
     pc: int = 0
     flag: int = 0  # 1 + the last completed step with hasdep="1"
-    vc: list[int] | None = None
-    published: list[int] | None = None
+    vc: list[int] | None = None  # the steps of the rank's thread blocks done before this one's next step
+    waiters: dict[int, int] | None = None  # step -> steps of other thread blocks its flag releases
+    ends: dict[int, Any] | None = None  # step -> clock when it ended, kept until its waiters have read it
+    left: dict[int, int] | None = None  # step -> waiters still to read it
+    pc2: int = 0  # second pass: the next step
+    known: int = 0  # second pass: bit set of the earlier accesses done before the next step
 
 
 def _int(elem: ET.Element, key: str, where: str) -> int:
@@ -377,9 +429,8 @@ def replay_msccl(data: bytes | str, *, slots: int = 1) -> ReplayReport:
     receiver: dict[tuple[int, int, int], _Tb] = {}
     for info in ranks:
         for t in info["tbs"]:
-            t.vc = [0] * len(info["tbs"])
-            t.published = [0] * len(info["tbs"])
             tbs[t.rank, t.id] = t
+            t.waiters = {}
             if t.send >= 0:
                 sender[t.chan, t.rank, t.send] = t
             if t.recv >= 0:
@@ -388,20 +439,45 @@ def replay_msccl(data: bytes | str, *, slots: int = 1) -> ReplayReport:
         if any(STEP_TYPES[s.kind][1] for s in t.steps) and (c, a, b) not in receiver:
             raise ValueError(f"msccl: gpu {a}, tb {t.id} sends to rank {b} on channel {c}, but no thread block of "
                              f"gpu {b} receives from rank {a} on channel {c}")
+    # the flags grow and only steps with hasdep="1" set them, so a dependency (d, deps) is released by the first
+    # step >= deps of thread block d with hasdep="1" (none: the step never runs)
+    signals = {}
+    for t in tbs.values():
+        first, nxt = [-1] * len(t.steps), -1
+        for i in range(len(t.steps) - 1, -1, -1):
+            nxt = i if t.steps[i].hasdep else nxt
+            first[i] = nxt
+        signals[t.rank, t.id] = first
+    for t in tbs.values():
+        for st in t.steps:
+            if st.dep is not None:
+                st.until = signals[t.rank, st.dep[0]][st.dep[1]]
+                if st.until >= 0:
+                    waited = tbs[t.rank, st.dep[0]].waiters
+                    waited[st.until] = waited.get(st.until, 0) + 1
     mode_results = []
     for inplace in ([True] if algo["inplace"] else []) + ([False] if algo["outofplace"] else []):
-        for t in tbs.values():
-            t.pc, t.flag = 0, 0
-            t.vc = [0] * len(t.vc)
-            t.published = [0] * len(t.published)
+        for info in ranks:
+            for t in info["tbs"]:
+                t.pc, t.flag = 0, 0
+                t.vc = [0] * len(info["tbs"])
+                t.ends, t.left = {}, dict(t.waiters)
         mode_results.append(_run(algo, ranks, tbs, sender, receiver, cap, inplace, everyone, chunks))
     return ReplayReport(n, len(tbs), sum(len(t.steps) for t in tbs.values()), chunks, algo["nchannels"],
-                        mode_results[0], worst["steps"], worst["tbs_per_channel"], worst["nodes"], algo["rank_map"])
+                        mode_results[0][0], worst["steps"], worst["tbs_per_channel"], worst["nodes"],
+                        algo["rank_map"], mode_results[0][1])
+
+
+#: Pairs of accesses left unordered by a rank's own clocks that are kept before the second pass decides them.
+_PENDING = 1 << 16
+#: Earlier accesses the second pass follows at once (bits of one Python integer per clock).
+_BITS = 1 << 14
 
 
 def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int, int], _Tb],
          sender: dict[tuple[int, int, int], _Tb], receiver: dict[tuple[int, int, int], _Tb], cap: int, inplace: bool,
-         everyone: int, chunks: int) -> int:
+         everyone: int, chunks: int) -> tuple[int, int]:
+    """One run (in place or out of place): the messages matched and the access pairs only messages order."""
     mode = "in place" if inplace else "out of place"
     bufs: dict[tuple[int, str], list[int | None]] = {}
     for info in ranks:
@@ -414,7 +490,10 @@ def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int,
     access: dict[tuple[int, str, int], list[tuple[int, int, bool]]] = {}
     waiting: dict[tuple[int, int], set[tuple[int, int]]] = {}
     wake: list[_Tb] = []  # thread blocks a step may have unblocked
+    order: list[_Tb] = []  # the thread block of every step run, in the run's order
+    pending: list[tuple[int, int, int, bool, int, int, bool, str, int]] = []  # pairs the rank leaves unordered
     messages = 0
+    across = 0
 
     def buffer(r: int, name: str) -> list[int | None]:
         return bufs[r, "o" if inplace and name == "i" else name]
@@ -425,10 +504,18 @@ def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int,
             seen = access.setdefault((t.rank, key_name, x), [])
             for b, stamp, w in seen:
                 if b != t.id and (w or write) and t.vc[b] < stamp:
-                    raise ValueError(f"msccl ({mode}): gpu {t.rank}: tb {t.id} step {s} and tb {b} step {stamp - 1} "
-                                     f"both touch chunk {x} of buffer {key_name!r}, one writing, and neither waits "
-                                     f"for the other (a race: a dependency is missing or wrong)")
+                    pending.append((t.rank, b, stamp - 1, w, t.id, s, write, key_name, x))
             seen.append((t.id, t.pc + 1, write))
+
+    def settle() -> str | None:
+        """Decide the pending pairs across ranks: the first race, or None (and count them as ordered)."""
+        nonlocal across
+        if not pending:
+            return None
+        race = _first_race(order, pending, tbs, sender, mode)
+        across += len(pending)
+        pending.clear()
+        return race
 
     def step(t: _Tb) -> bool:
         st = t.steps[t.pc]
@@ -446,12 +533,16 @@ def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int,
         if send and len(outbox) >= cap:
             return False
         # the step runs: clocks first (what it has waited for), then the data
+        order.append(t)
         vc = t.vc
         if st.dep is not None:
-            pub = tbs[t.rank, st.dep[0]].published
+            pub = d.ends[st.until]
             for i, v in enumerate(pub):
                 if v > vc[i]:
                     vc[i] = v
+            d.left[st.until] -= 1
+            if not d.left[st.until]:
+                del d.ends[st.until]
         vc[t.id] = s + 1
         where = f"msccl ({mode}): gpu {t.rank}, tb {t.id}, step {s} ({st.kind})"
         got = None
@@ -491,25 +582,46 @@ def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int,
         t.pc += 1
         if st.hasdep:
             t.flag = t.pc
-            t.published = list(vc)
+            if t.left.get(s):
+                t.ends[s] = list(vc)
             wake.extend(tbs[w] for w in waiting.pop((t.rank, t.id), ()))
         return True
 
-    queue = deque(sorted(tbs.values(), key=lambda u: (u.rank, u.id)))
-    queued = {(u.rank, u.id) for u in queue}
-    while queue:
-        t = queue.popleft()
-        queued.discard((t.rank, t.id))
-        wake.clear()
-        while t.pc < len(t.steps):
-            received = STEP_TYPES[t.steps[t.pc].kind][0]
-            if not step(t):
-                break
-            messages += received
-        for u in wake:
-            if (u.rank, u.id) not in queued and u.pc < len(u.steps):
-                queued.add((u.rank, u.id))
-                queue.append(u)
+    try:
+        queue = deque(sorted(tbs.values(), key=lambda u: (u.rank, u.id)))
+        queued = {(u.rank, u.id) for u in queue}
+        while queue:
+            t = queue.popleft()
+            queued.discard((t.rank, t.id))
+            wake.clear()
+            while t.pc < len(t.steps):
+                received = STEP_TYPES[t.steps[t.pc].kind][0]
+                if not step(t):
+                    break
+                messages += received
+                if len(pending) >= _PENDING:
+                    race = settle()
+                    if race:
+                        raise ValueError(race)
+            for u in wake:
+                if (u.rank, u.id) not in queued and u.pc < len(u.steps):
+                    queued.add((u.rank, u.id))
+                    queue.append(u)
+        _check_end(ranks, tbs, bufs, fifo, mode, everyone, chunks)
+    except ValueError:
+        race = settle()  # a race explains what fails after it
+        if race:
+            raise ValueError(race) from None
+        raise
+    race = settle()
+    if race:
+        raise ValueError(race)
+    return messages, across
+
+
+def _check_end(ranks: list[dict[str, Any]], tbs: dict[tuple[int, int], _Tb], bufs: dict[tuple[int, str], list],
+               fifo: dict[tuple[int, int, int], deque], mode: str, everyone: int, chunks: int) -> None:
+    """After the run: no thread block left with steps, no message left, every output chunk the sum of all ranks."""
     stuck = [t for t in sorted(tbs.values(), key=lambda u: (u.rank, u.id)) if t.pc < len(t.steps)]
     if stuck:
         why = []
@@ -542,4 +654,81 @@ def _run(algo: dict[str, Any], ranks: list[dict[str, Any]], tbs: dict[tuple[int,
                 missing = [i for i in range(everyone.bit_length()) if not (v or 0) >> i & 1]
                 raise ValueError(f"msccl ({mode}): gpu {r} ends with chunk {x} holding the contributions of {have} of "
                                  f"{everyone.bit_length()} ranks (missing rank(s) {missing[:5]})")
-    return messages
+
+
+def _first_race(order: list[_Tb], pending: list[tuple], tbs: dict[tuple[int, int], _Tb],
+                sender: dict[tuple[int, int, int], _Tb], mode: str) -> str | None:
+    """The first pair of ``pending`` (in the run's order) that happens-before across ranks leaves unordered.
+
+    A pair is ``(rank, b, sb, wb, t, s, write, buffer, chunk)``: step ``sb`` of thread block ``b`` touched the chunk
+    before step ``s`` of thread block ``t`` (``wb``, ``write``: whether each writes). The steps of ``order`` are run
+    again with, for every thread block, connection message and signalling step, a bit set of the earlier accesses
+    (``(rank, b, sb, wb)``) done by then (module docstring, item 4), ``_BITS`` of them at a time.
+    """
+    earlier: dict[tuple[int, int, int, bool], int] = {}
+    later: dict[tuple[int, int, int], list[tuple[int, int, bool]]] = {}
+    for i, p in enumerate(pending):
+        bit = earlier.setdefault(p[:4], len(earlier))
+        later.setdefault((p[0], p[4], p[5]), []).append((i, bit, p[6]))
+    ordered = [False] * len(pending)
+    came_from: dict[tuple[int, int, int], tuple[int, int, int]] = {}  # a receiving step -> the step that sent
+    accesses = list(earlier)
+    for lo in range(0, len(accesses), _BITS):
+        reads_done: dict[tuple[int, int, int], int] = {}  # step -> its reads among the bits (done before it sends)
+        all_done: dict[tuple[int, int, int], int] = {}  # step -> its accesses among the bits (done when it ends)
+        for j, (r, b, sb, wb) in enumerate(accesses[lo:lo + _BITS]):
+            all_done[r, b, sb] = all_done.get((r, b, sb), 0) | 1 << j
+            if not wb:
+                reads_done[r, b, sb] = reads_done.get((r, b, sb), 0) | 1 << j
+        fifo: dict[tuple[int, int, int], deque] = {k: deque() for k in sender}
+        ends: dict[tuple[int, int, int], int] = {}
+        left = {(t.rank, t.id, s): c for t in tbs.values() for s, c in t.waiters.items()}
+        for t in tbs.values():
+            t.pc2, t.known = 0, 0
+        for t in order:
+            s = t.pc2
+            t.pc2 = s + 1
+            st = t.steps[s]
+            me = (t.rank, t.id, s)
+            before = t.known
+            if st.dep is not None:
+                key = (t.rank, st.dep[0], st.until)
+                before |= ends[key]
+                left[key] -= 1
+                if not left[key]:
+                    del ends[key]
+            recv, send = STEP_TYPES[st.kind][:2]
+            last = 0
+            first = before
+            if recv:
+                came, got_first, last = fifo[t.chan, t.recv, t.rank].popleft()
+                first |= got_first
+                if not lo:
+                    came_from[me] = came
+            for i, bit, write in later.get(me, ()):
+                if lo <= bit < lo + _BITS and (first if write else before) >> (bit - lo) & 1:
+                    ordered[i] = True
+            if send:
+                fifo[t.chan, t.rank, t.send].append((me, first, before | last | reads_done.get(me, 0)))
+            t.known = before | last | all_done.get(me, 0)
+            if st.hasdep and (t.rank, t.id, s) in left:
+                ends[me] = t.known
+    for i, (r, b, sb, wb, tid, s, write, name, x) in enumerate(pending):
+        if ordered[i] or (write and not wb and _same_place(tbs, came_from, r, b, sb, tid, s)):
+            continue
+        return (f"msccl ({mode}): gpu {r}: tb {tid} step {s} and tb {b} step {sb} both touch chunk {x} of buffer "
+                f"{name!r}, one writing, and neither waits for the other, on the rank or through messages (a race: "
+                f"a dependency is missing or wrong)")
+    return None
+
+
+def _same_place(tbs: dict[tuple[int, int], _Tb], came_from: dict[tuple[int, int, int], tuple[int, int, int]], r: int,
+                b: int, sb: int, tid: int, s: int) -> bool:
+    """Whether step ``s`` of thread block ``tid`` received a message forwarded piece by piece from step ``sb`` of
+    thread block ``b`` (through steps that receive and send), which read at the place the step writes to."""
+    at = came_from.get((r, tid, s))
+    while at is not None:
+        if at == (r, b, sb):
+            return tbs[r, b].steps[sb].srcoff == tbs[r, tid].steps[s].dstoff
+        at = came_from.get(at)
+    return False
