@@ -26,6 +26,17 @@ contributions summed into it: its source's own contribution (1 where ``own_lo <=
 counts of the packets it waited for. At its destination it is added to the chunk held there (``reduce``) or
 overwrites it (a copy); the simulators need only the counts, the MSCCL export both.
 
+Pacing
+------
+``pace_gbps[m]`` (Gb/s; 0 for an unpaced message) limits the rate at which message ``m`` leaves its source, as a
+network card or switch limits a flow (a rate limiter per queue pair or per flow): a token bucket of one packet.
+A paced message's packets leave in their order, packet ``j`` no earlier than it is released (its dependencies
+arrived) and no earlier than packet ``j - 1`` left plus ``8 b / pace_gbps[m]`` ns, ``b`` the payload bytes of
+packet ``j - 1``; no credit is saved while a message waits for its dependencies, so it never bursts. Pacing acts
+at the source only: the later hops of a multi-hop message forward each packet as it arrives, like any packet. An
+unpaced message sends each packet when it is released. A rate above what the links can carry does nothing;
+:func:`replay_counts` ignores pacing (it has no time).
+
 A schedule is correct when every packet of every *final* range ``(m, lo, hi)`` arrives carrying all ``R``
 contributions (``R`` = number of ranks) and the run does not stall; :func:`replay_counts` checks both without a
 simulator (no time, only the order the dependencies force), and the simulators check it again as they run.
@@ -77,7 +88,8 @@ class Schedule:
     """A collective as message streams on a network (module docstring). Build it with :class:`ScheduleBuilder`.
 
     Every array is an int64 (or float64) numpy array; ``*_ptr`` arrays are CSR offsets into the flat array after
-    them (message ``m`` owns ``flat[ptr[m]:ptr[m + 1]]``).
+    them (message ``m`` owns ``flat[ptr[m]:ptr[m + 1]]``). ``pace_gbps`` is each message's pacing rate (module
+    docstring, *Pacing*; 0 or omitted: unpaced).
     """
 
     name: str
@@ -101,7 +113,12 @@ class Schedule:
     final_msg: np.ndarray  # (F,)
     final_lo: np.ndarray
     final_hi: np.ndarray
+    pace_gbps: np.ndarray | None = None  # (M,) float64, 0: unpaced (None: every message unpaced)
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.pace_gbps is None:
+            object.__setattr__(self, "pace_gbps", np.zeros(self.messages, dtype=np.float64))
 
     @property
     def messages(self) -> int:
@@ -131,6 +148,30 @@ class Schedule:
         s, e = self.dep_ptr[m], self.dep_ptr[m + 1]
         return list(zip(self.dep_msg[s:e].tolist(), self.dep_off[s:e].tolist(), strict=True))
 
+    def hop_directions(self) -> np.ndarray:
+        """The link direction of every hop of every message, flat (message by message, hop by hop): ``2 l`` along
+        link ``l``'s row (from ``links[l, 0]`` to ``links[l, 1]``), ``2 l + 1`` against it.
+
+        Example
+        -------
+        >>> b = ScheduleBuilder(3, np.array([[0, 1], [2, 1]]), [1.0], chunk_bytes=[10])
+        >>> _ = b.add([0, 1, 2], [0])
+        >>> b.build("x", size=10).hop_directions().tolist()
+        [0, 3]
+        """
+        n = self.nodes
+        key = np.minimum(self.links[:, 0], self.links[:, 1]) * n + np.maximum(self.links[:, 0], self.links[:, 1])
+        order = np.argsort(key, kind="stable")
+        a = np.delete(self.path_nodes, self.path_ptr[1:] - 1)  # every node but the last of each path
+        b = np.delete(self.path_nodes, self.path_ptr[:-1])  # every node but the first
+        pos = order[np.searchsorted(key[order], np.minimum(a, b) * n + np.maximum(a, b))]
+        return 2 * pos + (self.links[pos, 0] != a)
+
+    def message_bytes(self) -> np.ndarray:
+        """Bytes of each message (the sum of its packets')."""
+        return np.add.reduceat(self.packet_bytes, self.chunk_ptr[:-1]) if self.chunk_ids.size else \
+            np.zeros(self.messages, dtype=np.int64)
+
     def link_bytes(self) -> np.ndarray:
         """Bytes each link carries in each direction, ``(L, 2)``: column 0 from ``links[:, 0]`` to ``links[:, 1]``.
 
@@ -141,22 +182,9 @@ class Schedule:
         >>> b.build("x", size=30).link_bytes().tolist()
         [[0, 30]]
         """
-        n = self.nodes
-        key = np.minimum(self.links[:, 0], self.links[:, 1]) * n + np.maximum(self.links[:, 0], self.links[:, 1])
-        order = np.argsort(key, kind="stable")
-        per_msg = np.add.reduceat(self.packet_bytes, self.chunk_ptr[:-1]) if self.chunk_ids.size else \
-            np.zeros(self.messages, dtype=np.int64)
-        per_msg = np.where(self.packets > 0, per_msg, 0)
-        hops = np.diff(self.path_ptr) - 1
-        a = np.delete(self.path_nodes, self.path_ptr[1:] - 1)  # every node but the last of each path
-        b = np.delete(self.path_nodes, self.path_ptr[:-1])  # every node but the first
-        w = np.repeat(per_msg, hops)
-        k = np.minimum(a, b) * n + np.maximum(a, b)
-        pos = order[np.searchsorted(key[order], k)]
-        forward = (self.links[pos, 0] == a).astype(np.int64)
-        out = np.zeros((self.links.shape[0], 2), dtype=np.int64)
-        np.add.at(out, (pos, 1 - forward), w)
-        return out
+        w = np.repeat(self.message_bytes(), np.diff(self.path_ptr) - 1)
+        return np.bincount(self.hop_directions(), weights=w, minlength=2 * self.links.shape[0]).astype(
+            np.int64).reshape(-1, 2)
 
 
 class ScheduleBuilder:
@@ -195,10 +223,11 @@ class ScheduleBuilder:
         self._own: list[tuple[int, int]] = []
         self._reduce: list[bool] = []
         self._final: list[tuple[int, int, int]] = []
+        self._pace: list[float] = []
 
     def add(self, path: Sequence[int], chunks: Sequence[int], deps: Sequence[tuple[int, int]] = (), *,
             own: bool | tuple[int, int] = False, reduce: bool = False,
-            final: bool | tuple[int, int] = False) -> int:
+            final: bool | tuple[int, int] = False, pace_gbps: float = 0.0) -> int:
         """Add a message; returns its index.
 
         Parameters
@@ -215,6 +244,8 @@ class ScheduleBuilder:
             The destination adds the packet to its chunk (else the packet overwrites it).
         final : bool or (lo, hi)
             Every packet (True), or packets ``lo <= j < hi``, must arrive with all contributions.
+        pace_gbps : float
+            The message leaves its source at most at this rate (Gb/s; 0: unpaced; module docstring, *Pacing*).
         """
         p = np.asarray(path, dtype=np.int64).reshape(-1)
         c = np.asarray(chunks, dtype=np.int64).reshape(-1)
@@ -224,6 +255,7 @@ class ScheduleBuilder:
         self._deps.append([(int(d), int(o)) for d, o in deps])
         self._own.append((0, c.shape[0]) if own is True else (0, 0) if own is False else (int(own[0]), int(own[1])))
         self._reduce.append(bool(reduce))
+        self._pace.append(float(pace_gbps))
         if final is True:
             self._final.append((m, 0, c.shape[0]))
         elif final is not False:
@@ -255,7 +287,7 @@ class ScheduleBuilder:
                      dep_msg=deps[:, 0].copy(), dep_off=deps[:, 1].copy(), own_lo=own[:, 0].copy(),
                      own_hi=own[:, 1].copy(), reduce=np.asarray(self._reduce, dtype=bool),
                      final_msg=fin[:, 0].copy(), final_lo=fin[:, 1].copy(), final_hi=fin[:, 2].copy(),
-                     meta=dict(meta or {}))
+                     pace_gbps=np.asarray(self._pace, dtype=np.float64), meta=dict(meta or {}))
         check_schedule(s)
         return s
 
@@ -316,6 +348,14 @@ def check_schedule(s: Schedule) -> None:
     if s.final_msg.size and (s.final_msg.min() < 0 or s.final_msg.max() >= M or (s.final_lo < 0).any()
                              or (s.final_hi < s.final_lo).any() or (s.final_hi > P[s.final_msg]).any()):
         raise ValueError("final: ranges (message, lo, hi) with 0 <= lo <= hi <= packets")
+    pace = s.pace_gbps
+    if not isinstance(pace, np.ndarray) or pace.shape != (M,) or pace.dtype != np.float64:
+        raise ValueError(f"pace_gbps: one float64 rate per message ({M}), got "
+                         f"{getattr(pace, 'dtype', type(pace).__name__)} of shape {np.shape(pace)}")
+    bad = ~np.isfinite(pace) | (pace < 0)
+    if bad.any():
+        m = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"messages[{m}]: pace_gbps={float(pace[m])} must be a finite rate >= 0 Gb/s (0: unpaced)")
 
 
 def replay_counts(s: Schedule) -> int:
@@ -323,7 +363,8 @@ def replay_counts(s: Schedule) -> int:
 
     Packets are released in dependency order (a packet leaves once the packets it waits for have arrived; its
     count is its source's own contribution plus theirs). Raises ``ValueError`` if the run stalls (a dependency
-    cycle) or a final packet arrives with fewer or more than all ``R`` contributions.
+    cycle) or a final packet arrives with fewer or more than all ``R`` contributions. Pacing (``pace_gbps``) is
+    ignored: it delays packets, it never changes which packets a packet waits for.
     """
     M = s.messages
     P = np.diff(s.chunk_ptr)

@@ -54,6 +54,28 @@ routing of :func:`starlib.netsim.simulate.ring_messages`).
   (which waits for the reduce-scatter) and what it gathered before (which waits for the allgather): the bytes of
   one MPI message, as two streams.
 
+Pacing
+------
+Trees that share links (``weighted-trees``: a family of weight-``1/r`` trees uses each link ``r`` times at most)
+meet in the links' first-in first-out queues, where one tree's packets wait behind a burst of another's; since
+each tree's pipeline is held together by its dependencies (a vertex sends packet ``j`` up once packet ``j`` came
+from all its children), one stall holds up the whole tree and the trees convoy. So ``weighted-trees`` (and
+``trees`` with ``pace=True``) paces every message of tree ``t`` at one rate (the schedule's ``pace_gbps``, as a
+network card paces a flow; :mod:`starlib.allreduce.schedule`, *Pacing*): the tree's share of the busiest link
+direction it uses,
+
+    ``pace_t = min over link directions e that tree t's messages cross of rate_e * B_t / B_e``,
+
+``B_t`` the bytes of one message of tree ``t`` (its share of the buffer) and ``B_e`` the bytes all messages move
+over ``e``. On every link direction the paces of the messages that cross it add up to its rate at most, and a
+tree alone would move its share in ``max_e B_e / rate_e`` over its links: every tree through the busiest link
+finishes with it. With the routers as ranks and one link rate ``r`` this is ``r w_t / max_e W_e``, ``W_e`` the
+total weight of the trees through link ``e`` (``r w_t`` for weights ``1/k`` with ``k`` trees on the busiest link).
+The host streams of an in-network schedule belong to their tree and count in the same minimum: a host link
+carries every tree's share (the whole buffer up and down), so with hosts a tree is paced at ``host_gbps * B_t /
+size`` at most, the rate at which its host streams can go anyway; in host mode the messages between hosts cross
+host links and router links and take the same minimum over all of them. The other schedules are unpaced.
+
 Hosts
 -----
 Every router has ``hosts_per_router = P`` hosts (nodes ``n .. n + nP - 1``; host ``h`` of router ``r`` is ``n + r
@@ -100,7 +122,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -252,7 +274,7 @@ class _Routes:
 
 
 _FIELDS = ("src", "dst", "lens", "dep_owner", "dep_msg", "dep_off", "own_lo", "own_hi", "reduce",
-           "copy_from", "final_lo", "final_hi", "group")
+           "copy_from", "final_lo", "final_hi", "group", "flow")
 
 
 @dataclass
@@ -260,7 +282,8 @@ class _Batch:
     """Messages as arrays (their chunks are kept apart): source and destination node, packet count, dependencies
     as ``(owner, message, offset)`` triples (global message indices), own range, reduce flag, the packet from which
     packets are copies, final range (empty: none), and the group of messages that carry the same own contribution
-    of their source router (-1: none; the in-network hosts send it once per group)."""
+    of their source router (-1: none; the in-network hosts send it once per group), and the flow each message
+    belongs to (a tree: its messages are paced together; -1: none)."""
 
     src: np.ndarray
     dst: np.ndarray
@@ -275,6 +298,7 @@ class _Batch:
     final_lo: np.ndarray
     final_hi: np.ndarray
     group: np.ndarray
+    flow: np.ndarray
 
     @staticmethod
     def cat(parts: Sequence[_Batch]) -> _Batch:
@@ -302,7 +326,7 @@ class _Plan:
 
     def add(self, src: Any, dst: Any, lens: Any, chunk_ids: np.ndarray | Callable[[np.ndarray], None],
             deps: tuple[Any, Any, Any] = _NO_DEPS, *, own_hi: Any = 0, reduce: Any = False,
-            copy_from: Any = None, final_lo: Any = 0, final_hi: Any = 0, group: Any = -1) -> int:
+            copy_from: Any = None, final_lo: Any = 0, final_hi: Any = 0, group: Any = -1, flow: Any = -1) -> int:
         """Append messages ``size .. size + M - 1`` (own range ``0 .. own_hi``; by default a reducing message's
         packets all reduce, a copying message's all copy); returns the first index. The chunks are an array, or a
         function that writes them into the array it is given (the schedule's own, saving a copy of the largest
@@ -320,7 +344,7 @@ class _Plan:
         red = full(reduce, bool)
         self.batches.append(_Batch(src, full(dst), lens, owner, msg, off, full(0), full(own_hi), red,
                                    np.where(red, lens, 0) if copy_from is None else full(copy_from),
-                                   full(final_lo), full(final_hi), full(group)))
+                                   full(final_lo), full(final_hi), full(group), full(flow)))
         self.size += M
         return self.size - M
 
@@ -408,10 +432,10 @@ class _Context:
                          self.net.hosts_per_router}, self.name)
 
 
-def _add_tree(plan: _Plan, verts: np.ndarray, parent: np.ndarray, chunks: np.ndarray) -> None:
+def _add_tree(plan: _Plan, verts: np.ndarray, parent: np.ndarray, chunks: np.ndarray, flow: int = -1) -> None:
     """Pipelined reduce to the root then broadcast on one tree (``parent`` over ``verts``, -1 at the root): up
     messages ``v -> parent(v)`` after those of ``v``'s children, down messages ``parent(v) -> v`` after the one
-    into ``parent(v)`` (from the root: after every child's up message)."""
+    into ``parent(v)`` (from the root: after every child's up message); every message of flow ``flow``."""
     N = parent.shape[0]
     root = int(np.flatnonzero(parent < 0)[0])
     v = np.flatnonzero(parent >= 0)
@@ -434,7 +458,7 @@ def _add_tree(plan: _Plan, verts: np.ndarray, parent: np.ndarray, chunks: np.nda
              own_hi=np.concatenate([np.full(U, c), np.where(at_root, c, 0)]),
              reduce=np.concatenate([np.ones(U, bool), np.zeros(U, bool)]),
              final_hi=np.concatenate([np.zeros(U, np.int64), np.full(U, c)]),
-             group=np.concatenate([g + np.arange(U), np.where(at_root, g + U, -1)]))
+             group=np.concatenate([g + np.arange(U), np.where(at_root, g + U, -1)]), flow=flow)
     plan.results.append((down[top[:1]], np.zeros(1, np.int64), np.full(1, c)))
 
 
@@ -456,7 +480,7 @@ def _trees_plan(ctx: _Context, parents: list[np.ndarray], shares: np.ndarray) ->
     plan = _Plan()
     for t, par in enumerate(parents):
         tree = par if ctx.mode == "in-network" else _host_tree(par, t, ctx.net.hosts_per_router)
-        _add_tree(plan, ctx.rank_nodes, tree, lay.chunks([t]))
+        _add_tree(plan, ctx.rank_nodes, tree, lay.chunks([t]), flow=t)
     ctx.meta["trees"] = k
     return plan, lay
 
@@ -735,7 +759,7 @@ def _in_network(b: _Batch, results: list[tuple[np.ndarray, np.ndarray, np.ndarra
     lens = np.repeat(b.own_hi[rep] - b.own_lo[rep], P)
     zero = np.zeros(G * P, np.int64)
     up = _Batch(n + np.repeat(r * P, P) + np.tile(h, G), np.repeat(r, P), lens, *_NO_DEPS, zero, lens,
-                np.ones(G * P, bool), lens, zero, zero, np.full(G * P, -1))
+                np.ones(G * P, bool), lens, zero, zero, np.full(G * P, -1), np.repeat(b.flow[rep], P))
     gi = np.searchsorted(groups, b.group[has])
     owner = np.concatenate([b.dep_owner, np.repeat(has, P)])
     msg = np.concatenate([b.dep_msg, M + np.repeat(gi * P, P) + np.tile(h, has.shape[0])])
@@ -760,9 +784,10 @@ def _in_network(b: _Batch, results: list[tuple[np.ndarray, np.ndarray, np.ndarra
                   np.concatenate([f_ids, np.repeat(r_ids, dcount)]),
                   np.concatenate([np.repeat(fm, P), msg[pick]]),
                   np.concatenate([np.repeat(b.final_lo[fm], P), off[pick] + np.repeat(np.repeat(rlo, P), dcount)]),
-                  zero, zero, np.zeros(F * P, bool), zero, zero, lens, np.full(F * P, -1))
+                  zero, zero, np.zeros(F * P, bool), zero, zero, lens, np.full(F * P, -1),
+                  np.repeat(np.concatenate([b.flow[fm], b.flow[rm]]), P))
     routers = _Batch(b.src, b.dst, b.lens, owner, msg, off, own_lo, own_hi, b.reduce, b.copy_from,
-                     np.zeros(M, np.int64), np.zeros(M, np.int64), b.group)
+                     np.zeros(M, np.int64), np.zeros(M, np.int64), b.group, b.flow)
     src = np.concatenate([ptr[rep] + b.own_lo[rep], ptr[fm] + b.final_lo[fm], ptr[rm] + rlo])
     return _Batch.cat([routers, up, down]), np.repeat(src, P)
 
@@ -808,14 +833,16 @@ class ScheduleSpec:
     needs_trees: bool
     builder: Callable[[_Context], tuple[_Plan, _Layout]] = field(repr=False)
     options: tuple[str, ...] = ()
+    paced: bool = False
 
 
 _RING = ("directions",)
 SCHEDULES: dict[str, ScheduleSpec] = {s.name: s for s in [
     ScheduleSpec("trees", "pipelined reduce and broadcast on each given tree, the message split equally", True,
-                 _build_trees),
+                 _build_trees, ("pace",)),
     ScheduleSpec("weighted-trees", "pipelined reduce and broadcast on each given tree, the message split in "
-                 "proportion to weights", True, _build_weighted, ("weights",)),
+                 "proportion to weights, each tree paced at its share of its busiest link", True, _build_weighted,
+                 ("weights", "pace"), paced=True),
     ScheduleSpec("bfs", "pipelined reduce and broadcast on one breadth-first tree from router 0", False, _build_bfs),
     ScheduleSpec("ring", "reduce-scatter and allgather around a Hamiltonian cycle, every hop one link, both "
                  "directions", False, _build_ring, _RING),
@@ -866,7 +893,8 @@ def _parents(graph: ArrayGraph, trees: Any) -> list[np.ndarray]:
 def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None, weights: Any = None,
                    directions: int | None = None, hosts_per_router: int = 1, mode: str = "in-network",
                    link_gbps: float = 100.0, delay_us: float = 1.0, host_gbps: float | None = None,
-                   host_delay_us: float | None = None, packet_bytes: int = 8192, seed: int = 0) -> Schedule:
+                   host_delay_us: float | None = None, packet_bytes: int = 8192, seed: int = 0,
+                   pace: bool | None = None) -> Schedule:
     """The allreduce schedule ``name`` of ``size`` bytes per rank on the routers ``graph`` with hosts.
 
     Parameters
@@ -897,20 +925,25 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
         Largest packet payload.
     seed : int
         Seed of the Hamiltonian cycle search (``ring``, ``multiring``).
+    pace : bool, optional
+        ``trees`` and ``weighted-trees`` only: pace every tree at its share of the busiest link it uses (module
+        docstring, *Pacing*). Default: True for ``weighted-trees``, False for the others (which only take False).
 
     Returns
     -------
     Schedule
-        ``meta``: ``schedule``, ``mode``, ``routers``, ``hosts_per_router``, ``packet_bytes``, ``copy_from`` (per
-        message, the packet from which its packets overwrite the destination's chunk rather than add to it), and per
-        schedule ``trees`` (count), ``shares``, ``rings`` (cycles used), ``directions``, ``ring_ranks``, ``cycles``
-        (router orders), ``power_of_two`` and ``steps`` (halving-doubling).
+        ``meta``: ``schedule``, ``mode``, ``routers``, ``hosts_per_router``, ``packet_bytes``, ``pace`` (whether the
+        trees are paced), ``copy_from`` (per message, the packet from which its packets overwrite the destination's
+        chunk rather than add to it), and per schedule ``trees`` (count), ``shares``, ``tree_pace_gbps`` (each
+        tree's rate, when paced), ``rings`` (cycles used), ``directions``, ``ring_ranks``, ``cycles`` (router
+        orders), ``power_of_two`` and ``steps`` (halving-doubling).
 
     Raises
     ------
     ValueError
         Naming the parameter: an unknown ``name`` or ``mode``; ``trees`` missing or given where not needed;
-        ``weights`` or ``directions`` given to a schedule that takes none; ``hosts_per_router < 0``; a ``size`` too
+        ``weights`` or ``directions`` given to a schedule that takes none, ``pace`` not a bool or True for a
+        schedule that cannot be paced; ``hosts_per_router < 0``; a ``size`` too
         small to give every block a byte, or too large for the memory limit; a tree that is not a spanning tree of
         ``graph``; a ``graph`` with no Hamiltonian cycle found (``ring``, ``multiring``) or not connected.
 
@@ -943,6 +976,14 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
         if value is not None and opt not in spec.options:
             raise ValueError(f"{opt}: the {name!r} schedule takes no {opt} (only "
                              f"{', '.join(repr(s.name) for s in SCHEDULES.values() if opt in s.options)} do)")
+    if pace is None:
+        pace = spec.paced
+    elif not isinstance(pace, (bool, np.bool_)):
+        raise ValueError(f"pace={pace!r}: True or False")
+    elif pace and "pace" not in spec.options:
+        raise ValueError(f"pace=True: the {name!r} schedule cannot be paced (only "
+                         f"{', '.join(repr(s.name) for s in SCHEDULES.values() if 'pace' in s.options)} can)")
+    pace = bool(pace)
     if g.n < 2:
         raise ValueError(f"graph: an allreduce needs 2 routers or more, got n={g.n}")
     parents = _parents(g, trees) if trees is not None else None
@@ -964,12 +1005,33 @@ def build_schedule(graph: GraphLike, name: str, size: int, *, trees: Any = None,
         b, copies = _in_network(b, plan.results, net)
     return _schedule(b, _chunk_array(plan, b.lens, copies), net, _Routes(net, edges), lay, name, size,
                      {"schedule": name, "mode": mode, "routers": net.routers, "hosts_per_router": net.hosts_per_router,
-                      "packet_bytes": packet_bytes, **ctx.meta})
+                      "packet_bytes": packet_bytes, "pace": pace, **ctx.meta}, pace)
+
+
+def _flow_pace(s: Schedule, flow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each flow's share of the busiest link direction it crosses, and every message's pace (0 outside a flow).
+
+    Message ``m`` on link direction ``e`` carrying ``B_e`` bytes of all messages is owed ``rate_e B_m / B_e``; a
+    flow is paced at the least its messages are owed on any of their hops, so on every link direction the flows'
+    paces add up to its rate at most.
+    """
+    hops = np.diff(s.path_ptr) - 1
+    e = s.hop_directions()
+    mb = s.message_bytes().astype(np.float64)
+    hop_bytes = np.repeat(mb, hops)
+    load = np.bincount(e, weights=hop_bytes, minlength=2 * s.links.shape[0])
+    owed = np.repeat(s.rate_gbps, 2)[e] * hop_bytes / load[e]
+    f = np.repeat(flow, hops)
+    on = f >= 0
+    rate = np.full(int(flow.max()) + 1 if flow.size else 0, np.inf)
+    np.minimum.at(rate, f[on], owed[on])
+    return rate, np.where(flow >= 0, rate[np.maximum(flow, 0)] if rate.size else 0.0, 0.0)
 
 
 def _schedule(b: _Batch, chunk_ids: np.ndarray, net: HostNetwork, route: _Routes, lay: _Layout, name: str,
-              size: int, meta: dict[str, Any]) -> Schedule:
-    """The messages as a checked :class:`Schedule`, each routed from its source to its destination."""
+              size: int, meta: dict[str, Any], pace: bool = False) -> Schedule:
+    """The messages as a checked :class:`Schedule`, each routed from its source to its destination; with
+    ``pace``, the messages of each flow paced at its share of the busiest link direction it crosses."""
     M = b.src.shape[0]
     visits, nodes = route.paths(b.src, b.dst)
     order = np.argsort(b.dep_owner, kind="stable")
@@ -985,5 +1047,8 @@ def _schedule(b: _Batch, chunk_ids: np.ndarray, net: HostNetwork, route: _Routes
                  own_hi=np.ascontiguousarray(b.own_hi), reduce=np.ascontiguousarray(b.reduce), final_msg=fin,
                  final_lo=b.final_lo[fin], final_hi=b.final_hi[fin],
                  meta={**meta, "copy_from": np.ascontiguousarray(b.copy_from)})
+    if pace:
+        rate, per_msg = _flow_pace(s, b.flow)
+        s = replace(s, pace_gbps=per_msg, meta={**s.meta, "tree_pace_gbps": rate.tolist()})
     check_schedule(s)
     return s

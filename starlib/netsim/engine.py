@@ -6,9 +6,12 @@ link), loads a :class:`~starlib.allreduce.schedule.Schedule`'s messages from its
 them: it sends packets straight to the point-to-point devices (protocol 0x0800, no IP stack), forwards each
 packet hop by hop along its message's path (store and forward), and releases packet ``j`` of a message once, for
 every dependency ``(d, off)`` with ``0 <= j + off < packets(d)``, packet ``j + off`` of ``d`` has arrived at its
-source. A packet carries an ns-3 packet tag (no bytes on the wire) naming it; its state lives in flat vectors
-indexed by the packet's place in the schedule (``chunk_ptr[m] + j``): the contributions summed into it, the
-dependencies it still waits for, the hops it has made.
+source. A paced message (``pace_gbps[m] > 0``) sends its released packets in order, packet ``j`` at
+``t_j = max(released_j, t_{j-1} + 8 b_{j-1} / pace)`` (exact, in double-precision nanoseconds) rounded up to the
+simulator's nanosecond, through ``Simulator::Schedule`` when that is later than now; an unpaced one sends each
+packet the moment it is released. A packet carries an ns-3 packet tag (no bytes on the wire) naming it; its state
+lives in flat vectors indexed by the packet's place in the schedule (``chunk_ptr[m] + j``): the contributions
+summed into it, the dependencies it still waits for, the hops it has made.
 
 Example
 -------
@@ -19,6 +22,7 @@ True
 SOURCE = r"""
 // starlib.netsim: a dependency-driven message engine on ns-3 point-to-point links (JIT-compiled by cppyy).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -70,10 +74,11 @@ public:
   // M messages. Message m crosses devices hop_dev[path_ptr[m] - m ... path_ptr[m + 1] - m - 1) (one per hop);
   // its packets are g = chunk_ptr[m] .. chunk_ptr[m + 1] - 1, of chunk_bytes[chunk_ids[g]] bytes; its
   // dependencies are (dep_msg[i], dep_off[i]) for dep_ptr[m] <= i < dep_ptr[m + 1]; its source adds its own
-  // contribution to packets own_lo[m] <= j < own_hi[m].
+  // contribution to packets own_lo[m] <= j < own_hi[m]; it leaves its source at most at pace_gbps[m] Gb/s
+  // (0: unpaced).
   void Load(int64_t M, const int64_t* path_ptr, const int64_t* hop_dev, const int64_t* chunk_ptr,
             const int64_t* chunk_ids, const int64_t* chunk_bytes, const int64_t* dep_ptr, const int64_t* dep_msg,
-            const int64_t* dep_off, const int64_t* own_lo, const int64_t* own_hi) {
+            const int64_t* dep_off, const int64_t* own_lo, const int64_t* own_hi, const double* pace_gbps) {
     m_hop_ptr.resize(M + 1);
     for (int64_t m = 0; m <= M; ++m) m_hop_ptr[m] = path_ptr[m] - m;
     m_hop_dev.assign(hop_dev, hop_dev + m_hop_ptr[M]);
@@ -85,6 +90,11 @@ public:
     m_waiting.assign(G, 0);
     m_hop.assign(G, 0);
     m_arrived.assign(G, 0);
+    m_pace.assign(pace_gbps, pace_gbps + M);
+    m_free.assign(M, 0.0);
+    m_next.assign(chunk_ptr, chunk_ptr + M);
+    m_busy.assign(M, 0);
+    m_ready.assign(G, 0);
     for (int64_t m = 0; m < M; ++m)
       for (int64_t j = own_lo[m]; j < own_hi[m]; ++j) m_count[chunk_ptr[m] + j] = 1;
     // users of each message, as CSR: (w, off) for every dependency (d, off) of w, w increasing
@@ -111,7 +121,7 @@ public:
     int64_t M = int64_t(m_base.size()) - 1;
     for (int64_t m = 0; m < M; ++m)
       for (int64_t g = m_base[m]; g < m_base[m + 1]; ++g)
-        if (m_waiting[g] == 0) Emit(uint32_t(m), g);
+        if (m_waiting[g] == 0) Ready(uint32_t(m), g);
     Simulator::Run();
   }
 
@@ -124,6 +134,34 @@ public:
   uint64_t Drops() const { return m_drops; }
 
 private:
+  // Packet g of message m is released: sent now if m is unpaced, else in m's order at its pace.
+  void Ready(uint32_t m, int64_t g) {
+    if (m_pace[m] <= 0) { Emit(m, g); return; }
+    m_ready[g] = 1;
+    if (!m_busy[m] && g == m_next[m]) Pump(m);
+  }
+  // Send m's next packets while they are released and due; schedule the first one that is not yet due.
+  void Pump(uint32_t m) {
+    while (m_next[m] < m_base[m + 1] && m_ready[m_next[m]]) {
+      int64_t g = m_next[m], now = Simulator::Now().GetNanoSeconds();
+      double t = std::max(double(now), m_free[m]);
+      m_free[m] = t + 8.0 * double(m_bytes[g]) / m_pace[m];
+      int64_t at = int64_t(std::ceil(t));
+      if (at > now) {
+        m_busy[m] = 1;
+        Simulator::Schedule(NanoSeconds(at - now), &Engine::Fire, this, m);
+        return;
+      }
+      ++m_next[m];
+      Emit(m, g);
+    }
+  }
+  void Fire(uint32_t m) {
+    m_busy[m] = 0;
+    int64_t g = m_next[m]++;
+    Emit(m, g);
+    Pump(m);
+  }
   void Emit(uint32_t m, int64_t g) {
     Ptr<Packet> p = Create<Packet>(m_bytes[g]);
     PacketId id;
@@ -155,7 +193,7 @@ private:
       if (jw < 0 || jw >= m_base[w + 1] - m_base[w]) continue;
       int64_t gw = m_base[w] + jw;
       m_count[gw] = std::min(m_count[gw] + c, kCountCap);
-      if (--m_waiting[gw] == 0) Emit(w, gw);
+      if (--m_waiting[gw] == 0) Ready(w, gw);
     }
   }
 
@@ -164,7 +202,9 @@ private:
   std::vector<int64_t> m_hop_ptr, m_base, m_user_ptr, m_user_off;
   std::vector<uint32_t> m_hop_dev, m_user_msg, m_bytes, m_waiting, m_hop;
   std::vector<uint64_t> m_count;
-  std::vector<uint8_t> m_arrived;
+  std::vector<uint8_t> m_arrived, m_ready, m_busy;
+  std::vector<double> m_pace, m_free;  // per message: Gb/s (0: unpaced); earliest departure of its next packet (ns)
+  std::vector<int64_t> m_next;         // per message: its next packet to leave (paced messages)
   int64_t m_last_ns = 0;
   uint64_t m_hops = 0, m_drops = 0;
 };

@@ -10,6 +10,12 @@ and forward), releases each packet when the packets it depends on have arrived a
 contributions summed into each packet, so the run also checks the schedule's result (every final packet carries
 all ``R`` ranks' contributions).
 
+A paced message (the schedule's ``pace_gbps``, :mod:`starlib.allreduce.schedule`, *Pacing*) hands its packets to
+its first link in order, each ``8 b / pace`` ns after the previous one at the earliest (``b`` that one's payload
+bytes), the time rounded up to the nanosecond (the exact times chain, so the rounding does not add up); the engine
+waits for that time with ``Simulator::Schedule``. An unpaced message's packets go to the link when released, as
+before pacing existed: an unpaced schedule runs event for event as it did.
+
 Each packet is one chunk of the buffer (``chunk_bytes`` bytes, at most 65,535); the packet's identity travels in
 an ns-3 packet tag, which adds no bytes on the wire.
 
@@ -36,6 +42,13 @@ One 1000-byte packet over one 100 Gb/s link of 1 us: ``8 (1000 + 2) / 100`` ns o
 >>> _ = b.add([0, 1], [0], own=True)
 >>> simulate_schedule(b.build("one", size=1000))
 SimResult(time_ns=1080, hops=1, messages=1)
+
+Three such packets paced at 50 Gb/s leave 160 ns apart: the last arrives at ``2 x 160 + 80 + 1000`` ns.
+
+>>> b = ScheduleBuilder(2, np.array([[0, 1]]), 100.0, 1.0, chunk_bytes=[1000])
+>>> _ = b.add([0, 1], [0, 0, 0], own=True, pace_gbps=50.0)
+>>> simulate_schedule(b.build("paced", size=1000)).time_ns
+1400
 """
 
 from __future__ import annotations
@@ -135,17 +148,6 @@ def simulator_version() -> str:
     return f"ns-3 {version('ns3')}"
 
 
-def _hop_devices(s: Schedule) -> np.ndarray:
-    """The device every hop of every message leaves by: ``2 l`` along link ``l``'s row, ``2 l + 1`` against it."""
-    n = s.nodes
-    key = np.minimum(s.links[:, 0], s.links[:, 1]) * n + np.maximum(s.links[:, 0], s.links[:, 1])
-    order = np.argsort(key, kind="stable")
-    a = np.delete(s.path_nodes, s.path_ptr[1:] - 1)  # every node but the last of each path
-    b = np.delete(s.path_nodes, s.path_ptr[:-1])  # every node but the first
-    pos = order[np.searchsorted(key[order], np.minimum(a, b) * n + np.maximum(a, b))]
-    return 2 * pos + (s.links[pos, 0] != a)
-
-
 def simulate_schedule(schedule: Schedule, *, check: bool = True) -> SimResult:
     """Run a schedule packet by packet on ns-3 point-to-point links; the time of its last arrival.
 
@@ -153,7 +155,7 @@ def simulate_schedule(schedule: Schedule, *, check: bool = True) -> SimResult:
     ----------
     schedule : Schedule
         The collective (:mod:`starlib.allreduce.schedule`): its network (per-link rate and delay), messages,
-        dependencies, own contributions and final ranges. Every chunk must fit one packet (at most
+        dependencies, own contributions, final ranges and pacing. Every chunk must fit one packet (at most
         :data:`MAX_PACKET` bytes).
     check : bool
         Also check the result: every packet of every final range arrives carrying the contributions of all ``R``
@@ -204,7 +206,7 @@ def simulate_schedule(schedule: Schedule, *, check: bool = True) -> SimResult:
     links = s.links.reshape(-1)
     bps = np.rint(np.asarray(s.rate_gbps, dtype=np.float64) * 1e9).astype(np.int64)
     delay_ns = np.rint(np.asarray(s.delay_us, dtype=np.float64) * 1000).astype(np.int64)
-    hop_dev = _hop_devices(s)
+    hop_dev = s.hop_directions()  # device 2 l sends along link l's row, 2 l + 1 against it
 
     def arr(a: np.ndarray) -> np.ndarray:  # cppyy passes a numpy array as a pointer; an empty one is refused
         return np.ascontiguousarray(a, dtype=np.int64) if a.size else np.zeros(1, dtype=np.int64)
@@ -216,7 +218,8 @@ def simulate_schedule(schedule: Schedule, *, check: bool = True) -> SimResult:
         eng.Network(s.nodes, s.links.shape[0], arr(links), arr(bps), arr(delay_ns), MAX_PACKET,
                     min(max(G, 1), 2 ** 32 - 1))
         eng.Load(M, arr(s.path_ptr), arr(hop_dev), arr(s.chunk_ptr), arr(s.chunk_ids), arr(s.chunk_bytes),
-                 arr(s.dep_ptr), arr(s.dep_msg), arr(s.dep_off), arr(s.own_lo), arr(s.own_hi))
+                 arr(s.dep_ptr), arr(s.dep_msg), arr(s.dep_off), arr(s.own_lo), arr(s.own_hi),
+                 np.ascontiguousarray(s.pace_gbps) if M else np.zeros(1))
         eng.Run()
         eng.Results(counts)
         time_ns, hops, drops = int(eng.TimeNs()), int(eng.Hops()), int(eng.Drops())
