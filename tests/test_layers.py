@@ -43,10 +43,9 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
                                                         "paper"}),
     # the small user API (network, edsts, verify, export), re-exported by ``starlib`` itself
     "api": (("starlib.api",), _CORE | set(_EDST) | {"side.cayley", "side.netdesign", "side.allreduce", "io", "api"}),
-    # the ns-3 simulation (a side domain on top: the core, the allreduce model, io for its record, the user API,
-    # the paper's figure style);
-    # nothing imports it
-    # (and the sweep floor: the schedules grid runs as Dask tasks into a resumable record)
+    # the simulations on ns-3 and SimGrid (a side domain on top: the core, the allreduce schedules, io for its
+    # records, the sweep floor (the schedules grid runs as Dask tasks into a resumable record), the user API, the
+    # paper's figure style); only the command line imports it (starlib simulate, starlib sweep schedules)
     "side.netsim": (("starlib.netsim",), _CORE | set(_EDST) | {"side.allreduce", "io", "sweep", "api", "paper",
                                                                "side.netsim"}),
     "app": (("starlib.cli", "starlib.__main__"), frozenset()),  # the command line may import anything
