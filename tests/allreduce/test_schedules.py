@@ -432,7 +432,7 @@ def test_with_hosts():
     ({"name": "weighted-trees", "trees": "T", "weights": [1.0, 0.0]}, "weights"),
     ({"name": "dbtree", "directions": 2}, "directions"),
     ({"name": "ring", "directions": 3}, "directions"),
-    ({"name": "ring", "hosts_per_router": 0}, "hosts_per_router"),
+    ({"name": "ring", "hosts_per_router": -1}, "hosts_per_router"),  # 0: the routers are the ranks
     ({"name": "ring", "mode": "hosts"}, "mode"),
     ({"name": "ring", "size": 0}, "size"),
     ({"name": "ring", "size": 15}, "size"),  # 2 rings of 8 blocks need 16 bytes

@@ -100,9 +100,17 @@ def test_a_hand_written_chain_with_fused_rrs_and_rcs_steps_passes():
         step(0, "rrc") + step(1, "s") + "</tb></gpu>"
     xml = head + g0 + g1 + g2 + "</algo>"
     assert replay_msccl(xml).messages == 4
+    # without the dependency the rcs still writes after the rrs read: the message it receives left rank 2 after
+    # rank 2 received what the rrs sent, an order across ranks and nothing within rank 1
+    dropped = replay_msccl(xml.replace(
+        'type="rcs" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="0" deps="0"',
+        'type="rcs" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1"'))
+    assert (dropped.messages, dropped.ordered_across) == (4, 1)
+    # and a chain that never goes round: rank 2 sends its own chunk before it receives, so nothing orders the two
+    cut = xml.replace('depid="0" deps="0"', 'depid="-1" deps="-1"').replace(
+        step(0, "rrc") + step(1, "s"), step(0, "s") + step(1, "rrc"))
     with pytest.raises(ValueError, match="race"):
-        replay_msccl(xml.replace('type="rcs" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="0" deps="0"',
-                                 'type="rcs" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1"'))
+        replay_msccl(cut)
 
 
 # -- planted faults ----------------------------------------------------------------------------------------------------
