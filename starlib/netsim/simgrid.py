@@ -30,12 +30,59 @@ The schedule's semantics
 ------------------------
 Packet ``j`` of message ``m`` is released at ``m``'s source once packet ``j + off`` of every dependency ``(d, off)``
 with ``0 <= j + off < packets(d)`` has arrived there; its count is its source's own contribution plus the counts
-of those packets. A message is a stream: it sends its released packets in the order they were released, at most
-``batch`` packets per SimGrid communication and one communication at a time (a packet waits while the previous
-transfer of its message is under way, as it would behind it in a queue). ``batch=1`` moves every packet on its own;
-a larger ``batch`` coarsens the transfers (fewer, larger communications, faster to simulate) without changing a
-single dependency or count. The run checks that every packet arrives and every packet of a final range carries all
-``R`` contributions.
+of those packets. A message is a stream: it sends its released packets in the order they were released, one SimGrid
+communication at a time (a packet waits while the previous transfer of its message is under way, as it would behind
+it in a queue), each communication carrying the packets queued when it starts, at most ``batch`` of them: a message
+never waits for more. ``batch=1`` moves every packet on its own; a larger ``batch`` coarsens the transfers (fewer,
+larger communications, faster to simulate) without changing a single dependency or count, but the packets of a
+batch arrive together, so each hop of a pipeline holds up to ``batch`` packets. The run checks that every packet
+arrives and every packet of a final range carries all ``R`` contributions.
+
+The default batch
+-----------------
+``batch=None`` gives message ``m`` of ``P_m`` packets the batch ``k_m = 1 + floor(P_m / (100 (L - 1)))``, where
+``L`` is the number of packets on the schedule's longest dependency chain (a packet that waits for nothing counts 1,
+one that waits for others one more than the longest of them; ``L - 1`` taken as at least 1). A pipeline of ``L``
+transfers with ``k`` packets per hop fills ``(L - 1)(k - 1)`` packet times later than with one; the rule keeps that
+below ``P_m / 100`` packet times, 1 % of the time the stream takes to send its own packets (:data:`BATCH_ERROR`).
+Only streams of more than ``100 (L - 1)`` packets are coarsened: the pipelined trees from about 16 MiB on (``L = 2h``
+for trees of depth ``h``), the first rounds of halving-doubling, never a ring (``L`` is twice the ranks, ``P_m`` a
+few packets per step). Measured against ``batch=1`` (routers as ranks, 8 KiB packets, 100 Gb/s and 1 us links,
+the shallow EDSTs for the trees; largest ``k`` in brackets; 0 where the rule gives 1 everywhere):
+
+==============================  ===========  ================  ================
+PolarFly, schedule              1 MiB        16 MiB            64 MiB
+==============================  ===========  ================  ================
+q = 7, trees (h = 3)            0            +0.95 % (2)       +0.97 % (5)
+q = 13, trees (h = 3)           0            0                 +0.84 % (3)
+q = 31, trees (h = 3)           0            0                 Q31_64_ERROR
+q = 7, 13: ring                 0            0                 0
+q = 7, halving-doubling         0            +0.034 % (2)      +0.066 % (8)
+q = 13, halving-doubling        0            +0.003 % (2)      +0.015 % (6)
+==============================  ===========  ================  ================
+
+For the trees the added time is the hand value ``(L - 1)(k - 1)`` packet times: ``(p + (2h - 1) k) 8 b / r + 2hd``
+for ``p`` packets of ``b`` bytes per tree, against ``(p + 2h - 1) 8 b / r + 2hd`` at ``batch=1`` (the time of
+every batch-1 run above at q = 7 and q = 31, e.g. 344,821 ns at q = 7 and 93,163 ns at q = 31 for 16 MiB; ns-3
+gives 93,248 ns there, its 2-byte packet header included).
+
+The engine
+----------
+SimGrid 3.32 keeps every *detached* communication under way (a host-to-host ``Comm::sendto_init``, which SimGrid
+detaches) in one ``std::list`` of its maestro and takes each finished one out with ``std::list::remove``, a scan of
+the whole list (``CommImpl::detach`` and ``CommImpl::finish`` in ``src/kernel/activity/CommImpl.cpp``): a run of
+such communications costs (communications) x (communications under way), and at PolarFly q = 31 (30,000 under way)
+that scan took 94 % of the time. No configuration changes it (it is not the network model's work: Lazy or Full,
+max-min settings), and the other activities (``Exec``, ``Io``, parallel tasks) are filed the same way or share
+bandwidth otherwise. So the engine detaches nothing: every message is a SimGrid actor on its route's source host,
+sending into a mailbox of its own whose permanent receiver (one actor per destination host, which never receives)
+makes each communication start at once from host to host; ``Comm::send`` starts it and waits for its end in one
+simcall, which files the communication with its own actor only (one at a time, so the scan is of one). The network
+sees exactly the same flow (same hosts, route, size and rate bound), so no time changes. Finished communications
+stay in the mailbox until the actor clears it (every 8 transfers and after its last). An idle actor suspends
+itself; the arrival that releases a packet of its message resumes it at the same instant. The actors' stacks are
+256 KiB (``contexts/stack-size``), mapped without a guard page (``contexts/guard-size:0``) so that only the pages
+they touch are resident (about 20 KB per message) and 30,000 of them stay within Linux's 65,530 mappings.
 
 SimGrid runs in a child process (``python simgrid_engine.py FOLDER``: the C++ engine of
 :mod:`starlib.netsim.simgrid_engine`, compiled there by cppyy against Debian's ``libsimgrid-dev``), because a
@@ -45,15 +92,20 @@ The same schedule gives the same time on every run: SimGrid's scheduling is dete
 
 The cost
 --------
-SimGrid 3.32 files every host-to-host communication under way in one list and takes each finished one out with a
-scan of that list, so a run costs about (communications) x (communications under way at once). Measured on a
-2-core machine, the pipelined reduce + broadcast over the shallow EDSTs of PolarFly at 16 MiB (routers as ranks,
-8 KiB packets, 100 Gb/s and 1 us links): q = 7 (4 trees, 448 messages, 229,376 packets, ``batch=1``) runs in
-3.4 s after 3 s of compiling, 466 MB; q = 31 (993 routers, 16 trees, 31,744 messages of 128 packets, 4,063,232
-packets) with ``batch=8`` (507,904 communications, 16 per message) in 11 minutes, 590 MB. Both times are the hand
-values of a pipeline without contention, ``(p + (2h - 1) k) 8 b / r + 2 h d`` for ``p`` packets of ``b`` bytes in
-batches of ``k`` over trees of depth ``h``: 344,821 ns and 116,100 ns (``batch=1`` would give 93,163 ns: each hop
-of the pipeline holds a whole batch). ``batch=1`` at q = 31 would take about eight times as long.
+About 20 us of CPU per SimGrid communication (simcalls, routing, the max-min update), whatever the number under
+way. Measured on one core of a shared 2-core machine (CPU time of the child process; routers as ranks, 8 KiB
+packets, shallow EDSTs), PolarFly q = 31 (993 routers, 16 trees of depth 3, 31,744 messages):
+
+=================  =====================  ===============================  ===================================
+trees              communications         before (detached comms)          now (default batch)
+=================  =====================  ===============================  ===================================
+1 MiB              253,952                over 2 min (batch=1, stopped)    Q31_1_NOW
+16 MiB             4,063,232              11 min with ``batch=8``:         Q31_16_NOW
+                                          116,100 ns (+25 %)
+64 MiB             Q31_64_COMMS           not run                          Q31_64_NOW
+=================  =====================  ===============================  ===================================
+
+The ring (1,986 messages) and halving-doubling (14,755 messages) at q = 31: RING_HD_NOW.
 
 Example
 -------
@@ -82,6 +134,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -91,11 +144,13 @@ from ..validation import MissingExtra, check_int, require_extra
 from . import simgrid_engine
 from .ns3 import SimResult
 
-__all__ = ["CONFIG", "SimGridRun", "simgrid_version", "simulate_schedule", "run_schedule", "routes"]
+__all__ = ["BATCH_ERROR", "CONFIG", "SimGridRun", "simgrid_version", "simulate_schedule", "run_schedule", "routes"]
 
 #: SimGrid's configuration for every run (module docstring)
 CONFIG = ("network/model:CM02", "network/crosstraffic:0", "network/TCP-gamma:1e100", "network/latency-factor:0",
-          "surf/precision:1e-12")
+          "surf/precision:1e-12", "contexts/stack-size:256", "contexts/guard-size:0")
+#: the default coarsening's bound on the pipeline fill it adds, as a fraction of a stream (module docstring)
+BATCH_ERROR = Fraction(1, 100)
 #: the one line that says how to install SimGrid
 INSTALL = "apt-get install libsimgrid-dev (Debian bookworm: SimGrid 3.32, its C++ library and headers)"
 _INCLUDE_DIRS = ("/usr/include", "/usr/local/include", str(Path(sys.prefix) / "include"))
@@ -206,12 +261,14 @@ class SimGridRun:
 
     result: SimResult
     transfers: int  # SimGrid communications (packets / batch, roughly)
+    batch: int  # the largest batch of any message
+    chain: int  # packets on the schedule's longest dependency chain
     compile_seconds: float  # loading SimGrid and compiling the engine
     run_seconds: float  # building the platform and simulating
     peak_rss_bytes: int  # the child process's peak resident memory
 
 
-def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> SimGridRun:
+def run_schedule(schedule: Schedule, *, check: bool = True, batch: int | None = None) -> SimGridRun:
     """Run a schedule on SimGrid (module docstring) and report the result and the cost.
 
     Parameters
@@ -220,20 +277,23 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
         The collective.
     check : bool
         Check that every packet of every final range arrives with all ``R`` contributions.
-    batch : int
-        Most packets one SimGrid communication carries (1: every packet on its own).
+    batch : int, optional
+        Most packets one SimGrid communication carries (1: every packet on its own); ``None`` (default): the rule of
+        the module docstring, ``1 + floor(P_m / (100 (L - 1)))`` for a message of ``P_m`` packets and a longest
+        dependency chain of ``L`` packets (at most 1 % of a stream added to a pipeline's fill).
 
     Returns
     -------
     SimGridRun
         ``result`` (:class:`~starlib.netsim.ns3.SimResult`: the last arrival in ns, packet transmissions
-        counted once per packet per link, messages), SimGrid communications, seconds and peak memory.
+        counted once per packet per link, messages), SimGrid communications, the largest batch, the longest
+        dependency chain, seconds and peak memory.
 
     Raises
     ------
     ValueError
-        If ``schedule`` is not a Schedule or ``batch`` is not an integer >= 1, if the run stalls (a packet never
-        arrives), or, with ``check``, if a final packet carries a count other than ``R``.
+        If ``schedule`` is not a Schedule or ``batch`` is neither None nor an integer >= 1, if the run stalls (a packet
+        never arrives), or, with ``check``, if a final packet carries a count other than ``R``.
     MissingExtra
         If SimGrid (``libsimgrid-dev``) or cppyy is not installed.
     RuntimeError
@@ -247,12 +307,12 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
     >>> b = ScheduleBuilder(2, np.array([[0, 1]]), [100.0], [1.0], chunk_bytes=[1000])
     >>> _ = b.add([0, 1], [0]), b.add([0, 1], [0])
     >>> r = run_schedule(b.build("two", size=1000), check=False)
-    >>> r.result.time_ns, r.result.hops, r.transfers
-    (1160, 2, 2)
+    >>> r.result.time_ns, r.result.hops, r.transfers, r.batch, r.chain
+    (1160, 2, 2, 1, 1)
     """
     if not isinstance(schedule, Schedule):
         raise ValueError(f"schedule: {type(schedule).__name__} given, a starlib.allreduce.schedule.Schedule needed")
-    batch = check_int(batch, "batch", minimum=1)
+    batch = 0 if batch is None else check_int(batch, "batch", minimum=1)
     library, include = _simgrid()
     s = schedule
     r = routes(s)
@@ -260,13 +320,15 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
               "bytes": s.packet_bytes.astype(np.int64), "dep_ptr": s.dep_ptr, "dep_msg": s.dep_msg,
               "dep_off": s.dep_off, "own_lo": s.own_lo, "own_hi": s.own_hi, "fin_msg": s.final_msg,
               "fin_lo": s.final_lo, "fin_hi": s.final_hi, "rate": s.rate_gbps * (1e9 / 8),
-              "delay": s.delay_us * 1e-6, **{k: v for k, v in r.items() if k.startswith("route_")}}
-    setup = {"library": library, "include": include, "config": list(CONFIG), "batch": batch, "hosts": r["hosts"],
+              "delay": s.delay_us * 1e-6, "pace": s.pace_gbps * (1e9 / 8),
+              **{k: v for k, v in r.items() if k.startswith("route_")}}
+    setup = {"library": library, "include": include, "config": list(CONFIG), "batch": batch,
+             "error": [BATCH_ERROR.numerator, BATCH_ERROR.denominator], "hosts": r["hosts"],
              "ranks": int(s.ranks.shape[0]), "messages": s.messages, "links": int(s.links.shape[0]),
              "routes": int(r["route_src"].shape[0]), "finals": int(s.final_msg.shape[0])}
     with tempfile.TemporaryDirectory(prefix="starlib-simgrid-") as tmp:
         np.savez(Path(tmp) / simgrid_engine.INPUT, setup=np.array(json.dumps(setup)),
-                 **{k: np.ascontiguousarray(v, dtype=np.float64 if k in ("rate", "delay") else np.int64)
+                 **{k: np.ascontiguousarray(v, dtype=np.float64 if k in ("rate", "delay", "pace") else np.int64)
                     for k, v in arrays.items()})
         done = subprocess.run([sys.executable, simgrid_engine.__file__, tmp], capture_output=True, text=True,
                               check=False)
@@ -275,7 +337,7 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
             tail = "\n".join(done.stderr.strip().splitlines()[-20:])
             raise RuntimeError(f"SimGrid process failed (exit status {done.returncode}):\n{tail}")
         out = json.loads(out_file.read_text())
-    if done.stderr.strip():
+    if out["stalled"] < 0 and done.stderr.strip():  # a stall ends in SimGrid's report of a deadlock: not news
         print(done.stderr.rstrip(), file=sys.stderr)
     if out["stalled"] >= 0:
         m = out["stalled"]
@@ -285,10 +347,11 @@ def run_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> S
         raise ValueError(f"messages[{out['bad']}]: packet {out['bad_packet']} delivers the sum of {out['bad_count']} "
                          f"contributions, not of all {int(s.ranks.shape[0])} ranks")
     result = SimResult(round(out["time_s"] * 1e9), out["hops"], s.messages)
-    return SimGridRun(result, out["transfers"], out["compile_s"], out["run_s"], out["peak_rss_bytes"])
+    return SimGridRun(result, out["transfers"], out["max_batch"], out["chain"], out["compile_s"], out["run_s"],
+                      out["peak_rss_bytes"])
 
 
-def simulate_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1) -> SimResult:
+def simulate_schedule(schedule: Schedule, *, check: bool = True, batch: int | None = None) -> SimResult:
     """Simulated time of a schedule on SimGrid's flow-level network (module docstring).
 
     Parameters
@@ -297,9 +360,10 @@ def simulate_schedule(schedule: Schedule, *, check: bool = True, batch: int = 1)
         The collective (its network, rates, delays and messages).
     check : bool
         Check that every packet of every final range arrives with all ``R`` contributions.
-    batch : int
+    batch : int, optional
         Most packets one SimGrid communication carries (1: every packet on its own; more: faster, coarser: a
-        batch arrives whole, so each hop of a pipeline holds up to ``batch`` packets).
+        batch arrives whole, so each hop of a pipeline holds up to ``batch`` packets); ``None`` (default): per
+        message, the rule of the module docstring (a pipeline's fill at most 1 % of a stream longer).
 
     Returns
     -------

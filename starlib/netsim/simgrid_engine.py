@@ -1,10 +1,14 @@
 """The C++ engine of :mod:`starlib.netsim.simgrid`, compiled at run time by cppyy in a process of its own.
 
 ``starlib_simgrid::Run`` builds the SimGrid platform (one host per node and per extra route source, one
-split-duplex link per link, one route per message path), starts the packets of every message as SimGrid
-communications in the order the schedule releases them (at most one transfer of each message in flight, so a
-message is a stream), delivers each transfer's packets the route's latency after its bytes are through (a SimGrid
-kernel timer), releases the packets that waited for them and checks their contribution counts.
+split-duplex link per link, one route per message path), gives each message its batch (:mod:`starlib.netsim.simgrid`:
+fixed, or the default rule from the longest dependency chain, found by releasing the packets in dependency order
+without time), and runs every message as a SimGrid actor on its route's source host: it sends its released packets
+in release order, at most one communication in flight (``Comm::send`` into the message's mailbox, whose permanent
+receiver on the destination host makes it start at once), and sets a kernel timer that delivers the packets the
+route's latency after their bytes are through; the delivery releases the packets that waited for them (waking the
+actors of idle messages) and checks their contribution counts. Nothing is detached: SimGrid 3.32 takes each
+finished detached communication out of one list by a scan of it.
 
 This file is also the worker script: ``python simgrid_engine.py FOLDER`` reads ``FOLDER/input.npz`` (written by
 :func:`starlib.netsim.simgrid.run_schedule`), runs the engine and writes ``FOLDER/result.json``. It imports numpy
@@ -14,7 +18,7 @@ one process.
 
 Example
 -------
->>> "class Run" in SOURCE and "Timer::set" in SOURCE
+>>> all(w in SOURCE for w in ("class Run", "Timer::set", "Comm::send", "set_receiver"))
 True
 """
 
@@ -28,25 +32,34 @@ from pathlib import Path
 
 SOURCE = r"""
 // starlib.netsim.simgrid: a schedule's message streams on SimGrid's flow-level network (JIT-compiled by cppyy).
-// Packet j of message m is released once every packet it depends on has arrived at m's source; each message sends
-// its released packets in release order, at most `batch` of them per SimGrid communication and one communication
-// at a time; a communication's packets arrive the route's latency after it completes (the model's latency factor is
-// 0, so SimGrid shares the bandwidth only; the engine adds the propagation delay with a kernel timer).
+// Packet j of message m is released once every packet it depends on has arrived at m's source. Each message is a
+// SimGrid actor on its route's source host that sends its released packets in release order, at most batch[m] of
+// them per communication and one communication at a time, into a mailbox of its own whose permanent receiver sits on
+// the route's destination host (so the communication starts at once, host to host). The packets of a finished
+// communication arrive the route's latency later (the model's latency factor is 0, so SimGrid shares the bandwidth
+// only; the engine adds the propagation delay with a kernel timer), which releases the packets waiting for them and
+// wakes the actors of idle messages.
+#include <malloc.h>
 #include <simgrid/kernel/Timer.hpp>
-#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starlib_simgrid {
 namespace sg4 = simgrid::s4u;
+
+// finished communications a message leaves in its mailbox before it clears them (one simcall per HOLD transfers)
+constexpr int64_t HOLD = 8;
 
 struct Outcome {
   double time = 0.0;         // seconds: the last packet's arrival
@@ -57,15 +70,16 @@ struct Outcome {
   int64_t bad = -1;          // first final message with a packet that carries a wrong count (-1: none)
   int64_t bad_packet = -1;
   int64_t bad_count = -1;
+  int64_t chain = 0;         // packets on the longest dependency chain
+  int64_t max_batch = 0;     // the largest batch of any message
 };
 
 class Run {
  public:
   Run(int64_t M, const int64_t* route, const int64_t* packets, const int64_t* base, const int64_t* bytes,
       const int64_t* dep_ptr, const int64_t* dep_msg, const int64_t* dep_off, const int64_t* own_lo,
-      const int64_t* own_hi, int64_t batch)
-      : M_(M), route_(route), P_(packets), base_(base), bytes_(bytes), batch_(batch), queue_(M), inflight_(M),
-        pending_(M), arrived_(M, 0) {
+      const int64_t* own_hi)
+      : M_(M), route_(route), P_(packets), base_(base), bytes_(bytes), queue_(M), arrived_(M, 0), idle_(M, 0) {
     int64_t total = base[M];
     count_.assign(total, 0);
     waiting_.assign(total, 0);
@@ -113,32 +127,87 @@ class Run {
     }
     zone->seal();
     src_.resize(routes);
-    dst_.resize(routes);
+    dst_.assign(route_dst, route_dst + routes);
     latency_.resize(routes);
     route_hops_.resize(routes);
     for (int64_t r = 0; r < routes; ++r) {  // read back from SimGrid: the links it routes over and their latency
       src_[r] = host_[route_src[r]];
-      dst_[r] = host_[route_dst[r]];
       std::vector<sg4::Link*> used;
       double lat = 0.0;
-      src_[r]->route_to(dst_[r], used, &lat);
+      src_[r]->route_to(host_[route_dst[r]], used, &lat);
       latency_[r] = lat;
       route_hops_[r] = used.size();
     }
   }
 
+  // Packets on the longest dependency chain: the schedule's packets in the order their dependencies release them,
+  // without time; a packet that waits for nothing is 1, one that waits for packets one more than the longest of them.
+  int64_t chain() const {
+    std::vector<int64_t> wait(waiting_), depth(waiting_.size(), 1);
+    std::vector<std::pair<int64_t, int64_t>> ready;
+    for (int64_t m = 0; m < M_; ++m)
+      for (int64_t j = 0; j < P_[m]; ++j)
+        if (wait[base_[m] + j] == 0) ready.emplace_back(m, j);
+    int64_t longest = 0;
+    while (!ready.empty()) {
+      auto [m, j] = ready.back();
+      ready.pop_back();
+      int64_t dg = depth[base_[m] + j];
+      longest = std::max(longest, dg);
+      for (int64_t u = user_ptr_[m]; u < user_ptr_[m + 1]; ++u) {
+        int64_t w = user_msg_[u], jw = j - user_off_[u];
+        if (jw < 0 || jw >= P_[w]) continue;
+        int64_t g = base_[w] + jw;
+        depth[g] = std::max(depth[g], dg + 1);
+        if (--wait[g] == 0) ready.emplace_back(w, jw);
+      }
+    }
+    return longest;
+  }
+
+  // message m's communications are capped at pace_Bps[m] bytes/s (0: no cap beyond the links')
+  void pace(const double* pace_Bps) {
+    rate_.resize(M_);
+    for (int64_t m = 0; m < M_; ++m) rate_[m] = pace_Bps[m] > 0 ? pace_Bps[m] : -1.0;
+  }
+
+  // batch > 0: every message sends up to `batch` packets per communication; batch = 0: message m up to
+  // 1 + floor(P_m * num / (den * (L - 1))) with L the longest chain (L - 1 taken as at least 1)
+  void batches(int64_t batch, int64_t num, int64_t den) {
+    chain_ = chain();
+    batch_.assign(M_, batch);
+    if (batch == 0) {
+      int64_t links = std::max<int64_t>(chain_ - 1, 1);
+      for (int64_t m = 0; m < M_; ++m) batch_[m] = 1 + (P_[m] * num) / (den * links);
+    }
+  }
+
   Outcome go(int64_t F, const int64_t* fin_msg, const int64_t* fin_lo, const int64_t* fin_hi, int64_t R) {
-    sg4::Activity::on_completion_cb([this](sg4::Activity const& a) { this->done(a); });
+    std::vector<sg4::ActorPtr> receiver(host_.size());
+    mailbox_.resize(M_);
+    actor_.resize(M_);
+    for (int64_t m = 0; m < M_; ++m) {
+      int64_t r = route_[m], h = dst_[r];
+      if (!receiver[h]) {  // the permanent receiver of the host's mailboxes: waits for a message nobody sends
+        receiver[h] = sg4::Actor::create("r" + std::to_string(h), host_[h],
+                                         [] { sg4::Mailbox::by_name("nobody")->get<void>(); });
+        receiver[h]->daemonize();
+      }
+      mailbox_[m] = sg4::Mailbox::by_name("m" + std::to_string(m));
+      mailbox_[m]->set_receiver(receiver[h]);
+      actor_[m] = sg4::Actor::create("m" + std::to_string(m), src_[r], [this, m] { this->stream(m); });
+    }
     for (int64_t m = 0; m < M_; ++m)
       for (int64_t j = 0; j < P_[m]; ++j)
         if (waiting_[base_[m] + j] == 0) release(m, j);
-    kick();
     sg4::Engine::get_instance()->run();
-    grave_.clear();
+    actor_.clear();
     Outcome out;
     out.time = last_;
     out.hops = hops_;
     out.transfers = transfers_;
+    out.chain = chain_;
+    out.max_batch = M_ ? *std::max_element(batch_.begin(), batch_.end()) : 0;
     for (int64_t m = 0; m < M_; ++m)
       if (arrived_[m] != P_[m]) {
         out.stalled = m;
@@ -159,42 +228,43 @@ class Run {
   }
 
  private:
-  // a released packet joins its message's queue; the idle messages send once the event's releases are all in
+  // a released packet joins its message's queue and wakes the message's actor if it waits for packets
   void release(int64_t m, int64_t j) {
-    if (queue_[m].empty() && !inflight_[m]) ready_.push_back(m);
     queue_[m].push_back(j);
+    if (idle_[m]) {
+      idle_[m] = 0;
+      actor_[m]->resume();
+    }
   }
-  void kick() {
-    for (int64_t m : ready_) send(m);
-    ready_.clear();
-  }
-  void send(int64_t m) {
+  // the actor of message m: one communication at a time (Comm::send starts it and waits for its end in one simcall),
+  // then the timer of its arrival; it waits (suspended) while no packet is released and ends after its last packet
+  void stream(int64_t m) {
+    int64_t sent = 0, held = 0, r = route_[m];
     std::deque<int64_t>& q = queue_[m];
-    int64_t k = std::min<int64_t>(batch_, q.size());
-    std::vector<int64_t>& pk = pending_[m];
-    pk.assign(q.begin(), q.begin() + k);
-    q.erase(q.begin(), q.begin() + k);
-    uint64_t size = 0;
-    for (int64_t j : pk) size += bytes_[base_[m] + j];
-    int64_t r = route_[m];
-    sg4::CommPtr c = sg4::Comm::sendto_init(src_[r], dst_[r]);
-    c->set_payload_size(size);
-    c->set_data(reinterpret_cast<void*>(static_cast<intptr_t>(m)));
-    inflight_[m] = c;
-    hops_ += k * route_hops_[r];
-    ++transfers_;
-    c->start();
-  }
-  void done(const sg4::Activity& a) {
-    grave_.clear();  // the communications that completed before this one (SimGrid is done with them)
-    int64_t m = static_cast<int64_t>(reinterpret_cast<intptr_t>(a.get_data<void>()));
-    grave_.push_back(std::move(inflight_[m]));  // `a` itself: kept alive until SimGrid has finished with it
-    inflight_[m] = nullptr;
-    std::vector<int64_t> pk = std::move(pending_[m]);
-    pending_[m] = std::vector<int64_t>();
-    double at = sg4::Engine::get_clock() + latency_[route_[m]];
-    simgrid::kernel::timer::Timer::set(at, [this, m, pk = std::move(pk)]() { this->arrive(m, pk); });
-    if (!queue_[m].empty()) send(m);
+    simgrid::kernel::actor::ActorImpl* self = sg4::Actor::self()->get_impl();
+    while (sent < P_[m]) {
+      if (q.empty()) {
+        idle_[m] = 1;
+        sg4::this_actor::suspend();
+        continue;
+      }
+      int64_t k = std::min<int64_t>(batch_[m], q.size());
+      std::vector<int64_t> pk(q.begin(), q.begin() + k);
+      q.erase(q.begin(), q.begin() + k);
+      uint64_t size = 0;
+      for (int64_t j : pk) size += bytes_[base_[m] + j];
+      hops_ += k * route_hops_[r];
+      ++transfers_;
+      sent += k;
+      sg4::Comm::send(self, mailbox_[m], static_cast<double>(size), rate_[m], &token_, sizeof(void*), nullptr, nullptr,
+                      nullptr, -1.0);
+      double at = sg4::Engine::get_clock() + latency_[r];
+      simgrid::kernel::timer::Timer::set(at, [this, m, pk = std::move(pk)]() { this->arrive(m, pk); });
+      if (++held == HOLD || sent == P_[m]) {  // the finished communications wait in the mailbox: let them go
+        mailbox_[m]->clear();
+        held = 0;
+      }
+    }
   }
   void arrive(int64_t m, const std::vector<int64_t>& pk) {
     last_ = std::max(last_, sg4::Engine::get_clock());
@@ -209,25 +279,30 @@ class Run {
         if (--waiting_[g] == 0) release(w, jw);
       }
     }
-    kick();
   }
 
   int64_t M_;
   const int64_t *route_, *P_, *base_, *bytes_;
-  int64_t batch_;
   std::vector<std::deque<int64_t>> queue_;
-  std::vector<sg4::CommPtr> inflight_, grave_;
-  std::vector<std::vector<int64_t>> pending_;
-  std::vector<int64_t> arrived_, count_, waiting_, user_ptr_, user_msg_, user_off_, ready_;
-  std::vector<sg4::Host*> host_, src_, dst_;
-  std::vector<double> latency_;
+  std::vector<int64_t> arrived_;
+  std::vector<char> idle_;
+  std::vector<int64_t> count_, waiting_, user_ptr_, user_msg_, user_off_, batch_, dst_;
+  std::vector<sg4::Mailbox*> mailbox_;
+  std::vector<sg4::ActorPtr> actor_;
+  std::vector<sg4::Host*> host_, src_;
+  std::vector<double> latency_, rate_;
   std::vector<int64_t> route_hops_;
+  int64_t chain_ = 0;
+  int token_ = 0;  // the payload of every communication (a mailbox refuses none)
   double last_ = 0.0;
   uint64_t hops_ = 0, transfers_ = 0;
 };
 
 // The engine of this process (SimGrid allows one): the configuration of the module docstring, logging at warnings.
+// Allocations from 128 KiB on are mapped, not taken from the heap (no growing threshold), so the actors' stacks
+// cost the pages they touch only.
 void start_engine(const std::vector<std::string>& config) {
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   static int argc = 2;
   static char a0[] = "starlib", a1[] = "--log=root.thres:warning";
   static char* argv[] = {a0, a1, nullptr};
@@ -259,13 +334,16 @@ def main(argv: list[str]) -> int:
     ns.start_engine(vec(setup["config"]))
     compiled = time.perf_counter()
     run = ns.Run(int(setup["messages"]), a["route"], a["packets"], a["base"], a["bytes"], a["dep_ptr"],
-                 a["dep_msg"], a["dep_off"], a["own_lo"], a["own_hi"], int(setup["batch"]))
+                 a["dep_msg"], a["dep_off"], a["own_lo"], a["own_hi"])
     run.platform(int(setup["hosts"]), int(setup["links"]), a["rate"], a["delay"], int(setup["routes"]),
                  a["route_src"], a["route_dst"], a["route_ptr"], a["route_link"], a["route_up"])
+    run.pace(a["pace"])
+    run.batches(int(setup["batch"]), *map(int, setup["error"]))
     out = run.go(int(setup["finals"]), a["fin_msg"], a["fin_lo"], a["fin_hi"], int(setup["ranks"]))
     result = {"time_s": float(out.time), "hops": int(out.hops), "transfers": int(out.transfers),
               "stalled": int(out.stalled), "arrived": int(out.arrived), "bad": int(out.bad),
               "bad_packet": int(out.bad_packet), "bad_count": int(out.bad_count),
+              "chain": int(out.chain), "max_batch": int(out.max_batch),
               "compile_s": compiled - start, "run_s": time.perf_counter() - compiled,
               "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
     (folder / OUTPUT).write_text(json.dumps(result))

@@ -96,6 +96,45 @@ def test_a_tree_allreduce_on_a_star_pipelines_packets_or_batches(batch):
     run = simgrid.run_schedule(s, batch=batch)
     assert run.result.time_ns == round((p + batch) * ns(pb) + 2000)
     assert run.result.hops == 6 * p and run.transfers == 6 * p // batch
+    assert (run.batch, run.chain) == (batch, 2)  # leaf -> centre -> leaf: two packets on every dependency chain
+
+
+@pytest.mark.parametrize(("p", "k"), [(99, 1), (300, 4)])
+def test_the_default_batch_is_one_plus_a_hundredth_of_a_stream_per_link_of_the_longest_chain(p, k):
+    # the star of the test above with p packets of MIN_PACKET bytes: the chain is 2 packets (one link between them),
+    # so every stream of p packets gets k = 1 + floor(p / 100); the pipeline then holds k packets per hop: (p + k)
+    # transfer times and two delays, (k - 1) transfer times more than batch=1, at most p / 100 of them (1 %)
+    s = tree_schedule(4, np.array([[0, 1], [0, 2], [0, 3]]), [np.array([-1, 0, 0, 0])], p * MIN_PACKET,
+                      packet_bytes=MIN_PACKET)
+    run = simgrid.run_schedule(s)
+    assert (run.batch, run.chain) == (k, 2)
+    assert run.result.time_ns == round((p + k) * ns(MIN_PACKET) + 2000)
+    assert run.transfers == 6 * -(-p // k) and run.result.hops == 6 * p
+    assert run.result.time_ns - round((p + 1) * ns(MIN_PACKET) + 2000) <= 0.01 * p * ns(MIN_PACKET) + 1  # + rounding
+
+
+def test_polarfly_trees_are_the_contention_free_pipeline_at_batch_1_and_within_1_percent_by_default():
+    # PolarFly ER_7 (57 routers), its 4 shallow EDSTs (edge-disjoint: every link direction carries one stream, no
+    # sharing), 16 MiB: p = 512 packets of 8 KiB per tree, and the deepest tree (depth h) decides: a packet climbs h
+    # links and comes down h, so (p + (2h - 1) k) transfer times + 2h delays with k packets per hop. The default
+    # gives the chain of 2h packets k = 1 + 512 // (100 (2h - 1)).
+    from starlib.api import edsts, network
+
+    G = network("polarfly", q=7)
+    T = edsts(G, method="shallow")
+    h = max(int(t.depth) for t in T)
+    p = (16 << 20) // len(T) // 8192
+    assert p * len(T) * 8192 == 16 << 20
+    s = tree_schedule(G.n, G.edges, [t.parent_array() for t in T], 16 << 20)
+    exact = simgrid.run_schedule(s, batch=1)
+    assert (exact.batch, exact.chain) == (1, 2 * h)
+    assert exact.result.time_ns == round((p + 2 * h - 1) * ns(8192) + 2 * h * 1000)
+    coarse = simgrid.run_schedule(s)
+    k = 1 + p // (100 * (2 * h - 1))
+    assert k > 1 and (coarse.batch, coarse.chain) == (k, 2 * h)
+    assert coarse.result.time_ns == round((p + (2 * h - 1) * k) * ns(8192) + 2 * h * 1000)
+    assert coarse.result.hops == exact.result.hops and coarse.transfers < exact.transfers
+    assert 0 < coarse.result.time_ns - exact.result.time_ns <= 0.01 * exact.result.time_ns
 
 
 def test_a_schedule_that_loses_a_contribution_or_stalls_is_refused():
@@ -144,3 +183,30 @@ def test_bad_input_and_a_missing_simgrid_are_named(monkeypatch):
     monkeypatch.setattr(simgrid.ctypes.util, "find_library", lambda name: None)
     with pytest.raises(MissingExtra, match="apt-get install libsimgrid-dev"):
         simgrid.simulate_schedule(s)
+
+
+@pytest.mark.parametrize(("pace", "batch"), [(50.0, 1), (25.0, 1), (25.0, 4), (400.0, 1)])
+def test_a_paced_stream_is_capped_at_its_pace(pace, batch):
+    # 8 packets of 1000 bytes from 0 to 1 on a 100 Gb/s, 1 us link, the message paced: each communication flows at
+    # min(pace, 100) Gb/s, so the stream's bytes take 8 x 8000 / min(pace, 100) ns and the last one a delay more
+    b = ScheduleBuilder(2, np.array([[0, 1]]), [100.0], [1.0], chunk_bytes=[1000] * 8)
+    b.add([0, 1], list(range(8)), own=True, pace_gbps=pace)
+    r = simgrid.run_schedule(b.build("paced", size=8000), check=False, batch=batch)
+    assert r.result.time_ns == round(8 * 8000 / min(pace, 100.0) + 1000)
+
+
+def test_two_weighted_trees_on_one_link_paced_at_their_share():
+    # two routers, two trees of weight 1/2 (rooted at 0 and at 1): each direction carries one tree's reduce and the
+    # other's broadcast, each paced at 50 Gb/s, so the two flows of a direction never exceed its 100 Gb/s
+    import networkx as nx
+
+    from starlib.allreduce.schedules import build_schedule
+
+    n, b, d = 20, 1000, 960
+    kw = dict(trees=[np.array([-1, 0]), np.array([1, -1])], weights=[0.5, 0.5], hosts_per_router=0,
+              packet_bytes=b, delay_us=d / 1000)
+    paced = build_schedule(nx.path_graph(2), "weighted-trees", 2 * n * b, **kw)
+    t = simgrid.run_schedule(paced, batch=1).result.time_ns
+    # paced: reduce packet j leaves at 160 j (8000 bits at 50 Gb/s) and arrives 160 + d after it left; the root's
+    # broadcast packet j follows at the same pace, d later: 160 n + 2 d for the last one, 160 (n - 1) + 2 (160 + d)
+    assert t == 160 * (n + 1) + 2 * d
