@@ -8,12 +8,14 @@ ER_32 (1,057 routers, the PolarFly of radix 49). Links of 100 Gb/s each way and 
 64 MiB on: :func:`packet_bytes_for`).
 
 Cases (:func:`cases`): every schedule of :data:`starlib.allreduce.schedules.SCHEDULES` with the routers as the
-ranks (``hosts_per_router = 0``), at the sizes :func:`sizes_for` gives (every power of 4 from 1 KiB to 16 MiB, and
+ranks (``hosts_per_router = 0``), at the sizes :func:`sizes_for` gives (1, 16 and 256 KiB, 1, 4 and 16 MiB, and
 64 and 256 MiB, on networks of at most :data:`LARGE_ROUTERS` routers; :data:`MID_SIZES` up to 1,000 routers;
 :data:`BIG_SIZES` beyond), the contended ``ring-sp`` only up to :data:`LARGE_ROUTERS` routers (it is there to
-show what notebook 15's ring was); with the designers' endpoints, in-network and on the hosts, the schedules of
-:data:`HOST_SCHEDULES` at :data:`HOST_SIZES` (not on the fat tree, whose endpoints hang from its leaves only, nor
-at 1,000 routers); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
+show what notebook 15's ring was); with the designers' endpoints, the schedules of :data:`HOST_SCHEDULES` at
+:data:`HOST_SIZES`, in-network (the hosts reduce into their router) on every network of fewer than 1,000 routers
+but the fat tree (whose endpoints hang from its leaves only), and on the hosts (every host a rank) on the networks
+of at most :data:`LARGE_ROUTERS` routers (250 to 490 ranks; a host-based ring over the 2,336 hosts of PolarStar
+would be 22 million packets); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
 is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on both simulators.
 
 :func:`points` gives the cases as sweep points (:class:`starlib.sweep.engine.Point`) for ``starlib sweep
@@ -48,15 +50,15 @@ __all__ = ["GridNetwork", "NETWORKS", "SIZES", "LARGE_SIZES", "LARGE_ROUTERS", "
 RADIX = 16
 #: the radix budget of the network of more than 1,000 routers (PolarFly ER_32: 1,057 routers)
 LARGE_RADIX = 49
-SIZES = tuple(4 ** e * 1024 for e in range(8))  # 1 KiB .. 16 MiB
+SIZES = (1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20)  # 1 KiB .. 16 MiB
 LARGE_SIZES = (64 << 20, 256 << 20)
 #: networks with at most this many routers run every size, 1 KiB .. 256 MiB, and the contended ring
 LARGE_ROUTERS = 128
 #: the sizes of the networks of 128 to 1,000 routers, and of the 1,000-router network
-MID_SIZES = (1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20)
-BIG_SIZES = (1 << 10, 64 << 10, 1 << 20, 16 << 20)
+MID_SIZES = (1 << 10, 64 << 10, 1 << 20, 16 << 20)
+BIG_SIZES = (1 << 10, 1 << 20, 16 << 20)
 HOST_SCHEDULES = ("trees", "ring", "dbtree", "halving-doubling", "bfs")
-HOST_SIZES = (1 << 20, 16 << 20)
+HOST_SIZES = (16 << 20,)
 #: the largest schedule (packets) a 1,000-router case runs
 MAX_PACKETS = 20_000_000
 LINK_GBPS = 100.0
@@ -171,7 +173,7 @@ def sizes_for(routers: int) -> tuple[int, ...]:
     Example
     -------
     >>> [len(sizes_for(n)) for n in (91, 450, 1057)]
-    [10, 6, 4]
+    [8, 4, 3]
     """
     if routers <= LARGE_ROUTERS:
         return SIZES + LARGE_SIZES
@@ -190,7 +192,8 @@ def cases() -> list[dict[str, Any]]:
         runs = [(0, "in-network", name, size) for name in SCHEDULES for size in sizes_for(g.n)
                 if name != "ring-sp" or g.n <= LARGE_ROUTERS]
         if net.endpoints and g.n < 1000:
-            runs += [(net.endpoints, mode, name, size) for mode in ("in-network", "host") for name in HOST_SCHEDULES
+            modes = ("in-network", "host") if g.n <= LARGE_ROUTERS else ("in-network",)
+            runs += [(net.endpoints, mode, name, size) for mode in modes for name in HOST_SCHEDULES
                      for size in HOST_SIZES]
         for P, mode, name, size in runs:
             if g.n >= 1000 and _packets(g.n, name, size) > MAX_PACKETS:
