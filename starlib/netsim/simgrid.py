@@ -36,7 +36,9 @@ it in a queue), each communication carrying the packets queued when it starts, a
 never waits for more. ``batch=1`` moves every packet on its own; a larger ``batch`` coarsens the transfers (fewer,
 larger communications, faster to simulate) without changing a single dependency or count, but the packets of a
 batch arrive together, so each hop of a pipeline holds up to ``batch`` packets. The run checks that every packet
-arrives and every packet of a final range carries all ``R`` contributions.
+arrives and every packet of a final range carries all ``R`` contributions. A paced message (``pace_gbps[m] > 0``,
+:mod:`starlib.allreduce.schedule`, *Pacing*) caps each of its communications at its pace (the ``rate`` of
+``Comm::send``): the flow-level form of ns-3's one-packet token bucket, the same bytes per second.
 
 The default batch
 -----------------
@@ -55,7 +57,7 @@ PolarFly, schedule              1 MiB        16 MiB            64 MiB
 ==============================  ===========  ================  ================
 q = 7, trees (h = 3)            0            +0.95 % (2)       +0.97 % (5)
 q = 13, trees (h = 3)           0            0                 +0.84 % (3)
-q = 31, trees (h = 3)           0            0                 Q31_64_ERROR
+q = 31, trees (h = 3)           0            0                 (not run)
 q = 7, 13: ring                 0            0                 0
 q = 7, halving-doubling         0            +0.034 % (2)      +0.066 % (8)
 q = 13, halving-doubling        0            +0.003 % (2)      +0.015 % (6)
@@ -92,20 +94,20 @@ The same schedule gives the same time on every run: SimGrid's scheduling is dete
 
 The cost
 --------
-About 20 us of CPU per SimGrid communication (simcalls, routing, the max-min update), whatever the number under
-way. Measured on one core of a shared 2-core machine (CPU time of the child process; routers as ranks, 8 KiB
-packets, shallow EDSTs), PolarFly q = 31 (993 routers, 16 trees of depth 3, 31,744 messages):
+About 30 us of wall time per SimGrid communication (simcalls, routing, the max-min update), whatever the number
+under way. Measured on a shared 2-core machine (wall time of the child process after 3-5 s of compiling; routers
+as ranks, 8 KiB packets, shallow EDSTs), PolarFly q = 31 (993 routers, 16 trees of depth 3, 31,744 messages):
 
 =================  =====================  ===============================  ===================================
-trees              communications         before (detached comms)          now (default batch)
+trees              communications         detached communications          now (default batch: 1 here)
 =================  =====================  ===============================  ===================================
-1 MiB              253,952                over 2 min (batch=1, stopped)    Q31_1_NOW
-16 MiB             4,063,232              11 min with ``batch=8``:         Q31_16_NOW
-                                          116,100 ns (+25 %)
-64 MiB             Q31_64_COMMS           not run                          Q31_64_NOW
+1 MiB              253,952                over 2 min (batch=1, stopped)    7.5 s, 849 MB: 14,520 ns
+16 MiB             4,063,232              11 min with ``batch=8``:         128 s, 1,008 MB: 93,163 ns
+                                          116,100 ns (+25 %)               (the hand value)
 =================  =====================  ===============================  ===================================
 
-The ring (1,986 messages) and halving-doubling (14,755 messages) at q = 31: RING_HD_NOW.
+The ring on a Hamiltonian cycle at q = 31 and 16 MiB (both directions, 1,986 messages, 7,880,448 communications of
+one packet of 4,224 bytes): 287 s, 628 MB, 2,654,771 ns (1,984 steps of a delay and a packet each, 1.34 us).
 
 Example
 -------
