@@ -15,8 +15,9 @@ show what notebook 15's ring was); with the designers' endpoints, the schedules 
 :data:`HOST_SIZES`, in-network (the hosts reduce into their router) on every network of fewer than 1,000 routers
 but the fat tree (whose endpoints hang from its leaves only), and on the hosts (every host a rank) on the networks
 of at most :data:`LARGE_ROUTERS` routers (250 to 490 ranks; a host-based ring over the 2,336 hosts of PolarStar
-would be 22 million packets); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS` (``multiring``
-is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on both simulators.
+would be 22 million packets); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS`
+(``multiring`` is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on
+both simulators.
 
 :func:`points` gives the cases as sweep points (:class:`starlib.sweep.engine.Point`) for ``starlib sweep
 schedules``: Dask tasks on a local cluster or the scheduler at ``--scheduler``, each row written as it arrives, a
