@@ -1,4 +1,4 @@
-"""The trees on a packet-level network simulator (ns-3): simulated allreduce over EDSTs against notebook 08's model.
+"""Allreduce schedules on two network simulators: ns-3 (packet level, the reference) and SimGrid (flow level).
 
 =========================================  =====================================================================
 module                                     contents
@@ -12,12 +12,16 @@ module                                     contents
 :mod:`~starlib.netsim.simulate`            messages of a tree or ring allreduce (notebook 15), run there
 :mod:`~starlib.netsim.grid`                the grid of ``make simulate`` (networks, algorithms, sizes) and its
                                            record ``data/simulate.csv`` with notebook 08's model alongside
-:mod:`~starlib.netsim.figures`             notebook 15's figure: simulated against modelled times
+:mod:`~starlib.netsim.cases`               one simulated case with ForestColl's optimum and the proved bound beside
+                                           it (what ``starlib simulate`` prints); the two simulators declared once
+:mod:`~starlib.netsim.comparison`          the grid of ``make schedules`` and its record ``data/schedules.csv``
+:mod:`~starlib.netsim.study`               what notebook 16 reads off that record
+:mod:`~starlib.netsim.figures`             the figures of notebooks 15 and 16
 =========================================  =====================================================================
 
 A side domain on top: it imports the core, the EDST methods, :mod:`starlib.allreduce`, :mod:`starlib.io` (its
-record), the user API and the paper's figure style; nothing imports it. ns-3 is
-imported on first use only (tens of seconds).
+records), the sweep engine (the grid's Dask tasks), the user API and the paper's figure style; only the command line
+imports it. ns-3 and SimGrid are imported on first use only (tens of seconds).
 """
 
 from __future__ import annotations
