@@ -102,8 +102,9 @@ er-depth3: venv ## regenerate starlib/edst/depth/er_depth3/q*.json: depth-3 maxi
 slimfly-depth3: venv ## regenerate starlib/edst/depth/slimfly_depth3/q*.json: depth-3 maximum EDST families of Slim Fly MMS(q), q = 7 (CP-SAT, one worker, ~6 min)
 	$(ONE_THREAD) $(BIN)/python tools/slimfly_depth3.py
 
-# The ns-3 record (data/simulate.csv) that notebook 15 reads: allreduce over EDSTs, one BFS tree and a ring on four
-# networks, 1 KiB..16 MiB, simulated packet by packet and modelled as in notebook 08.
+# The ns-3 record (data/simulate.csv) that notebook 15 reads: allreduce over EDSTs, one BFS tree, the ring on a
+# Hamiltonian cycle and the contended ring on four networks, 1 KiB..16 MiB, simulated packet by packet and modelled
+# as in notebook 08.
 simulate: venv ## regenerate data/simulate.csv: the trees on the ns-3 simulator (a few minutes here)
 	$(BIN)/python -m starlib.netsim.grid -o data/simulate.csv
 
