@@ -1,4 +1,6 @@
-"""The figure of notebook 15: simulated (ns-3) against modelled (notebook 08) allreduce times.
+"""The figures of notebooks 15 and 16: simulated (ns-3) against modelled (notebook 08) allreduce times
+(:func:`simulated_figure`), and every schedule of the schedules record against ForestColl's optimum
+(:func:`schedules_figure`).
 
 Example
 -------
@@ -32,11 +34,18 @@ from matplotlib.lines import Line2D
 
 from ..paper.figures import MARKERS, MAX_HEIGHT, PALETTE, TWO_COLUMN, paper_style
 
-__all__ = ["simulated_figure", "ALGORITHM_LABELS", "NETWORK_LABELS"]
+__all__ = ["simulated_figure", "schedules_figure", "ALGORITHM_LABELS", "NETWORK_LABELS", "SCHEDULE_LABELS"]
 
 ALGORITHM_LABELS = {"bfs": "one BFS tree", "auto": "construction (Table I)", "shallow": "shallow maximum",
                     "ring": "Hamiltonian ring", "ring-sp": "contended ring"}
-NETWORK_LABELS = {"polarfly": "PolarFly", "slimfly": "Slim Fly", "bundlefly": "Bundlefly", "polarstar": "PolarStar"}
+NETWORK_LABELS = {"polarfly": "PolarFly", "slimfly": "Slim Fly", "bundlefly": "Bundlefly", "polarstar": "PolarStar",
+                  "polarstar-iq": "PolarStar", "dragonfly": "Dragonfly", "fat-tree": "fat tree", "hyperx": "HyperX"}
+#: parameters a panel title leaves out (they do not tell the networks of the record apart)
+_QUIET_PARAMS = ("arrangement", "loops", "p")
+#: the schedules of the schedules record (:data:`starlib.allreduce.schedules.SCHEDULES`), in the figure's order
+SCHEDULE_LABELS = {"trees": "EDSTs (shallow family)", "weighted-trees": "weighted trees", "bfs": "one BFS tree",
+                   "ring": "Hamiltonian ring", "multiring": "disjoint Hamiltonian rings", "ring-sp": "contended ring",
+                   "dbtree": "double binary tree", "halving-doubling": "halving-doubling"}
 
 
 def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
@@ -81,4 +90,71 @@ def simulated_figure(table: pd.DataFrame) -> matplotlib.figure.Figure:
         handles += [Line2D([], [], color="grey", ls="-", label="ns-3"),
                     Line2D([], [], color="grey", ls="--", label="model (notebook 08)")]
         fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
+    return fig
+
+
+def schedules_figure(record: pd.DataFrame, simulator: str = "ns3") -> matplotlib.figure.Figure:
+    """One panel per network: every schedule's time over ForestColl's optimum against the message size.
+
+    Parameters
+    ----------
+    record : pandas.DataFrame
+        Rows of ``data/schedules.csv`` (columns ``network``, ``params``, ``routers``, ``hosts_per_router``,
+        ``schedule``, ``simulator``, ``size_bytes``, ``time_us``, ``optimum_us``, ``bound_us``); the routers as
+        ranks (``hosts_per_router = 0``) on ``simulator`` are drawn.
+    simulator : str
+        The simulator whose times are drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two columns of panels at the two-column width, networks by size; one colour and marker per schedule, the
+        proved lower bound over the optimum dashed grey (below 1 where ForestColl's schedule is not optimal among
+        all allreduces, above 1 where latency bounds a small message); one legend below the panels.
+
+    Example
+    -------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> t = pd.DataFrame({"network": "slimfly", "params": "q=7", "routers": 98, "hosts_per_router": 0,
+    ...                   "simulator": "ns3", "schedule": list(SCHEDULE_LABELS), "size_bytes": 1 << 20,
+    ...                   "time_us": 90.0, "optimum_us": 80.0, "bound_us": 80.0})
+    >>> fig = schedules_figure(pd.concat([t, t.assign(size_bytes=16 << 20)])); fig.canvas.draw()
+    >>> len(fig.axes), [float(round(v, 2)) for v in fig.get_size_inches()]
+    (2, [7.1, 2.65])
+    >>> box = fig.legends[0].get_window_extent()
+    >>> len(fig.legends[0].get_texts()), bool(box.x0 >= 0 and box.x1 <= fig.bbox.x1)
+    (9, True)
+    """
+    t = record[(record.hosts_per_router == 0) & (record.simulator == simulator)]
+    nets = t.groupby(["network", "params"]).routers.first().sort_values(kind="stable")
+    schedules = [s for s in SCHEDULE_LABELS if s in set(t.schedule)]
+    rows = max(1, -(-len(nets) // 2))
+    with paper_style():
+        height = min(1.75 * rows + 0.9, MAX_HEIGHT)
+        fig, axes = plt.subplots(rows, 2, figsize=(TWO_COLUMN, height), squeeze=False, layout="constrained")
+        for ax, ((net, params), n) in zip(axes.flat, nets.items(), strict=False):
+            sub = t[(t.network == net) & (t.params == params)]
+            for i, s in enumerate(SCHEDULE_LABELS):
+                if s not in schedules:
+                    continue
+                g = sub[sub.schedule == s].sort_values("size_bytes")
+                ax.plot(g.size_bytes, g.time_us / g.optimum_us, "-", color=PALETTE[i], marker=MARKERS[i],
+                        mfc="none", ms=3.5, lw=1)
+            ref = sub.groupby("size_bytes")[["bound_us", "optimum_us"]].first()
+            ax.plot(ref.index, ref.bound_us / ref.optimum_us, "--", color="grey", lw=0.9)
+            ax.axhline(1.0, color="grey", lw=0.6)
+            shown = " ".join(p for p in str(params).split() if p.split("=")[0] not in _QUIET_PARAMS)
+            ax.set(xscale="log", yscale="log", title=f"{NETWORK_LABELS.get(net, net)} {shown}, {n} routers")
+            ax.set_xscale("log", base=2)
+            ax.xaxis.set_major_locator(mticker.LogLocator(base=2, numticks=6))
+        for ax in axes.flat[len(nets):]:
+            ax.set_visible(False)
+        for ax in axes[:, 0]:
+            ax.set_ylabel("time / optimum")
+        for ax in axes[-1]:
+            ax.set_xlabel("message size (bytes)")
+        handles = [Line2D([], [], color=PALETTE[i], marker=MARKERS[i], mfc="none", label=label)
+                   for i, (s, label) in enumerate(SCHEDULE_LABELS.items()) if s in schedules]
+        handles.append(Line2D([], [], color="grey", ls="--", label="proved bound"))
+        fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
     return fig
