@@ -67,7 +67,7 @@ from .shallow_study import measured_depths
 __all__ = ["Design", "slimfly_design", "polarfly_design", "bundlefly_design", "polarstar_design", "dragonfly_design",
            "fat_tree_design", "hyperx_design", "torus_design", "hypercube_design", "jellyfish_design",
            "peer_designs", "design_table", "ports", "certified_maximum", "peer_row", "ROW_COLUMNS", "STAR_PRODUCTS",
-           "jellyfish_spread", "SPREAD_COLUMNS"]
+           "jellyfish_spread", "SPREAD_COLUMNS", "MEASURES", "arrangement_comparison", "budget_comparison"]
 
 #: The star-product families (the others are their peers).
 STAR_PRODUCTS = ("slimfly", "polarfly", "bundlefly", "polarstar-iq", "polarstar-paley")
@@ -76,6 +76,10 @@ STAR_PRODUCTS = ("slimfly", "polarfly", "bundlefly", "polarstar-iq", "polarstar-
 ROW_COLUMNS = ("radix_budget", "network", "parameters", "kind", "routers", "links", "diameter", "network_ports",
                "endpoints_per_router", "radix", "endpoints", "upper_bound", "max_edsts", "certified",
                "edsts_per_port", "shallow_depth", "lower_bound", "allreduce_us")
+
+#: The measured columns of a row that two designs of the same budget are compared on.
+MEASURES = ("routers", "links", "diameter", "max_edsts", "edsts_per_port", "shallow_depth", "lower_bound",
+            "allreduce_us")
 
 #: The columns of ``paper_tables/peers_jellyfish.csv``, in order.
 SPREAD_COLUMNS = ("radix_budget", "parameters", "seeds", "diameter_min", "diameter_max", "max_edsts_min",
@@ -535,3 +539,99 @@ def jellyfish_spread(table: pd.DataFrame) -> pd.DataFrame:
             row[f"{col}_max"] = grp[col].max().item()
         rows.append(row)
     return pd.DataFrame(rows, columns=list(SPREAD_COLUMNS))
+
+
+def arrangement_comparison(table: pd.DataFrame, first: str = "absolute", second: str = "circulant") -> pd.DataFrame:
+    """The Dragonfly's two global-link arrangements side by side, per radix budget and measure.
+
+    Parameters
+    ----------
+    table : rows of :func:`peer_row` (other networks are ignored).
+    first, second : the arrangements compared (the ``arrangement=`` of the Dragonfly's parameters).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per budget and measure of :data:`MEASURES`: ``radix_budget``, ``measure``, the value under
+        ``first`` and under ``second`` (columns named after them), and ``agree``.
+
+    Raises
+    ------
+    ValueError
+        If a budget lacks one of the two arrangements, or has one twice.
+
+    Example
+    -------
+    >>> t = pd.DataFrame({"radix_budget": [16, 16], "network": ["dragonfly"] * 2,
+    ...                   "parameters": ["a=8 p=4 h=4 arrangement=absolute", "a=8 p=4 h=4 arrangement=circulant"],
+    ...                   **{m: [1, 1] for m in MEASURES}})
+    >>> t.loc[1, "shallow_depth"] = 2
+    >>> c = arrangement_comparison(t)
+    >>> c[~c.agree][["radix_budget", "measure", "absolute", "circulant"]].values.tolist()
+    [[16, 'shallow_depth', 1, 2]]
+    """
+    d = table[table.network == "dragonfly"].copy()
+    d["arrangement"] = [dict(w.split("=", 1) for w in p.split()).get("arrangement") for p in d.parameters]
+    rows = []
+    for budget, grp in d.groupby("radix_budget", sort=True):
+        by = {a: grp[grp.arrangement == a] for a in (first, second)}
+        if any(len(g) != 1 for g in by.values()):
+            raise ValueError(f"radix budget {budget}: the Dragonfly has {len(by[first])} {first} and "
+                             f"{len(by[second])} {second} rows, one of each is needed")
+        for m in MEASURES:
+            a, b = by[first][m].item(), by[second][m].item()
+            rows.append({"radix_budget": int(budget), "measure": m, first: a, second: b, "agree": bool(a == b)})
+    return pd.DataFrame(rows, columns=["radix_budget", "measure", first, second, "agree"])
+
+
+def budget_comparison(table: pd.DataFrame) -> pd.DataFrame:
+    """Per radix budget, the numbers notebook 14's observations compare: the star products against the Dragonfly,
+    the fat tree and HyperX.
+
+    Parameters
+    ----------
+    table : rows of :func:`peer_row` (with ``kind``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per budget (index ``radix_budget``): ``star_trees`` and ``star_us``, the most trees and the
+        fastest allreduce of any star product, and ``star_per_port`` the most EDSTs per port; ``dragonfly_trees``,
+        ``dragonfly_us`` (its faster arrangement), ``dragonfly_depth_min``, ``dragonfly_depth_max``;
+        ``fat_tree_trees``, ``fat_tree_us``; ``hyperx_trees``, ``hyperx_depth``, ``hyperx_per_port``,
+        ``hyperx_us``; ``d3_depth`` and ``d3_lower_bound``, the deepest family and the largest lower bound of
+        the diameter-3 star products (Bundlefly, PolarStar); ``fastest``, the network of the fastest allreduce,
+        and ``most_per_port``, the network(s) with the most EDSTs per port (joined by ``,``).
+
+    Example
+    -------
+    >>> import pathlib
+    >>> t = pd.read_csv(pathlib.Path(__file__).parents[2] / "paper_tables" / "peers.csv")
+    >>> b = budget_comparison(t)
+    >>> b.loc[32, ["star_trees", "dragonfly_trees", "fat_tree_trees", "fastest"]].tolist()
+    [12, 11, 10, 'hyperx']
+    """
+    rows = {}
+    for budget, g in table.groupby("radix_budget", sort=True):
+        star, d3 = g[g.network.isin(STAR_PRODUCTS)], g[g.network.isin(("bundlefly", "polarstar-iq",
+                                                                          "polarstar-paley"))]
+        net = {n: g[g.network == n] for n in ("dragonfly", "fat-tree", "hyperx")}
+        top = g.edsts_per_port.max()
+        rows[int(budget)] = {
+            "star_trees": int(star.max_edsts.max()), "star_us": float(star.allreduce_us.min()),
+            "star_per_port": float(star.edsts_per_port.max()),
+            "dragonfly_trees": int(net["dragonfly"].max_edsts.max()),
+            "dragonfly_us": float(net["dragonfly"].allreduce_us.min()),
+            "dragonfly_depth_min": int(net["dragonfly"].shallow_depth.min()),
+            "dragonfly_depth_max": int(net["dragonfly"].shallow_depth.max()),
+            "fat_tree_trees": int(net["fat-tree"].max_edsts.max()),
+            "fat_tree_us": float(net["fat-tree"].allreduce_us.min()),
+            "hyperx_trees": int(net["hyperx"].max_edsts.max()), "hyperx_depth": int(net["hyperx"].shallow_depth.max()),
+            "hyperx_per_port": float(net["hyperx"].edsts_per_port.max()),
+            "hyperx_us": float(net["hyperx"].allreduce_us.min()),
+            "d3_depth": int(d3.shallow_depth.max()), "d3_lower_bound": int(d3.lower_bound.max()),
+            "fastest": str(g.loc[g.allreduce_us.idxmin(), "network"]),
+            "most_per_port": ",".join(sorted(set(g[g.edsts_per_port == top].network)))}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "radix_budget"
+    return out

@@ -530,12 +530,20 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
                                                                                               strict=True)]
     head = " & ".join(r"\rotatebox{90}{" + h + "}" if note.rotate else h for h in heads) + r" \\"
     body, has_missing = [], False
-    for row in rows.itertuples(index=False, name=None):
+    block = None if full or note.block is None else list(map(str, shown.columns)).index(note.block)
+    previous: object = None
+    for i, row in enumerate(rows.itertuples(index=False, name=None)):
         cells = []
         for v, col in zip(row, cols, strict=True):
             text = None if isinstance(v, Spread) else _display(v, col, float_digits)
             has_missing = has_missing or (text is None and not isinstance(v, Spread))
             cells.append(_tex_spread(v, col, float_digits) if isinstance(v, Spread) else _tex_cell(text, col))
+        if block is not None:  # a rule before each new block, its value on the block's first line only
+            if i and row[block] != previous:
+                body.append(r"\midrule")
+            elif i:
+                cells[block] = ""
+            previous = row[block]
         body.append(" & ".join(cells) + r" \\")
     label = name + ("_full" if full else "")
     caption = tex_rich(note.caption)
@@ -546,8 +554,7 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
         caption += "".join(f" Rows with {by.get(c, tex_text(c))} $\\in \\{{{', '.join(map(str, v))}\\}}$ only; "
                            "the full listing has every row." for c, v in note.rows)
     if not full and note.group_by:
-        caption += (" One line per " + ", ".join(by[c] for c in note.group_by)
-                    + r"; $a$--$b$: the range of a column's values in it, $a, b$: its distinct values.")
+        caption += " " + _lines_sentence(note, by)
     glossary = _tex_glossary(shown, shown_note, heads, has_missing)
     out = _tex_header(name, full)
     long = full and (len(frame) > LONGTABLE_ROWS if note.long is None else note.long)
@@ -582,6 +589,23 @@ def render_latex(frame: pd.DataFrame, name: str, float_digits: int = 4, *, note:
     if landscape:
         out.append(r"\end{landscape}")
     return "\n".join(out) + "\n"
+
+
+def _lines_sentence(note: TableNote, heads: Mapping[str, str]) -> str:
+    """The caption's sentence on the compact form: what one line is, how a column shows the rows it stands for.
+
+    ``note.lines`` says what a line is in the reader's words; without it (a test requires it for every table
+    of :data:`~starlib.paper.table_notes.TABLE_NOTES`) the grouping columns' headers are named.
+
+    Example
+    -------
+    >>> from starlib.paper.table_notes import TableNote
+    >>> _lines_sentence(TableNote("C.", group_by=("net", "kind"), lines="network family"), {}).split(";")[0]
+    'One line per network family'
+    """
+    what = tex_rich(note.lines) if note.lines else " and ".join(heads.get(c, tex_text(c)) for c in note.group_by)
+    return ("One line per " + what + "; where the rows of a line differ, a column shows the range of their values "
+            "($a$--$b$) or their distinct values ($a, b$).")
 
 
 def _version() -> str:
