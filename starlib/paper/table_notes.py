@@ -82,6 +82,10 @@ class TableNote:
         form ``NAME.tex`` leaves them out.
     group_by : the paper form's compact layout: one line per group of these columns, every other column as the
         range or set of its values in the group (:func:`starlib.paper.compact.compact`); empty: one line per row.
+    lines : what one line of the compact form stands for, in the reader's words: the caption says "One line per
+        {lines}" (``"network family and radix budget"``); required with ``group_by`` (a test checks every table).
+    block : a column of ``group_by`` that splits the paper form into blocks: a rule before each new value, and the
+        value shown on the block's first line only (for a table that repeats its networks at several budgets).
     wide : the paper form spans both columns of a two-column paper (``table*``); else a one-column ``table``.
     detail : the columns shown only in the full listing: per-row identifiers (an instance, a network's name and
         parameters) and per-row details that a line of the compact form cannot summarize (a degree distribution,
@@ -112,12 +116,18 @@ class TableNote:
     detail: tuple[str, ...] = ()
     equal: tuple[tuple[str, str], ...] = ()
     rows: tuple[tuple[str, tuple], ...] = ()
+    lines: str = ""
+    block: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("audit", "group_by", "detail"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(c, str) for c in value):
                 raise ValueError(f"{name}={value!r} must be a tuple of column names")
+        if self.lines and not self.group_by:
+            raise ValueError(f"lines={self.lines!r} needs group_by (it says what one line of the compact form is)")
+        if self.block is not None and self.block not in self.group_by:
+            raise ValueError(f"block={self.block!r} must be one of group_by={self.group_by!r}")
         if self.detail and not self.group_by:
             raise ValueError(f"detail={self.detail!r} needs group_by (a paper form of one line per row shows them)")
         if not isinstance(self.equal, tuple) or not all(
@@ -184,7 +194,8 @@ _NETWORKS = TableNote(
                                  tex="diam. (f.)"),
      "agree": _flag("every measured value equals its closed form")},
     size="footnotesize",
-    audit=("formula_vertices", "formula_edges", "formula_degrees", "expected_diameter", "agree"), group_by=("network",))
+    audit=("formula_vertices", "formula_edges", "formula_degrees", "expected_diameter", "agree"), group_by=("network",),
+    lines="network family")
 
 _TABLE5 = TableNote(
     "Table V of the star-product paper (Appendix B-B): closed forms of the factor graphs per case, each "
@@ -233,7 +244,8 @@ _TABLE5_MEASURED = TableNote(
      "cf_r": Column("closed form of $r$", "edges", tex="$r$ (f.)"),
      "agree": _flag("every measured value equals its closed form and the packing attains $t$")},
     landscape=True, size="footnotesize", tabcolsep="3pt",
-    audit=("family", "cf_n", "cf_m", "cf_degrees", "cf_t", "cf_r", "agree"), group_by=("graph", "case"), wide=True,
+    audit=("family", "cf_n", "cf_m", "cf_degrees", "cf_t", "cf_r", "agree"), group_by=("graph", "case"),
+    lines="factor graph and case of Table V", wide=True,
     detail=("degrees",))
 
 _BOUNDS_CHECK = TableNote(
@@ -318,7 +330,8 @@ _TABLE1_INSTANCES = TableNote(
      "agree": _flag("everything agrees: count, verifier, claim, depth bounds, theorem", "agree")},
     landscape=True, size="scriptsize", tabcolsep="2.5pt", rotate=True,
     audit=("source", "formula_count", "claim", "claim_holds", "verified", "depth_formula",
-           "min_depth_formula", "agree"), group_by=("row",), wide=True,
+           "min_depth_formula", "agree"), group_by=("row",),
+    lines="row of Table I", wide=True,
     detail=("instance", "parameters", "d_G", "d_H", "D_G", "D_T"))
 
 _TABLE4 = TableNote(
@@ -361,7 +374,8 @@ _TABLE4_INSTANCES = TableNote(
      "maximum": _flag("the count reaches the bound (so it is the maximum)", "max."),
      "verified": _flag("the verifier accepts the trees (spanning, acyclic, edge-disjoint)", "ver.")},
     size="footnotesize",
-    audit=("verified",), group_by=("network", "theorem"), wide=True)
+    audit=("verified",), group_by=("network", "theorem"),
+    lines="network family and the theorem that built its trees", wide=True)
 
 _TABLE4_MAYBE = TableNote(
     "The row of Table IV marked Maybe (PolarStar $\\mathrm{ER}_q \\star \\mathrm{IQ}(d')$, $q$ odd, $d' "
@@ -409,7 +423,8 @@ _DEPTHS = TableNote(
                                 tex="min-d."),
      "within_bound": _flag("every tree is within its theorem's bound", "within")},
     size="footnotesize",
-    audit=("expected_trees", "within_bound"), group_by=("network", "method", "factor_trees"), wide=True)
+    audit=("expected_trees", "within_bound"), group_by=("network", "method", "factor_trees"),
+    lines="network family, construction and kind of factor trees", wide=True)
 
 _DEPTHS_TREES = TableNote(
     "Depth of every tree of the constructions of Section V of the star-product paper and of the twisted "
@@ -424,7 +439,8 @@ _DEPTHS_TREES = TableNote(
                                 "§5-§8)", "hops", tex="recomp.", missing=(-1,)),
      "theorem": Column("the depth theorem that bounds the tree", tex="theorem")},
     size="scriptsize", tabcolsep="2.8pt",
-    audit=("expected_trees", "valid", "bound_recomputed"), group_by=("network", "method", "factor_trees"), wide=True)
+    audit=("expected_trees", "valid", "bound_recomputed"), group_by=("network", "method", "factor_trees"),
+    lines="network family, construction and kind of factor trees", wide=True)
 
 _DEPTHS_GENERIC = TableNote(
     "A maximum packing without depth control (Section VI of the star-product paper): the depths of "
@@ -439,7 +455,8 @@ _DEPTHS_GENERIC = TableNote(
      "low_depth_trees": Column("trees of the low-depth construction", "trees", tex="low trees"),
      "low_depth_max": Column("depth of its deepest tree", "hops", tex="low max"),
      "low_depth_bound": Column("its largest depth bound", "hops", tex="low bound")},
-    group_by=("network", "parameters"))
+    group_by=("network", "parameters"),
+    lines="network instance, over the seeds of its edge orders")
 
 _CHIMERA = TableNote(
     "The Chimera graph $C_{R \\times C}$ as a star product $K_2 \\star H$ (Appendix C of the star-product "
@@ -484,7 +501,8 @@ _ER_EDSTS = TableNote(
      "seconds": Column("wall time to build and verify (recorded only with `record_times`)", "s", tex="time",
                        decimals=3)},
     size="footnotesize",
-    audit=("seconds",), equal=(("trees", "bound"),), group_by=("verified", "trees = bound"))
+    audit=("seconds",), equal=(("trees", "bound"),), group_by=("verified", "trees = bound"),
+    lines="outcome of the two checks (the verifier accepts the trees; their number equals the bound)")
 
 _ER_EDSTS_DEPTH = TableNote(
     "Depth of two EDST families of $\\mathrm{ER}_q$: Construction A's Hamiltonian paths (Appendix B-B7 of "
@@ -498,7 +516,8 @@ _ER_EDSTS_DEPTH = TableNote(
      "min_depth": Column("depth of the shallowest tree", "hops", tex="min"),
      "max_depth": Column("depth of the deepest tree", "hops", tex="max")},
     size="footnotesize",
-    audit=("verified",), group_by=("method", "constructions"))
+    audit=("verified",), group_by=("method", "constructions"),
+    lines="family of trees and the constructions its trees come from")
 
 _ER_SWEEP_SUMMARY = TableNote(
     "Both EDST families of $\\mathrm{ER}_q$ for every prime power $q \\le 1024$, one row per family: the "
@@ -560,7 +579,8 @@ _ALLREDUCE = TableNote(
      "crossover_vs_low_depth_balanced_bytes": Column("the same with the balanced split", "bytes",
                                                      tex="cross. bal.", decimals=0)},
     landscape=True, size="footnotesize",
-    group_by=("network", "method"), wide=True)
+    group_by=("network", "method"),
+    lines="network family and tree set", wide=True)
 
 _NETWORK_ER = Column(_NETWORK.meaning[:-1] + "; `polarfly`: $\\mathrm{ER}_q$)", tex="network")
 _SHALLOW = TableNote(
@@ -604,7 +624,8 @@ _SHALLOW = TableNote(
      "within_target": _flag("the shallow depth is at most the target", "ok")},
     landscape=True, size="scriptsize", tabcolsep="1.5pt",
     audit=("shallow_start", "maximum_known", "lower_bound", "certificate", "gap", "target", "within_target"),
-    group_by=("network",), wide=True)
+    group_by=("network",),
+    lines="network family", wide=True)
 
 _SHALLOW_ER = TableNote(
     "$\\mathrm{ER}_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$ with depth at most 4 (Appendix B-B7 of the "
@@ -624,7 +645,8 @@ _SHALLOW_ER = TableNote(
      "depth_status": Column("`optimal` (the best depth meets the lower bound) or `gap N`", tex="status")},
     size="footnotesize",
     audit=("verified", "start", "depth3_family"), equal=(("trees", "bound"),),
-    group_by=("max_depth", "best_depth", "lower_bound", "depth_status", "trees = bound"))
+    group_by=("max_depth", "best_depth", "lower_bound", "depth_status", "trees = bound"),
+    lines="run of prime powers with the same depths, lower bound and status")
 
 _DEPTH_EXACT_SMALL = TableNote(
     "The least depth of $k$ edge-disjoint spanning trees, settled exactly: OR-tools CP-SAT proves the "
@@ -687,7 +709,7 @@ _PEERS = TableNote(
     "family's instance chosen by the designers' endpoint split with radix at most $R$: the maximum number "
     "of EDSTs (certified by a partition of the vertices), EDSTs per router port, the deepest tree of a "
     "shallow maximum family with the lower bound for that count, and the allreduce time of a large "
-    "message over it.",
+    "message over it with one rank per router (the endpoints are not ranks here; notebook 16 simulates them).",
     {"radix_budget": _PEERS_BUDGET,
      "network": _PEERS_NETWORK,
      "parameters": _PEERS_PARAMS,
@@ -712,10 +734,13 @@ _PEERS = TableNote(
                              tex="$D$"),
      "lower_bound": Column("lower bound on the deepest tree of any family of $k$ EDSTs", "hops", tex="l.b."),
      "allreduce_us": Column("pipelined allreduce time of the large message (64 MiB in the committed run) over the "
-                            "shallow family, equal split, notebook 08's model", "$\\mu$s", tex="allreduce",
-                            decimals=2)},
+                            "shallow family, equal split, notebook 08's model, with one rank per router (the "
+                            "routers reduce; the endpoints are not ranks)", "$\\mu$s",
+                            tex="allreduce, 1 rank/router", decimals=2)},
     landscape=True, size="scriptsize", tabcolsep="3pt",
-    audit=("certified",), group_by=("network", "kind"), wide=True, detail=("parameters",))
+    audit=("certified",), group_by=("radix_budget", "network", "kind"), block="radix_budget",
+    lines="radix budget and network family (the Dragonfly's two global-link arrangements share a line, as do the "
+          "Jellyfish's seeds; the full listing has every instance)", wide=True, detail=("parameters",))
 
 _PEERS_JELLYFISH = TableNote(
     "Jellyfish over its seeds: the random regular graph built from the Slim Fly's switches for each radix "
@@ -765,7 +790,8 @@ _SIMULATED = TableNote(
      "sim_over_model": Column("simulated over modelled time", tex="ratio", decimals=3),
      "packet_hops": Column("packet transmissions (one per packet per link crossed)", "packets", tex="hops")},
     size="scriptsize", tabcolsep="3pt",
-    group_by=("network", "algorithm"), wide=True)
+    group_by=("network", "algorithm"),
+    lines="network family and schedule", wide=True)
 _SIMULATED_TREES = TableNote(
     "Many shallow trees against one tree and the rings, simulated packet by packet: from which message size "
     "the shallow maximum family is faster than one breadth-first tree at every larger size of the grid (1 KiB "
@@ -814,7 +840,8 @@ _RESILIENCE = TableNote(
      "sd_intact_fixed": Column("standard deviation with $F$ failed links", "trees", tex="sd$_F$", decimals=3)},
     size="scriptsize", tabcolsep="3pt",
     audit=("mc_intact", "sd_intact", "mc_p_any_intact", "mc_intact_fixed",
-           "sd_intact_fixed"), group_by=("network", "method", "f"), wide=True, rows=(("f", (0.001, 0.01)),))
+           "sd_intact_fixed"), group_by=("network", "method", "f"),
+    lines="network family, tree set and failure probability", wide=True, rows=(("f", (0.001, 0.01)),))
 
 _RESILIENCE_REPAIR = TableNote(
     "Repair of edge-disjoint spanning trees after $F$ links fail at once (uniform random sets): the trees "
@@ -840,7 +867,8 @@ _RESILIENCE_REPAIR = TableNote(
      "depth_mean": Column("mean depth of the deepest repaired tree", "hops", tex="$D$ rep.", decimals=2),
      "depth_max": Column("largest depth of a repaired tree", "hops", tex="$D$ max")},
     size="scriptsize", tabcolsep="3pt",
-    group_by=("network", "method"), wide=True)
+    group_by=("network", "method"),
+    lines="network family and tree set", wide=True)
 
 _SCALING_FAMILY = Column("network family (`polarstar`: $\\mathrm{ER}_q \\star \\mathrm{QR}(q')$)", tex="family")
 _SCALING_RATIOS = TableNote(
@@ -1018,7 +1046,8 @@ _SUPER_CAYLEY = TableNote(
      "diameter": Column("diameter", "hops", tex="diam."),
      "mean_distance": Column("mean distance from a node to the others", "hops", tex="mean dist.", decimals=4)},
     size="footnotesize",
-    group_by=("family",), detail=("network",), wide=True)
+    group_by=("family",),
+    lines="family of graphs", detail=("network",), wide=True)
 
 _SCHED_NETWORK = Column("host network", tex="network")
 _SUPER_CAYLEY_CONGESTION = TableNote(
@@ -1039,7 +1068,8 @@ _SUPER_CAYLEY_CONGESTION = TableNote(
      "node_check": Column("the words walked from all $k!$ nodes, loads uniform (up to `k_node_max`)",
                           tex="nodes")},
     size="footnotesize",
-    audit=("node_check",), group_by=("network",), wide=True)
+    audit=("node_check",), group_by=("network",),
+    lines="host network", wide=True)
 
 _SUPER_CAYLEY_ALLPORT = TableNote(
     "All-port emulation of the star graph (Theorems 4-5 of the super Cayley paper): the claimed slowdown against "
@@ -1056,7 +1086,8 @@ _SUPER_CAYLEY_ALLPORT = TableNote(
      "simulated": Column("the schedule simulated packet by packet on all $k!$ nodes (up to `k_node_max`)",
                          tex="sim.")},
     size="footnotesize",
-    group_by=("network",), wide=True, detail=("proof_schedule",))
+    group_by=("network",),
+    lines="host network", wide=True, detail=("proof_schedule",))
 
 _FIGURE_DIM = Column("star dimension $j$: the generator the packet for dimension $j$ takes at this step "
                      "($T_j$: transposition, $R^i$: rotation by $i$ boxes; a dash: waiting or not yet sent; "
@@ -1100,7 +1131,8 @@ _SUPER_CAYLEY_TN = TableNote(
      "true_dilation": Column("largest distance $d(e, T_{i,j})$ in the host (the least dilation possible)",
                              "links", tex="true")},
     size="footnotesize",
-    group_by=("network", "variant"), wide=True)
+    group_by=("network", "variant"),
+    lines="host network and word table", wide=True)
 
 #: every table of ``paper_tables/``, by name
 TABLE_NOTES: dict[str, TableNote] = {
