@@ -39,11 +39,39 @@ if TYPE_CHECKING:  # the heavy modules load when a function first runs
     from .graphs import ArrayGraph, GraphLike
     from .io import NetworkFile
 
-__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "repair", "SUFFIXES"]
+__all__ = ["network", "families", "edsts", "verify", "export", "read", "read_network", "repair", "SUFFIXES",
+           "suffix_format"]
 
-#: The format a file's suffix names, for :func:`export` (any other suffix needs ``format=``).
+#: The format a file's suffix names, for :func:`export` and ``starlib export`` (any other suffix needs the format
+#: named): ``.xml`` is the MSCCL algorithm file.
 SUFFIXES = {".json": "json", ".graphml": "graphml", ".gml": "gml", ".anynet": "anynet", ".edges": "edgelist",
-            ".parents": "parents"}
+            ".parents": "parents", ".xml": "msccl-xml"}
+
+
+def suffix_format(path: str | os.PathLike, what: str = "path") -> str:
+    """The output format the suffix of ``path`` names (:data:`SUFFIXES`, any case).
+
+    Raises
+    ------
+    ValueError
+        For a suffix that names no format, naming ``what`` (the argument), the path and the suffixes known.
+
+    Examples
+    --------
+    >>> suffix_format("allreduce.XML"), suffix_format("t.graphml")
+    ('msccl-xml', 'graphml')
+    >>> suffix_format("t.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: path='t.csv': the suffix '.csv' names no format; give format= (suffixes: .json, .graphml, .gml, \
+.anynet, .edges, .parents, .xml)
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        give = "format=" if what == "path" else "--format"
+        raise ValueError(f"{what}={str(path)!r}: the suffix {suffix or '(none)'!r} names no format; give {give} "
+                         f"(suffixes: {', '.join(SUFFIXES)})")
+    return SUFFIXES[suffix]
 
 
 def families() -> dict[str, Family]:
@@ -195,6 +223,9 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     >>> p = export(Path(tempfile.mkdtemp()) / "torus.json", G, edsts(G))
     >>> read(p).trees is not None
     True
+    >>> from starlib.io import replay_msccl
+    >>> replay_msccl(export(p.with_name("allreduce.xml"), G, edsts(G)).read_bytes()).ranks   # MSCCL XML
+    9
     """
     from .graphs import as_graph
     from .io import check_target
@@ -204,11 +235,7 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
         raise ValueError(f"path={path!r} is not a file path: need a str or os.PathLike naming the file to write")
     graph = as_graph(graph, "graph")
     if format is None:
-        suffix = Path(path).suffix.lower()
-        if suffix not in SUFFIXES:
-            raise ValueError(f"path={str(path)!r}: the suffix {suffix or '(none)'!r} names no format; give format= "
-                             f"(suffixes: {', '.join(SUFFIXES)})")
-        format = SUFFIXES[suffix]
+        format = suffix_format(path)
     check_target(path, "path")
     return write(path, format, graph, trees, **options)
 

@@ -85,7 +85,7 @@ EDST_EDGE_BYTES = 48
 EDST_VERTEX_BYTES = 400
 
 #: The verbs whose baseline is :data:`EDST_BASELINE_BYTES` (they load the trees' numba kernels).
-_EDST_VERBS = frozenset({"edsts", "improve", "repair", "verify"})
+_EDST_VERBS = frozenset({"edsts", "export", "improve", "repair", "verify"})
 
 
 def physical_memory() -> int:

@@ -40,6 +40,11 @@ EXAMPLES = {
               "starlib edsts my.graphml --format graphml -o trees.graphml"],
     "improve": ["starlib improve t.json -o shallow.json", "starlib improve t.json --seed 3 --format parents",
                 "starlib improve trees.graphml -o shallow.json"],
+    "export": ["starlib export t.json --format msccl-xml -o allreduce.xml   # the file's trees, unchanged",
+               "starlib export repaired.json -o allreduce.xml --option chunks=8   # the format read off the suffix",
+               "starlib export trees.graphml --format routes -o routes.json",
+               "starlib export t.json --format astra-ns3 --option hosts_per_router=4 -o net.txt",
+               "starlib export t.json --format astra-ns3-map --option hosts_per_router=4 -o net.map"],
     "verify": ["starlib verify t.json", "starlib verify t.json --json", "starlib verify trees.graphml"],
     "sweep": ["starlib sweep er --q-max 128 -o er.csv", "starlib sweep er --q-max 1024 -o data/er_sweep.csv",
               "starlib sweep er --q-min 512 --family low-depth --scheduler tcp://10.0.0.5:8786 -o er.csv",
@@ -110,6 +115,24 @@ def _input_formats_text(trees: bool = False) -> str:
     return "\n".join(out)
 
 
+def _output_parser(default_format: str | None) -> argparse.ArgumentParser:
+    """The options of a verb that writes a file: ``-o``, ``--format`` (``default_format``; None: read off the
+    suffix of ``-o``) and ``--option``.
+
+    >>> _output_parser(None).parse_args(["-o", "a.xml"]).format is None
+    True
+    """
+    out = argparse.ArgumentParser(add_help=False)
+    out.add_argument("-o", "--output", metavar="FILE", default="-",
+                     help="file to write atomically (default '-': standard output)")
+    out.add_argument("--format", default=default_format, metavar="FORMAT",
+                     help=f"output format (below; default {default_format})" if default_format else
+                     "output format (below; default: the one the suffix of -o names)")
+    out.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="an option of the format, e.g. nodes_per_router=4 for anynet")
+    return out
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``starlib`` (help texts list methods and formats when shown).
 
@@ -141,12 +164,7 @@ def parser() -> argparse.ArgumentParser:
     network.add_argument("network", help="a family name (starlib networks lists them), or a network file: GraphML, "
                                          "GML, an edge list, node-link or starlib JSON, a BookSim anynet file")
     network.add_argument("params", nargs="*", metavar="KEY=VALUE", help="the family's parameters, e.g. q=5")
-    output = argparse.ArgumentParser(add_help=False)
-    output.add_argument("-o", "--output", metavar="FILE", default="-",
-                        help="file to write atomically (default '-': standard output)")
-    output.add_argument("--format", default="json", metavar="FORMAT", help="output format (below; default json)")
-    output.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="an option of the format, e.g. nodes_per_router=4 for anynet")
+    output = _output_parser("json")
     as_json = argparse.ArgumentParser(add_help=False)
     as_json.add_argument("--json", action="store_true", help="JSON for programs instead of text for people")
 
@@ -196,6 +214,17 @@ def parser() -> argparse.ArgumentParser:
                                                        _examples("improve")]))
     im.add_argument("file", help="a file with trees (edsts writes one)")
     im.add_argument("--seed", default="0", metavar="N", help="seed of the local search (default 0)")
+    ex = sub.add_parser("export", parents=[common, _output_parser(None), input_format],
+                        help="write the trees of a file, unchanged and verified, in any format",
+                        description="Read a file of edge-disjoint spanning trees (starlib JSON version 1 or 2, or "
+                        "GraphML, GML or node-link JSON whose edges carry 'tree': from edsts, improve, repair or any "
+                        "program), verify them and write them in another format, the trees unchanged (edsts on the "
+                        "same file would pack new ones). --format defaults to the one -o's suffix names (.json, "
+                        ".graphml, .gml, .anynet, .edges, .parents, .xml for msccl-xml). A file whose trees fail "
+                        "verification is refused and nothing is written.",
+                        epilog_fn=lambda: "\n\n".join([_formats_text(True), _input_formats_text(True),
+                                                       _examples("export")]))
+    ex.add_argument("file", help="a file with trees (edsts, improve or repair writes one)")
     from .repair import add_repair_parser
 
     add_repair_parser(sub, [common, output, input_format], lambda: "\n\n".join([_formats_text(True),
@@ -251,7 +280,8 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
         raise ValueError(f"--format={fmt!r} is not one of {', '.join(FORMATS)}")
     f = FORMATS[fmt]
     if f.trees == "required" and not trees:
-        raise ValueError(f"--format={fmt!r} writes trees: use starlib edsts (build writes no trees)")
+        raise ValueError(f"--format={fmt!r} writes trees: use starlib export FILE (a file's trees) or starlib edsts "
+                         f"(new trees); build writes no trees")
     out: dict[str, Any] = {}
     for w in words:
         key, eq, text = w.partition("=")
@@ -413,6 +443,7 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     from ..bounds import upper_bound
     from ..edst import get_method
     from ..io import render
+    from ..validation import printable
     from .commands import (
         deepest,
         depth_diameter,
@@ -435,6 +466,10 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             pr.stage("read")
             nf = read_network(a.network, a.params, a.input_format)
             require_edst_network(nf, a.network)
+            if nf.trees:  # the file's own trees are not what edsts writes: say so, and what keeps them
+                pr.note(f"note: {printable(a.network, 200)} holds {len(nf.trees)} trees; edsts packs new ones "
+                        f"(method {method.name}) and writes those; starlib export {printable(a.network, 200)} "
+                        f"keeps the file's trees")
             graph, fam, what = nf.graph, None, a.network
             trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
@@ -493,6 +528,45 @@ def _cmd_improve(a: argparse.Namespace) -> int:
         before, after = deepest(nf.trees), deepest(trees)
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(nf.graph.n), fmt=a.format)
              + f" (maximum depth {before} -> {after})")
+    return 0
+
+
+def _cmd_export(a: argparse.Namespace) -> int:
+    from ..api import suffix_format
+    from ..edst import verify_edsts
+    from ..io import render
+    from ..validation import shorten
+    from .commands import deepest, read_trees
+    from .progress import Progress
+    from .text import wrote_line
+
+    if a.format is None:
+        if a.output == "-":
+            raise ValueError("--format: give the format to write to standard output (or -o FILE, whose suffix "
+                             "names it)")
+        a.format = suffix_format(a.output, "--output")
+    options = _format_options(a.format, a.option, trees=True)
+    target = _target(a.output)
+    with Progress(["read", "verify", "write"], a.quiet, desc=f"export {a.file}") as pr:
+        pr.stage("read")
+        nf = read_trees(a.file, a.input_format)
+        pr.stage("verify")
+        report = verify_edsts(nf.graph, nf.trees)
+        if not report.valid:
+            more = len(report.problems) - 1
+            raise ValueError(f"file={shorten(str(a.file), 200)}: its trees fail verification ({report.problems[0]}"
+                             f"{f'; and {more} more problem' + ('s' if more > 1 else '') if more else ''}); nothing "
+                             f"written (starlib verify lists every problem)")
+        pr.stage("write")
+        size = _emit(render(a.format, nf.graph, nf.trees, network=nf.network, params=nf.params, extra=nf.extra,
+                            **options), target)
+    if target is not None:
+        from ..io import FORMATS
+
+        held = FORMATS[a.format].trees != "no"  # astra-ns3, anynet, ...: the topology only
+        _say(a, wrote_line(target, size, trees=len(nf.trees) if held else None, nodes=int(nf.graph.n), fmt=a.format)
+             + (f" (the file's trees, verified; maximum depth {deepest(nf.trees)})" if held else
+                f" (the topology of a file whose {len(nf.trees)} trees are verified)"))
     return 0
 
 
@@ -656,8 +730,8 @@ def _sweep_schedules(a: argparse.Namespace) -> int:
 
 
 _VERBS = {"networks": _cmd_networks, "build": _cmd_build, "info": _cmd_info, "edsts": _cmd_edsts,
-          "improve": _cmd_improve, "repair": _cmd_repair, "verify": _cmd_verify, "sweep": _cmd_sweep,
-          "simulate": _cmd_simulate}
+          "export": _cmd_export, "improve": _cmd_improve, "repair": _cmd_repair, "verify": _cmd_verify,
+          "sweep": _cmd_sweep, "simulate": _cmd_simulate}
 
 
 def _fail(message: str, status: int = 2) -> int:

@@ -37,7 +37,7 @@ ValueError: trees[0]: vertex indices must be integers, got dtype float64
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -105,9 +105,11 @@ class VerifyReport:
         return f"invalid: {head}\n" + "\n".join(self.problems)
 
 
-def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple[int, np.ndarray]:
-    """``(n, edges)`` of the graph argument: a graph through :func:`~starlib.graphs.as_graph` (networkx too), or a
-    bare edge array through :func:`~starlib.graphs.edge_array` (integers only, in ``0..n-1``)."""
+def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None
+                  ) -> tuple[int, np.ndarray, ArrayGraph | None]:
+    """``(n, edges, graph)`` of the graph argument: a graph through :func:`~starlib.graphs.as_graph` (networkx too;
+    its labels name the vertices in messages), or a bare edge array through :func:`~starlib.graphs.edge_array`
+    (integers only, in ``0..n-1``; ``graph`` None, the indices name the vertices)."""
     name = "graph_or_edges"
     n_given = n is not None
     if n is not None:
@@ -118,6 +120,7 @@ def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple
             raise ValueError(f"n={n} differs from the graph's n={graph.n}")
         n, edges = graph.n, np.asarray(graph.edges, dtype=np.int64)
     else:
+        graph = None
         edges = edge_array(graph_or_edges, name)
         if n is None:
             n = int(edges.max()) + 1 if edges.size else 0
@@ -129,7 +132,19 @@ def _graph_arrays(graph_or_edges: GraphLike | ArrayLike, n: int | None) -> tuple
     # the checks hold a few arrays of n entries: refuse an n that cannot fit before allocating them
     check_size(Size.of(n, 0, 0, _VERTEX_BYTES), {"n": n} if n_given else {"n (largest index + 1)": n},
                "verify_edsts")
-    return n, edges
+    return n, edges, graph
+
+
+def _namer(graph: ArrayGraph | None) -> Callable[[int], str]:
+    """How a message names vertex ``i``: its label (a network file's node id, ``'g0r0'``), else its index.
+
+    >>> _namer(None)(3), _namer(ArrayGraph.from_edges(["a", "b"], np.array([[0, 1]])))(1)
+    ('3', "'b'")
+    """
+    if graph is None:
+        return str
+    labels = graph.labels
+    return lambda i: shorten(labels[i], 40)
 
 
 #: Bytes per vertex the checks hold at least (a few int64 arrays of n entries), for the size check.
@@ -231,11 +246,16 @@ def verify_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n:
     >>> verify_edsts(G, auto_trees(G)).summary()
     'valid: 2 trees on n=4, m=6'
 
+    A message names the vertices by the graph's labels (a network file's node ids), a bare edge array's by index:
+
+    >>> verify_edsts(G, [[(0, 1), (1, 2), (2, 3)], [(0, 2), (2, 3), (1, 3)]]).problems
+    ["tree 1: shares 1 edge(s) with tree 0, e.g. ('c', 'd')"]
+
     References
     ----------
     Definition of an EDST set, Section I-A / eq. (1) of Isham et al. (2025).
     """
-    n, gedges = _graph_arrays(graph_or_edges, n)
+    n, gedges, graph = _graph_arrays(graph_or_edges, n)
     arrays = _tree_arrays(trees, n)
     report = VerifyReport(n=n, m=int(gedges.shape[0]), num_trees=len(arrays))
     if not arrays:
@@ -247,13 +267,19 @@ def verify_edsts(graph_or_edges: GraphLike | ArrayLike, trees: Sequence[Any], n:
     if edst_certificate(n, gedges, arrays):  # yes: the graph's list is canonical, so in range
         return report
     _check_range(n, gedges)
-    _diagnose(n, gedges, arrays, report.failures)
+    _diagnose(n, gedges, arrays, report.failures, _namer(graph))
     return report
 
 
-def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[tuple[int, str, str]]) -> None:
-    """Every failed rule of every tree (run when the certificate says no, or the graph is not canonical)."""
+def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[tuple[int, str, str]],
+              name: Callable[[int], str] = str) -> None:
+    """Every failed rule of every tree (run when the certificate says no, or the graph is not canonical); ``name``
+    names a vertex by its index (:func:`_namer`)."""
     nn = np.int64(n)
+
+    def edge(a: int, b: int) -> str:
+        return f"({name(a)}, {name(b)})"
+
     gkey = np.sort(np.minimum(gedges[:, 0], gedges[:, 1]) * nn + np.maximum(gedges[:, 0], gedges[:, 1]))
 
     sizes = np.array([a.shape[0] for a in arrays], dtype=np.int64)
@@ -269,7 +295,7 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     # loop
     loop = u == v
     for i in np.unique(tid[loop]).tolist():
-        fail.append((i, "loop", f"has a self-loop at vertex {int(u[loop & (tid == i)][0])}"))
+        fail.append((i, "loop", f"has a self-loop at vertex {name(int(u[loop & (tid == i)][0]))}"))
     key = u * nn + v
     # member
     if gkey.size:
@@ -280,7 +306,7 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     notmem = ~loop & ~member
     for i in np.unique(tid[notmem]).tolist():
         sel = notmem & (tid == i)
-        ex = (int(u[sel][0]), int(v[sel][0]))
+        ex = edge(int(u[sel][0]), int(v[sel][0]))
         fail.append((i, "member", f"{int(sel.sum())} edge(s) not in the graph, e.g. {ex}"))
 
     # repeat (the same edge twice in one tree) and disjoint (one edge in two trees)
@@ -292,7 +318,7 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
     rep = same & (st[1:] == st[:-1])
     for i in np.unique(st[1:][rep]).tolist():
         k = int(sk[1:][rep & (st[1:] == i)][0])
-        fail.append((i, "repeat", f"lists the edge {(k // n, k % n)} more than once"))
+        fail.append((i, "repeat", f"lists the edge {edge(k // n, k % n)} more than once"))
     cross = same & (st[1:] != st[:-1])
     if cross.any():
         a, b, k = st[:-1][cross], st[1:][cross], sk[1:][cross]
@@ -300,7 +326,7 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
             sel = (a == ai) & (b == bi)
             kk = int(k[sel][0])
             fail.append((bi, "disjoint", f"shares {int(sel.sum())} edge(s) with tree {ai}, "
-                                         f"e.g. {(kk // n, kk % n)}"))
+                                         f"e.g. {edge(kk // n, kk % n)}"))
 
     # spanning and acyclic: one connected_components call over the disjoint union of the trees
     keep = ok.copy()

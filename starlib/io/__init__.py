@@ -18,7 +18,8 @@ function                       what
                                the host and router of every rank (:func:`msccl_rank_map`)
 :func:`replay_msccl`           replay such a file: limits, deadlock, races, every chunk reduced once
                                (:mod:`starlib.io.msccl_replay`)
-:func:`ns3_topology`           ASTRA-sim's ns-3 topology file, and :func:`read_ns3_topology` (:mod:`starlib.io.astra`)
+:func:`ns3_topology`           ASTRA-sim's ns-3 topology file, and :func:`read_ns3_topology` (:mod:`starlib.io.astra`);
+                               :func:`ns3_map` names its nodes (the grammar has no comments)
 :func:`read_input`             a network (and its trees) from a file of any format of :data:`INPUT_FORMATS`:
                                GraphML, GML, node-link JSON, an edge list, BookSim anynet, starlib JSON
                                (:mod:`starlib.io.readers`)
@@ -30,15 +31,15 @@ Example
 >>> import numpy as np
 >>> from starlib.graphs import ArrayGraph
 >>> sorted(FORMATS)  # doctest: +NORMALIZE_WHITESPACE
-['anynet', 'astra-ns3', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'msccl-xml', 'node-link',
- 'parents', 'routes', 'tree-edgelist']
+['anynet', 'astra-ns3', 'astra-ns3-map', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'msccl-xml',
+ 'node-link', 'parents', 'routes', 'tree-edgelist']
 >>> sorted(INPUT_FORMATS)
 ['anynet', 'edgelist', 'gml', 'graphml', 'json', 'node-link']
 >>> decode(render("json", ArrayGraph.from_edges("ab", np.array([[0, 1]])))).graph.labels
 ['a', 'b']
 """
 
-from .astra import Ns3Topology, ns3_topology, read_ns3_topology
+from .astra import Ns3Topology, ns3_map, ns3_topology, read_ns3_topology
 from .atomic import atomic_open, atomic_write, check_target
 from .exports import (
     FORMATS,
@@ -90,6 +91,6 @@ __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "render", "tree_edge_list", "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays",
            "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
-           "read_estimate", "read_file", "read_input", "Ns3Topology", "ns3_topology", "read_ns3_topology",
+           "read_estimate", "read_file", "read_input", "Ns3Topology", "ns3_map", "ns3_topology", "read_ns3_topology",
            "MSCCL_LIMITS", "msccl_allreduce", "msccl_rank_map", "msccl_schedule", "ReplayReport", "replay_msccl",
            "next_hop", "next_hop_table", "read_routes", "routes"]

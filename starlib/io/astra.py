@@ -18,6 +18,10 @@ This writer's layout: router ``r`` gets ``c`` hosts, ids ``r*c .. r*c+c-1`` (``c
 switch, then each edge ``u < v`` of the graph as ``N+u N+v``, all with the same rate, delay and error rate 0.
 :func:`read_ns3_topology` parses the same grammar (the round-trip tests use it).
 
+The grammar has no comments (every token counts), so the names of the nodes go to a file of their own,
+:func:`ns3_map`: one line per ns-3 node, ``ID host NAME`` or ``ID switch NAME``, ``NAME`` the router's label as
+JSON (a network file's node id).
+
 Example
 -------
 >>> from starlib.graphs import ArrayGraph
@@ -34,11 +38,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import orjson
 
 from ..graphs import ArrayGraph
 from ..validation import check_int
+from .json_format import writable_labels
 
-__all__ = ["check_ns3_options", "ns3_topology", "read_ns3_topology", "Ns3Topology"]
+__all__ = ["check_ns3_options", "ns3_topology", "ns3_map", "read_ns3_topology", "Ns3Topology"]
 
 
 def check_ns3_options(hosts_per_router: int = 1, bandwidth_gbps: int = 400, latency_ns: int = 500,
@@ -109,6 +115,50 @@ def ns3_topology(graph: ArrayGraph, hosts_per_router: int = 1, bandwidth_gbps: i
     out += [f"{h} {hosts + h // c}{host_tail}" for h in range(hosts)]
     tail = f" {bw}Gbps {lat}ns 0\n"
     out += [f"{hosts + u} {hosts + v}{tail}" for u, v in e.tolist()]
+    return "".join(out).encode()
+
+
+def ns3_map(graph: ArrayGraph, hosts_per_router: int = 1) -> bytes:
+    """Which router each node of :func:`ns3_topology` ``(graph, hosts_per_router)`` stands for, by its name.
+
+    One line per ns-3 node, in id order: ``ID host NAME`` for the ``N = n*c`` hosts (NPU ``ID`` hangs off the
+    router named ``NAME``), then ``ID switch NAME`` for the switches (switch ``N + r`` is router ``r``). ``NAME`` is
+    the router's label as JSON (``"g0r0"`` for a network file's node id, ``[0,1]`` for a star product's vertex), so
+    the third field of a line is ``json.loads``-able. The topology's grammar has no comments, hence a file of its own.
+
+    Parameters
+    ----------
+    graph : ArrayGraph
+        The graph given to :func:`ns3_topology`.
+    hosts_per_router : int
+        The same ``hosts_per_router``, >= 1.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        For a bad count, or labels that cannot be written (:func:`~starlib.io.json_format.writable_labels`).
+
+    Example
+    -------
+    >>> from starlib.graphs import ArrayGraph
+    >>> print(ns3_map(ArrayGraph.from_edges(["r1", "r2"], np.array([[0, 1]])), 2).decode(), end="")
+    0 host "r1"
+    1 host "r1"
+    2 host "r2"
+    3 host "r2"
+    4 switch "r1"
+    5 switch "r2"
+    """
+    c = check_ns3_options(hosts_per_router)[0]
+    _, labels = writable_labels(graph)
+    names = [orjson.dumps(v).decode() for v in labels]
+    hosts = len(names) * c
+    out = [f"{h} host {names[h // c]}\n" for h in range(hosts)]
+    out += [f"{hosts + r} switch {name}\n" for r, name in enumerate(names)]
     return "".join(out).encode()
 
 

@@ -57,7 +57,7 @@ import orjson
 from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph, jsonable
 from ..validation import check_flag, check_int
-from .astra import check_ns3_options, ns3_topology
+from .astra import check_ns3_options, ns3_map, ns3_topology
 from .atomic import atomic_write, check_target
 from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
 from .msccl import check_msccl_options, msccl_allreduce
@@ -234,9 +234,10 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     with the vertices renamed to their indices (``tests/io/test_exports.py`` reads both with ``nx.read_graphml``
     and compares), formatted in blocks instead of through an XML tree, so that a million edges take a second
     rather than minutes. Nodes ``id="0"`` .. ``id="n-1"`` carry ``label`` (the label as JSON text); the graph
-    carries ``network`` and ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON).
+    carries ``network`` and ``params`` (JSON text) and, with trees, ``roots`` (the roots' ids as JSON text).
     Without trees there is no ``tree`` attribute. ``nx.read_graphml(path, node_type=int)`` reads it. A network
-    read from a file (:func:`node_ids`) keeps the file's node ids instead of ``0`` .. ``n-1``.
+    read from a file (:func:`node_ids`) keeps the file's node ids instead of ``0`` .. ``n-1``, in ``roots`` too
+    (a JSON list of strings, the roots' GraphML ids; a family's ``roots`` are the integers ``i`` of ``id="i"``).
 
     Parameters
     ----------
@@ -303,9 +304,10 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     out.append(b'  <graph edgedefault="%s">\n' % (b"directed" if directed else b"undirected"))
     out.append(b'    <data key="network">%s</data>\n' % text(name))
     out.append(b'    <data key="params">%s</data>\n' % text(jsonable(dict(par))))
-    if ts is not None:
-        out.append(b'    <data key="roots">%s</data>\n' % text([t.root for t in ts]))
     ids = node_ids(graph)
+    if ts is not None:  # the roots as the nodes' ids: a file network's own ids, else the indices (id="i")
+        out.append(b'    <data key="roots">%s</data>\n' % text([t.root if ids is None else str(ids[t.root])
+                                                                 for t in ts]))
     if ids is None:  # vertex i is id="i"
         out += [b'    <node id="%d"><data key="label">%s</data>%s</node>\n' % (i, text(orjson.dumps(v).decode()), ep)
                 for i, v in enumerate(labels)]
@@ -379,10 +381,13 @@ def gml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str 
     """The graph as GML, laid out as networkx's ``write_gml`` lays it out, each edge with ``tree`` when trees are given.
 
     Nodes ``id 0`` .. ``id n-1`` (GML ids are integers) with ``label``, the vertex's label as JSON text; the graph
-    carries ``network``, ``params`` (JSON text) and, with trees, ``roots`` (the roots' indices as JSON text); with
-    trees every edge carries ``tree`` (the index of the tree using it, or -1). Strings are escaped as networkx
-    escapes them (``&``, ``"`` and characters beyond printable ASCII as ``&#N;``), so ``nx.read_gml(path)`` reads
-    the file (``label=None`` keeps the integer ids) and :func:`starlib.io.read_input` reads the labels back.
+    carries ``network``, ``params`` (JSON text) and, with trees, ``roots`` (the roots' GML ids, that is their
+    indices, as JSON text); with trees every edge carries ``tree`` (the index of the tree using it, or -1). A
+    network read from a file whose node ids are strings (:func:`node_ids`) has its ids themselves as the labels,
+    not JSON text, and the graph says so with ``labels "ids"``: ``nx.read_gml(path)`` names its nodes by the
+    file's ids. Strings are escaped as networkx escapes them (``&``, ``"`` and characters beyond printable ASCII as
+    ``&#N;``), so ``nx.read_gml(path)`` reads the file (``label=None`` keeps the integer ids) and
+    :func:`starlib.io.read_input` reads the labels back.
 
     Parameters
     ----------
@@ -423,12 +428,16 @@ def gml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: str 
     ts = None if trees is None else _trees(trees, n)
     name = graph.name if network is None else network
     par = graph.params if params is None else params
+    ids = node_ids(graph)
+    plain = ids is not None and all(type(v) is str for v in ids)  # the file's ids as the labels networkx names by
     out = [b"graph [\n", b"  directed 1\n" if directed else b""]
     out.append(b"  network %s\n" % _gml_text(name if isinstance(name, str) else orjson.dumps(name).decode()))
     out.append(b"  params %s\n" % _gml_text(orjson.dumps(jsonable(dict(par))).decode()))
+    if plain:
+        out.append(b'  labels "ids"\n')
     if ts is not None:
         out.append(b"  roots %s\n" % _gml_text(orjson.dumps([t.root for t in ts]).decode()))
-    out += [b"  node [\n    id %d\n    label %s\n  ]\n" % (i, _gml_text(orjson.dumps(v).decode()))
+    out += [b"  node [\n    id %d\n    label %s\n  ]\n" % (i, _gml_text(v if plain else orjson.dumps(v).decode()))
             for i, v in enumerate(labels)]
     if ts is not None:
         out.append(_rows(b"  edge [\n    source %s\n    target %s\n    tree %s\n  ]\n", e[:, 0], e[:, 1],
@@ -714,6 +723,9 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("astra-ns3", "ASTRA-sim ns-3 topology file (hosts, then switches = vertices, then links)", "no",
            ("hosts_per_router", "bandwidth_gbps", "latency_ns", "host_bandwidth_gbps", "host_latency_ns"),
            lambda g, t, **o: ns3_topology(g, **o), (), _ranged(check_ns3_options)),
+    Format("astra-ns3-map", "the names of astra-ns3's nodes: 'ID host NAME' or 'ID switch NAME' per ns-3 node",
+           "no", ("hosts_per_router",), lambda g, t, **o: ns3_map(g, **o), (),
+           _ranged(lambda hosts_per_router=1: check_ns3_options(hosts_per_router))),
 )}
 
 

@@ -59,7 +59,7 @@ from ..validation import printable
 from .atomic import atomic_write, check_target
 
 __all__ = ["FORMAT", "VERSION", "MAX_LABEL_DEPTH", "INPUT", "NetworkFile", "decode_labels", "writable_labels",
-           "writable_edges", "encode", "encode_v1", "decode", "strict_loads", "write_json"]
+           "label_text", "writable_edges", "encode", "encode_v1", "decode", "strict_loads", "write_json"]
 
 #: The value of the ``"format"`` key.
 FORMAT = "starlib"
@@ -301,6 +301,22 @@ def writable_labels(graph: ArrayGraph) -> tuple[bytes, list[Hashable]]:
             return data, _labels(orjson.loads(data))
     except _Bad as exc:
         raise ValueError(f"graph.labels: {exc}") from None
+
+
+def label_text(label: Hashable) -> str:
+    """A vertex's name as text, for a format whose names are text (MSCCL's rank map, GML labels, messages).
+
+    A string is itself (a network file's node id, ``g0r0``, not ``"g0r0"``); any other label is its JSON text
+    (``5``, ``[0,1]``), as :func:`writable_labels` writes it.
+
+    Examples
+    --------
+    >>> label_text("g0r0"), label_text(5), label_text((0, (1, 2)))
+    ('g0r0', '5', '[0,[1,2]]')
+    """
+    if isinstance(label, str):
+        return label
+    return orjson.dumps(jsonable(label)).decode()
 
 
 # -- writing -----------------------------------------------------------------------------------------------------------

@@ -13,11 +13,12 @@ The grammar and the limits are those of the MSCCL executor's parser, ``mscclGetA
 (liangyuRain/ForestColl). docs/formats.md §6.10 states the grammar and every limit; :mod:`starlib.io.msccl_replay`
 replays a file and checks them.
 
-The trees' schedule. Rank ``r`` is vertex ``r``. The buffer is cut into ``k * c`` chunks (``c = chunks``, the chunks per
-tree): tree ``t`` carries chunks ``t*c .. t*c+c-1``, reduced towards its root and broadcast back, pipelined chunk
-by chunk. A rank has one thread block per tree edge at it (``send = recv =`` the neighbour, channel ``t mod
-nchannels``), the edge to its parent first, then its children in increasing order, tree after tree. With ``x =
-t*c + j`` (``j = 0..c-1``), the thread block towards
+The trees' schedule. Rank ``r`` is vertex ``r``, named on its ``<gpu>`` (the rank map: ``host = router = r``, a
+router that runs a rank itself, and ``name``, the vertex's label as text: a network file's node id). The buffer is
+cut into ``k * c`` chunks (``c = chunks``, the chunks per tree): tree ``t`` carries chunks ``t*c .. t*c+c-1``,
+reduced towards its root and broadcast back, pipelined chunk by chunk. A rank has one thread block per tree edge at
+it (``send = recv =`` the neighbour, channel ``t mod nchannels``), the edge to its parent first, then its children
+in increasing order, tree after tree. With ``x = t*c + j`` (``j = 0..c-1``), the thread block towards
 
 * a child ``ch_i`` runs ``rrc x`` at steps ``j`` (receive the child's partial sum and add it in place; after the
   same step of the thread block of the previous child ``ch_{i-1}``, so that the additions into a chunk are serial),
@@ -41,13 +42,13 @@ Example
 <algo name="P3" proto="Simple" nchannels="1" nchunksperloop="1" ngpus="3" coll="allreduce"
 >>> print(xml[xml.index("inplace"):], end="")
 inplace="1" outofplace="0" minBytes="0" maxBytes="0">
-  <gpu id="0" i_chunks="0" o_chunks="1" s_chunks="0">
+  <gpu id="0" i_chunks="0" o_chunks="1" s_chunks="0" host="0" router="0" name="0">
     <tb id="0" send="1" recv="1" chan="0">
       <step s="0" type="s" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0" />
       <step s="1" type="r" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0" />
     </tb>
   </gpu>
-  <gpu id="1" i_chunks="0" o_chunks="1" s_chunks="0">
+  <gpu id="1" i_chunks="0" o_chunks="1" s_chunks="0" host="1" router="1" name="1">
     <tb id="0" send="0" recv="0" chan="0">
       <step s="0" type="rrc" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="1" />
       <step s="1" type="s" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="1" deps="0" hasdep="0" />
@@ -57,7 +58,7 @@ inplace="1" outofplace="0" minBytes="0" maxBytes="0">
       <step s="1" type="s" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0" />
     </tb>
   </gpu>
-  <gpu id="2" i_chunks="0" o_chunks="1" s_chunks="0">
+  <gpu id="2" i_chunks="0" o_chunks="1" s_chunks="0" host="2" router="2" name="2">
     <tb id="0" send="1" recv="1" chan="0">
       <step s="0" type="s" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0" />
       <step s="1" type="r" srcbuf="o" srcoff="0" dstbuf="o" dstoff="0" cnt="1" depid="-1" deps="-1" hasdep="0" />
@@ -68,7 +69,7 @@ inplace="1" outofplace="0" minBytes="0" maxBytes="0">
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
@@ -78,6 +79,7 @@ import numpy as np
 from ..edst.trees import EDSTSet, Tree, orient
 from ..graphs import ArrayGraph
 from ..validation import check_choice, check_int
+from .json_format import label_text
 
 if TYPE_CHECKING:
     from ..allreduce.schedule import Schedule
@@ -100,6 +102,32 @@ MSCCL_LIMITS: dict[str, int] = {
 
 #: The protocols the executor accepts (``mscclProtocolStrToId``).
 PROTOCOLS = ("Simple", "LL128", "LL")
+
+
+def _attr(text: str, what: str) -> str:
+    """``text`` as a double-quoted XML attribute value, refused beyond the parser's ``MAX_STR_LEN`` characters.
+
+    >>> _attr('a "b"', "name")
+    '"a &quot;b&quot;"'
+    """
+    quoted = quoteattr(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    if len(quoted.encode()) - 2 > MSCCL_LIMITS["MAX_STR_LEN"]:
+        raise ValueError(f"{what}={text[:40]!r}... has {len(quoted.encode()) - 2} characters written; the executor's "
+                         f"parser reads MAX_STR_LEN=255")
+    return quoted
+
+
+def _gpu(r: int, chunks: int, host: int, router: int, name: Hashable | None) -> str:
+    """The opening tag of rank ``r``'s ``<gpu>`` with its rank map: ``host``, ``router`` and the host's ``name``.
+
+    ``name`` is the node's label as text (:func:`starlib.io.json_format.label_text`: a network file's node id as
+    itself); None writes no ``name``.
+
+    >>> _gpu(0, 4, 0, 0, "g0r0")
+    '  <gpu id="0" i_chunks="0" o_chunks="4" s_chunks="0" host="0" router="0" name="g0r0">\\n'
+    """
+    named = "" if name is None else f" name={_attr(label_text(name), f'the name of rank {r}')}"
+    return f'  <gpu id="{r}" i_chunks="0" o_chunks="{chunks}" s_chunks="0" host="{host}" router="{router}"{named}>\n'
 
 
 def _step(s: int, kind: str, x: int, dep: tuple[int, int] | None, hasdep: bool) -> str:
@@ -150,7 +178,8 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     Parameters
     ----------
     graph : ArrayGraph
-        The network: its ``n`` vertices are the ranks ``0..n-1``.
+        The network: its ``n`` vertices are the ranks ``0..n-1``; each ``<gpu>`` names its vertex (``host``,
+        ``router`` and ``name``, the label as text: :func:`_gpu`).
     trees : sequence of Tree
         Edge-disjoint spanning trees of ``graph``, ``k >= 1`` of them (the buffer is split evenly among them).
     chunks : int
@@ -208,10 +237,11 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
             ch[int(p[v])].append(v)
         kids.append(ch)
     nm = name if name is not None else f"{graph.name or 'graph'}: allreduce over {k} trees"
-    out = [f'<algo name={quoteattr(nm)} proto="{proto}" nchannels="{nch}" nchunksperloop="{k * c}" ngpus="{n}" '
+    labels = list(graph.labels)
+    out = [f'<algo name={_attr(nm, "name")} proto="{proto}" nchannels="{nch}" nchunksperloop="{k * c}" ngpus="{n}" '
            f'coll="allreduce" inplace="1" outofplace="0" minBytes="{lo}" maxBytes="{hi}">\n']
     for r in range(n):
-        out.append(f'  <gpu id="{r}" i_chunks="0" o_chunks="{k * c}" s_chunks="0">\n')
+        out.append(_gpu(r, k * c, r, r, labels[r]))
         tb = 0
         per_channel = [0] * nch
         blocks: list[tuple[int, int, int, list[tuple[str, int, tuple[int, int] | None]]]] = []  # id, peer, chan, steps
@@ -472,7 +502,8 @@ def _fit(chunks: int, room: int, used: int) -> str:
 
 
 def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: str = "Simple",
-                   name: str | None = None, min_bytes: int = 0, max_bytes: int = 0) -> bytes:
+                   name: str | None = None, min_bytes: int = 0, max_bytes: int = 0,
+                   names: Sequence[Hashable] | None = None) -> bytes:
     """A :class:`~starlib.allreduce.schedule.Schedule` as an MSCCL allreduce algorithm (XML), with its rank map.
 
     **Ranks and chunks.** Rank ``r`` is ``schedule.ranks[r]``; the buffer is the schedule's ``C`` chunks
@@ -511,12 +542,14 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     that is the ``l``-th between its two ranks takes channel ``g*h + (l + j) mod h``. By default ``h`` is the
     smallest that keeps every thread block within 64 steps.
 
-    **The rank map.** Each ``<gpu>`` carries ``host`` and ``router`` (:func:`msccl_rank_map`). The executor's parser
+    **The rank map.** Each ``<gpu>`` carries ``host`` and ``router`` (:func:`msccl_rank_map`) and, given ``names``,
+    ``name``: the host's name as text (:func:`starlib.io.json_format.label_text`). The executor's parser
     (``mscclXmlGetNode`` in ``src/misc/msccl/msccl_parser.cc``, Azure/msccl-executor-nccl) reads up to
     ``MAX_ATTR_COUNT = 16`` attributes per element into a list (further ones it drops with an INFO message) and
     ``mscclXmlGetAttr`` finds an attribute by name, so the attributes it never asks for are never read; a
-    ``<gpu>`` uses four (``id``, ``i_chunks``, ``o_chunks``, ``s_chunks``). The same reader is NCCL's topology
-    reader (``src/graph/xml.cc``, also ``MAX_ATTR_COUNT 16``). An XML comment would be skipped as well
+    ``<gpu>`` uses four (``id``, ``i_chunks``, ``o_chunks``, ``s_chunks``), and the map adds three. The same reader
+    is NCCL's topology reader (``src/graph/xml.cc``, also ``MAX_ATTR_COUNT 16``). An XML comment would be skipped
+    as well
     (``mscclXmlSkipComment``), but attributes sit on the element they describe and every XML reader returns them;
     :func:`starlib.io.replay_msccl` reads them back and checks them against the ranks.
 
@@ -532,6 +565,9 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
         The algorithm's name (default: the schedule's), at most 255 characters written (``MAX_STR_LEN``).
     min_bytes, max_bytes : int
         The message sizes the runtime may pick this algorithm for (``maxBytes = 0``: no upper limit).
+    names : sequence, optional
+        One name per node of the schedule (a network file's node ids, say): rank ``r``'s ``<gpu>`` then carries
+        ``name``, the name of its host, at most 255 characters written (``MAX_STR_LEN``).
 
     Returns
     -------
@@ -578,11 +614,9 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
         raise ValueError(f"schedule: {C} chunks; every rank receives every chunk at least once, and the executor's "
                          f"parser keeps MSCCL_MAX_NODES=4096 XML elements per rank: "
                          f"{_fit(C, lim['MSCCL_MAX_NODES'] - 1 - R, C)}")
-    nm = s.name if name is None else str(name)
-    quoted = quoteattr(nm, {'"': "&quot;"})
-    if len(quoted.encode()) - 2 > lim["MAX_STR_LEN"]:
-        raise ValueError(f"name={nm[:40]!r}... has {len(quoted.encode()) - 2} characters written; the executor's "
-                         f"parser reads MAX_STR_LEN=255")
+    quoted = _attr(s.name if name is None else str(name), "name")
+    if names is not None and len(names) != s.nodes:
+        raise ValueError(f"names: {len(names)} names for the schedule's {s.nodes} nodes; need one per node")
     rank_of = np.full(s.nodes, -1, dtype=np.int64)
     rank_of[s.ranks] = np.arange(R)
     ends = (s.path_nodes[s.path_ptr[:-1]], s.path_nodes[s.path_ptr[1:] - 1])
@@ -779,8 +813,8 @@ def msccl_schedule(schedule: Schedule, *, channels: int | None = None, proto: st
     owner_tb, kinds, chunks_l, hd = acc_tb.tolist(), kind.tolist(), chunk.tolist(), hasdep.tolist()
     k = 0
     for r in range(R):
-        out.append(f'  <gpu id="{r}" i_chunks="0" o_chunks="{C}" s_chunks="0" host="{int(hosts[r, 0])}" '
-                   f'router="{int(hosts[r, 1])}">\n')
+        host = int(hosts[r, 0])
+        out.append(_gpu(r, C, host, int(hosts[r, 1]), None if names is None else names[host]))
         for t in range(int(rank_first_tb[r]), int(rank_first_tb[r + 1]) if r + 1 < R else T):
             out.append(f'    <tb id="{tbl[t]}" send="{int(tb_send[t])}" recv="{int(tb_recv[t])}" '
                        f'chan="{int(tb_chan[t])}">\n')

@@ -78,9 +78,11 @@
    thread block of every rank would have ``R * T`` entries, too many at 1,000 ranks).
    :attr:`ReplayReport.ordered_across` counts the pairs only messages order.
 
-The rank map. A ``<gpu>`` may carry ``host`` and ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes
-them; the executor's parser reads attributes by name and ignores these): then every gpu carries both, integers
-``>= 0``, and a host sits on one router. :attr:`ReplayReport.rank_map` returns them.
+The rank map. A ``<gpu>`` may carry ``host`` and ``router`` (:func:`starlib.io.msccl.msccl_schedule` and
+:func:`~starlib.io.msccl.msccl_allreduce` write them; the executor's parser reads attributes by name and ignores
+these): then every gpu carries both, integers ``>= 0``, and a host sits on one router. It may also carry ``name``,
+the host's name (a network file's node id): then every gpu carries one. :attr:`ReplayReport.rank_map` and
+:attr:`ReplayReport.rank_names` return them.
 
 Any failure raises ``ValueError`` naming the rank, thread block, step and rule; a file that passes returns a
 :class:`ReplayReport`.
@@ -145,6 +147,8 @@ class ReplayReport:
         first mode run: in place when the file allows it).
     rank_map : ``(host, router)`` of each rank ``0..ranks-1`` from the ``<gpu>`` attributes ``host`` and
         ``router`` (:func:`starlib.io.msccl.msccl_schedule` writes them), or ``None`` for a file without them.
+    rank_names : the ``name`` of each rank ``0..ranks-1`` (its host's name, such as a network file's node id), or
+        ``None`` for a file without them.
     """
 
     ranks: int
@@ -158,6 +162,7 @@ class ReplayReport:
     max_xml_nodes: int
     rank_map: tuple[tuple[int, int], ...] | None = None
     ordered_across: int = 0
+    rank_names: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -301,6 +306,11 @@ def _parse(root: ET.Element) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             raise ValueError(f"msccl: the rank map puts host {host} on router {other} (gpu {r0}) and on router "
                              f"{router} (gpu {i['id']})")
     algo["rank_map"] = tuple(i["map"] for i in mapped) if mapped else None
+    named = [g.get("name") for g in sorted(gpus, key=lambda g: int(g.get("id")))]
+    if any(x is not None for x in named) and None in named:
+        raise ValueError(f"msccl: {sum(x is not None for x in named)} of {len(named)} gpus carry a name; gpu "
+                         f"{named.index(None)} has none (the rank map names every rank or none)")
+    algo["rank_names"] = tuple(named) if named and None not in named else None
     return algo, ranks
 
 
@@ -465,7 +475,7 @@ def replay_msccl(data: bytes | str, *, slots: int = 1) -> ReplayReport:
         mode_results.append(_run(algo, ranks, tbs, sender, receiver, cap, inplace, everyone, chunks))
     return ReplayReport(n, len(tbs), sum(len(t.steps) for t in tbs.values()), chunks, algo["nchannels"],
                         mode_results[0][0], worst["steps"], worst["tbs_per_channel"], worst["nodes"],
-                        algo["rank_map"], mode_results[0][1])
+                        algo["rank_map"], mode_results[0][1], algo["rank_names"])
 
 
 #: Pairs of accesses left unordered by a rank's own clocks that are kept before the second pass decides them.

@@ -314,8 +314,9 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
 
     ``labels_from``: a node attribute that holds the labels (``"label"``), or None for the node ids. A graph that
     starlib wrote (``network`` and ``params`` on the graph, ``label`` on every node) is read with its labels
-    (``json_labels``: the labels are JSON text), its family and parameters, and the trees of its ``tree``
-    attribute.
+    (``json_labels``: the labels are JSON text, unless the graph says ``labels "ids"``: they are the file's string
+    ids themselves), its family and parameters, and the trees of its ``tree`` attribute, rooted at the graph's
+    ``roots`` (vertex indices, or node ids when they are strings).
     """
     source = _source(path)
     nodes = list(g.nodes)
@@ -324,7 +325,7 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
                     and all("label" in data[v] for v in nodes))
     if starlib_file:
         raw = [data[v]["label"] for v in nodes]
-        if json_labels:
+        if json_labels and g.graph.get("labels") != "ids":  # "ids": the labels are a file's string ids themselves
             if not all(isinstance(x, str) for x in raw):
                 raise ValueError(f"{source}: a node's label is not text; a file starlib wrote gives each label as "
                                  f"JSON text")
@@ -365,6 +366,11 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
         params = par if isinstance(par, dict) else {}
         roots = g.graph.get("roots")
         roots = _json_text(roots) if isinstance(roots, str) else roots
+        if isinstance(roots, list) and roots and all(type(r) is str for r in roots):  # the roots' node ids
+            stray = next((r for r in roots if r not in index), None)
+            if stray is not None:
+                raise ValueError(f"{source}: roots names {_name(stray)}, which is no node id of the file")
+            roots = [index[r] for r in roots]
     if any(t != -1 for _, _, t in edges):
         if not all(type(t) is int for _, _, t in edges):
             u, v, t = next(e for e in edges if type(e[2]) is not int)
