@@ -817,6 +817,97 @@ _SIMULATED_TREES = TableNote(
     size="footnotesize", tabcolsep="3pt",
     wide=True)
 
+_SCHED_NET = Column("network family (`slimfly`: Slim Fly $\\mathrm{MMS}(q)$; `polarfly`: $\\mathrm{ER}_q$; "
+                    "`bundlefly`: $\\mathrm{MMS}(q) \\star \\mathrm{QR}(q')$; `polarstar-iq`: $\\mathrm{ER}_q \\star "
+                    "\\mathrm{IQ}(d')$; `dragonfly`, `fat-tree` (k-ary n-tree), `hyperx`)", tex="network")
+_SCHED_PARAMS = Column("the family's parameters (`paley_q` is the Paley order $q'$, `d` the IQ degree $d'$)",
+                       tex="param.")
+_SCHED_ROUTERS = Column("routers, each a rank (or with its hosts)", "routers", tex="$n$")
+
+
+_SCHEDULES_LARGEST = TableNote(
+    "Every allreduce schedule against ForestColl's optimum, simulated packet by packet (ns-3) with the routers as "
+    "the ranks, at each network's largest message size: the time over ForestColl's throughput-optimal "
+    "reduce-scatter and allgather $2(M/N)\\rho/b$, and the proved lower bound for any allreduce, "
+    "$\\max(M/(b\\sigma), D\\,\\delta)$ with $\\sigma$ the strength (fractional tree packing number) of the "
+    "network, over the same optimum. Links of 100 Gb/s each way and 1 $\\mu$s.",
+    {"network": _SCHED_NET,
+     "params": _SCHED_PARAMS,
+     "routers": _SCHED_ROUTERS,
+     "size_bytes": Column("message size $M$, the largest the network ran", "bytes", tex="$M$"),
+     "optimum_us": Column("ForestColl's optimum $2(M/N)\\rho/b$", "$\\mu$s", tex="opt.", decimals=1),
+     "bound_over_optimum": Column("the proved lower bound over the optimum (below 1: the optimum is not the best "
+                                  "allreduce)", tex="bound", decimals=3),
+     "trees": Column("the shallow maximum family of edge-disjoint spanning trees, the message split equally: time "
+                     "over the optimum", tex="EDSTs", decimals=3),
+     "weighted_trees": Column("the weighted tree family (a fractional tree packing, each tree paced at its share): "
+                              "time over the optimum", tex="weighted", decimals=3),
+     "bfs": Column("one breadth-first tree: time over the optimum", tex="BFS", decimals=3),
+     "ring": Column("the ring on a Hamiltonian cycle, both directions: time over the optimum (empty: no cycle)",
+                    tex="ring", decimals=3),
+     "multiring": Column("rings on every edge-disjoint Hamiltonian cycle found: time over the optimum", tex="rings",
+                         decimals=3),
+     "ring_sp": Column("the contended ring (breadth-first preorder, steps on shortest paths): time over the "
+                       "optimum (empty: not run)", tex="ring-sp", decimals=3),
+     "dbtree": Column("NCCL's double binary tree: time over the optimum", tex="dbtree", decimals=3),
+     "halving_doubling": Column("Rabenseifner's halving-doubling: time over the optimum", tex="h-d", decimals=3)},
+    size="scriptsize", tabcolsep="3pt", wide=True)
+_SCHEDULES_CROSSOVERS = TableNote(
+    "From which message size on the shallow family of edge-disjoint spanning trees is faster than each other "
+    "schedule at every larger size of the grid, simulated packet by packet (ns-3), the routers as the ranks "
+    "(-- : the schedule did not run, or the trees are not faster at the largest size).",
+    {"network": _SCHED_NET,
+     "params": _SCHED_PARAMS,
+     "routers": _SCHED_ROUTERS,
+     "smallest_bytes": Column("smallest message size the network ran", "bytes", tex="from"),
+     "largest_bytes": Column("largest message size the network ran", "bytes", tex="to"),
+     "from_bfs": Column("against one breadth-first tree", "bytes", tex="BFS", missing=(-1,)),
+     "from_ring": Column("against the ring on a Hamiltonian cycle", "bytes", tex="ring", missing=(-1,)),
+     "from_multiring": Column("against the rings on edge-disjoint Hamiltonian cycles", "bytes", tex="rings",
+                              missing=(-1,)),
+     "from_ring_sp": Column("against the contended ring", "bytes", tex="ring-sp", missing=(-1,)),
+     "from_dbtree": Column("against NCCL's double binary tree", "bytes", tex="dbtree", missing=(-1,)),
+     "from_halving_doubling": Column("against halving-doubling", "bytes", tex="h-d", missing=(-1,))},
+    size="footnotesize", tabcolsep="3pt", wide=True)
+_SCHEDULES_TARGETS = TableNote(
+    "The targets of the comparison, each checked on every simulated case in its scope (ns-3; SimGrid against "
+    "ns-3): the edge-disjoint trees within 3% of ForestColl's optimum on PolarFly and the even-degree regular "
+    "networks, the weighted tree family within 5% of the fractional optimum $M/(b\\sigma)$ where its weight "
+    "exceeds the tree count, the ring on a Hamiltonian cycle within 10% of its bandwidth term "
+    "$(N-1)M/(Nb)$ (both directions, half the message each), and the flow-level simulator within 15% of the "
+    "packet-level one from 1 MiB on.",
+    {"target": Column("what is compared with what", width="3.2cm"),
+     "scope": Column("the cases checked", width="3cm"),
+     "limit": Column("the ratio the target allows"),
+     "cases": Column("cases in the scope", "cases"),
+     "within": Column("cases within the limit", "cases"),
+     "worst": Column("the ratio farthest outside the limit (if none: the largest, or for the simulators the "
+                     "farthest from 1)", decimals=4),
+     "worst_case": Column("its network, size (and schedule)", width="3.5cm"),
+     "met": Column("every case within the limit")},
+    size="footnotesize", tabcolsep="3pt", wide=True)
+_SCHEDULES_ENDPOINTS = TableNote(
+    "Allreduce with the designers' endpoints, simulated packet by packet (ns-3): in-network (every host sends "
+    "its vector to its router and receives the sum back; the routers run the schedule) and on the hosts (every "
+    "host a rank), each over the proved lower bound, which with endpoints is the host link's $M/b$ (a host "
+    "receives the whole result over its one link).",
+    {"network": _SCHED_NET,
+     "params": _SCHED_PARAMS,
+     "routers": Column("routers", "routers", tex="$n$"),
+     "hosts_per_router": Column("hosts per router, each on a link of its own", "hosts", tex="$p$"),
+     "ranks": Column("ranks (hosts)", "ranks", tex="$N$"),
+     "size_bytes": Column("message size $M$", "bytes", tex="$M$"),
+     "schedule": Column("the schedule (`trees`: the shallow family of edge-disjoint spanning trees; `bfs`: one "
+                        "breadth-first tree; `ring`: a Hamiltonian cycle, both directions; `dbtree`: NCCL's "
+                        "double binary tree; `halving-doubling`: Rabenseifner's)", tex="schedule"),
+     "in_network_us": Column("time in-network", "$\\mu$s", tex="in-net.", decimals=1),
+     "host_us": Column("time on the hosts (empty: not run)", "$\\mu$s", tex="hosts", decimals=1),
+     "bound_us": Column("the proved lower bound", "$\\mu$s", tex="bound", decimals=1),
+     "in_network_over_bound": Column("in-network over the bound", tex="in-net./bd.", decimals=3),
+     "host_over_bound": Column("on the hosts over the bound", tex="hosts/bd.", decimals=3)},
+    size="scriptsize", tabcolsep="3pt", group_by=("network", "schedule"),
+    lines="network family and schedule", detail=("params",), wide=True)
+
 _RESILIENCE = TableNote(
     "Edge-disjoint spanning trees that stay intact when links fail, independently with probability $f$ or "
     "as a fixed number $F = \\mathrm{round}(fm)$ of links: closed forms against Monte Carlo means.",
@@ -1179,4 +1270,8 @@ TABLE_NOTES: dict[str, TableNote] = {
     "peers_jellyfish": _PEERS_JELLYFISH,
     "simulated": _SIMULATED,
     "simulated_trees": _SIMULATED_TREES,
+    "schedules_largest": _SCHEDULES_LARGEST,
+    "schedules_crossovers": _SCHEDULES_CROSSOVERS,
+    "schedules_targets": _SCHEDULES_TARGETS,
+    "schedules_endpoints": _SCHEDULES_ENDPOINTS,
 }
