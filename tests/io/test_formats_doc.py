@@ -7,7 +7,7 @@ import numpy as np
 
 from starlib.edst.trees import Tree
 from starlib.graphs import ArrayGraph
-from starlib.io import graphml, msccl_allreduce, ns3_topology, routes
+from starlib.io import graphml, msccl_allreduce, ns3_map, ns3_topology, routes
 from tests.paths import ROOT
 
 DOC = (ROOT / "docs" / "formats.md").read_text()
@@ -56,6 +56,12 @@ def test_ns3_example():
     text = ns3_topology(tri, hosts_per_router=2, bandwidth_gbps=200, latency_ns=700).decode()
     example = DOC[DOC.index("The triangle with `hosts_per_router=2"):]
     assert _block_from(example) == text.splitlines()
+
+
+def test_ns3_map_example():
+    ring = ArrayGraph.from_edges(["s0", "s1"], np.array([[0, 1]]))
+    example = DOC[DOC.index("Ring `s0 - s1` with one host each"):]
+    assert _block_from(example) == ns3_map(ring).decode().splitlines()
 
 
 def _block_from(text: str) -> list[str]:
