@@ -111,26 +111,53 @@ def agreement(record: pd.DataFrame, min_size: int = 1 << 20) -> pd.DataFrame:
     return wide
 
 
-def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3") -> pd.DataFrame:
+def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: float = 1.0) -> pd.DataFrame:
     """The rings on a Hamiltonian cycle against their own bandwidth term, at each network's largest size.
 
     A ring of ``N`` ranks moves ``2(N-1)/N`` of its share of the message over each of its links in each direction;
     ``ring`` runs the cycle in both directions with half the message each, ``multiring`` ``2 r`` directed rings with
-    ``1/(2r)`` each, so either takes at least ``(N-1)/N M / (r b)`` (``r = 1`` for ``ring``).
+    ``1/(2r)`` each, so either takes at least ``(N-1)/N M / (r b)`` (``r = 1`` for ``ring``). Its ``2(N-1)`` steps
+    each send a block of ``M / (2 r N)`` bytes; while a block is several packets, the steps pipeline and the link
+    delays hide behind the transmissions, but a block of one packet waits a link delay at every step.
+
+    Parameters
+    ----------
+    record : pandas.DataFrame
+        The record.
+    simulator : str
+        The simulator whose rows are read.
+    delay_us : float
+        The links' delay (the grid's: 1 us).
 
     Returns
     -------
     pandas.DataFrame
-        ``network, params, routers, schedule, rings, size_bytes, time_us, own_us, over_own``.
+        ``network, params, routers, schedule, rings, size_bytes, time_us, own_us, over_own, block_packets`` (the
+        packets of one step's block), ``steps_delay_us`` (``2 (N - 1)`` link delays).
+
+    Example
+    -------
+    >>> t = pd.DataFrame({"network": "k", "params": "n=4", "routers": 4, "hosts_per_router": 0, "simulator": "ns3",
+    ...                   "schedule": ["ring"], "rings": 1, "size_bytes": 1 << 20, "time_us": 64.0,
+    ...                   "link_gbps": 100.0, "packet_bytes": 8192})
+    >>> ring_efficiency(t)[["own_us", "over_own", "block_packets", "steps_delay_us"]].to_dict("records")
+    [{'own_us': 62.915, 'over_own': 1.0172, 'block_packets': 16, 'steps_delay_us': 6.0}]
     """
     t = _routers_only(record, simulator)
     t = t[t.schedule.isin(["ring", "multiring"])]
+    cols = NETWORK_KEY + ["schedule", "rings", "size_bytes", "time_us", "own_us", "over_own", "block_packets",
+                          "steps_delay_us"]
+    if t.empty:
+        return pd.DataFrame(columns=cols)
     idx = t.groupby(NETWORK_KEY + ["schedule"]).size_bytes.idxmax()
-    out = t.loc[idx, NETWORK_KEY + ["schedule", "rings", "size_bytes", "time_us", "link_gbps"]].copy()
+    out = t.loc[idx, NETWORK_KEY + ["schedule", "rings", "size_bytes", "time_us", "link_gbps", "packet_bytes"]].copy()
     n = out.routers.astype(float)
     out["own_us"] = ((n - 1) / n * out.size_bytes / (out.rings * out.link_gbps * 125)).round(3)
     out["over_own"] = (out.time_us / out.own_us).round(4)
-    return out.drop(columns="link_gbps").sort_values(NETWORK_KEY + ["schedule"]).reset_index(drop=True)
+    block = -(-out.size_bytes // (2 * out.rings * out.routers))
+    out["block_packets"] = (-(-block // out.packet_bytes)).astype(int)
+    out["steps_delay_us"] = (2 * (out.routers - 1) * delay_us).astype(float)
+    return out[cols].sort_values(NETWORK_KEY + ["schedule"]).reset_index(drop=True)
 
 
 def endpoints_table(record: pd.DataFrame, simulator: str = "ns3") -> pd.DataFrame:

@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 def rows(**columns) -> pd.DataFrame:
     """A frame of routers-as-ranks ns-3 rows on network ``k n=4`` unless the columns say otherwise."""
     base = {"network": "k", "params": "n=4", "routers": 4, "hosts_per_router": 0, "mode": "in-network",
-            "simulator": "ns3", "link_gbps": 100.0}
+            "simulator": "ns3", "link_gbps": 100.0, "packet_bytes": 8192}
     base.update(columns)
     return pd.DataFrame(base)
 
@@ -161,3 +161,17 @@ def test_schedules_figure_prints_with_every_network_and_schedule():
     assert faults == [] and abs(size[0] - TWO_COLUMN) < 0.01 and size[1] <= MAX_HEIGHT
     assert titles[0] == "PolarFly q=9, 91 routers" and "Dragonfly a=8 h=4, 264 routers" in titles
     assert legend == list(SCHEDULE_LABELS.values()) + ["proved bound"]
+
+
+def test_ring_efficiency_own_term_blocks_and_step_delays():
+    # HyperX 5 x 5 x 5 at 256 MiB (the record's ns-3 rows): one cycle both ways, (124/125) M / b = 21,303.3 us;
+    # five cycles, a fifth of it. PolarFly q = 32 at 16 MiB: a block of 7,937 bytes is one packet, 2,112 delays.
+    t = rows(network=["hyperx", "hyperx", "polarfly"], params=["sizes=5,5,5", "sizes=5,5,5", "q=32"],
+             routers=[125, 125, 1057], schedule=["ring", "multiring", "ring"], rings=[1, 5, 1],
+             size_bytes=[256 << 20, 256 << 20, 16 << 20], packet_bytes=[65535, 65535, 8192],
+             time_us=[21304.448, 4261.64, 3453.0])
+    r = study.ring_efficiency(t).set_index(["network", "schedule"])
+    assert r.loc[("hyperx", "ring"), "own_us"] == pytest.approx(124 / 125 * (256 << 20) / 12500, abs=1e-3)
+    assert r.loc[("hyperx", "multiring"), "over_own"] == pytest.approx(1.0002, abs=1e-4)
+    assert r.loc[("hyperx", "ring"), "block_packets"] == 17  # 1,073,742 bytes in packets of 65,535
+    assert r.loc[("polarfly", "ring"), ["block_packets", "steps_delay_us"]].tolist() == [1, 2112.0]
