@@ -608,8 +608,8 @@ def budget_comparison(table: pd.DataFrame) -> pd.DataFrame:
     >>> import pathlib
     >>> t = pd.read_csv(pathlib.Path(__file__).parents[2] / "paper_tables" / "peers.csv")
     >>> b = budget_comparison(t)
-    >>> b.loc[32, ["star_trees", "dragonfly_trees", "fat_tree_trees", "fastest"]].tolist()
-    [12, 11, 10, 'hyperx']
+    >>> int(b.star_trees[32]), int(b.dragonfly_trees[32]), int(b.fat_tree_trees[32]), b.fastest[32]
+    (12, 11, 10, 'hyperx')
     """
     rows = {}
     for budget, g in table.groupby("radix_budget", sort=True):

@@ -222,3 +222,44 @@ def test_peers_figure_rows_and_refusals():
     assert "64 MiB" in fig.axes[2].get_title()
     with pytest.raises(ValueError, match="no label"):
         peers_figure(t.assign(network="mesh"), "1 MiB")
+
+
+def _dragonflies(changed=None):
+    from starlib.paper.peers import MEASURES
+    rows = []
+    for budget in (16, 32):
+        for arrangement in ("absolute", "circulant"):
+            row = {"radix_budget": budget, "network": "dragonfly",
+                   "parameters": f"a=8 p=4 h=4 arrangement={arrangement}", **{m: 1 for m in MEASURES}}
+            row.update((changed or {}).get((budget, arrangement), {}))
+            rows.append(row)
+    return pd.DataFrame(rows + [{"radix_budget": 16, "network": "slimfly", "parameters": "q=7",
+                                 **{m: 9 for m in MEASURES}}])
+
+
+def test_arrangement_comparison_names_exactly_the_budgets_and_measures_that_differ():
+    from starlib.paper.peers import MEASURES, arrangement_comparison
+    c = arrangement_comparison(_dragonflies({(16, "circulant"): {"shallow_depth": 4, "allreduce_us": 2.5}}))
+    assert len(c) == 2 * len(MEASURES) and c.columns.tolist() == ["radix_budget", "measure", "absolute",
+                                                                  "circulant", "agree"]
+    assert c[~c.agree][["radix_budget", "measure"]].values.tolist() == [[16, "shallow_depth"], [16, "allreduce_us"]]
+    assert c[c.radix_budget == 32].agree.all()
+    one = _dragonflies()
+    with pytest.raises(ValueError, match="radix budget 32: the Dragonfly has 1 absolute and 0 circulant rows"):
+        arrangement_comparison(one.drop(index=3))
+
+
+def test_budget_comparison_on_the_committed_table():
+    from pathlib import Path
+
+    from starlib.paper.peers import budget_comparison
+    t = pd.read_csv(Path(__file__).parents[2] / "paper_tables" / "peers.csv")
+    b = budget_comparison(t)
+    assert b.index.tolist() == sorted(t.radix_budget.unique())
+    for budget, g in t.groupby("radix_budget"):  # recomputed row by row
+        dragon = g[g.network == "dragonfly"]
+        assert b.dragonfly_us[budget] == dragon.allreduce_us.min()
+        assert (b.dragonfly_depth_min[budget], b.dragonfly_depth_max[budget]) == (dragon.shallow_depth.min(),
+                                                                                 dragon.shallow_depth.max())
+        assert b.fastest[budget] == g.sort_values("allreduce_us").network.iloc[0]
+        assert b.star_trees[budget] == g[g.kind == "star product"].max_edsts.max()

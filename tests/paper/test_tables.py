@@ -240,11 +240,37 @@ def test_paper_form_compact_one_line_per_group():
     tex = render_latex(df, "c", note=note)
     assert "a & q=3--7 d=4 & 10--30 & 0.50--1.25 & $q/2$, $q$ \\\\" in tex
     assert "b & q=2 d=3 & 8 & 2.00 & $q$ \\\\" in tex
-    assert "One line per net;" in tex
+    assert "One line per net;" in tex  # no words given: the header names the line
     with pytest.raises(ValueError, match="group_by=\\('nope',\\) names columns \\['nope'\\]"):
         render_latex(df, "c", note=TableNote("C.", note.columns, group_by=("nope",)))
     with pytest.raises(ValueError, match="in both TableNote.group_by and TableNote.audit"):
         render_latex(df, "c", note=TableNote("C.", note.columns, group_by=("net",), audit=("net",)))
+
+
+def test_caption_says_in_words_what_a_line_is_and_blocks_split_the_paper_form():
+    df = pd.DataFrame({"R": [16, 16, 16, 32, 32], "net": ["a", "b", "b", "a", "b"], "D": [5, 4, 5, 6, 6]})
+    cols = {"R": Column("budget", tex="$R$"), "net": Column("network", tex="nw."), "D": Column("depth")}
+    note = TableNote("B.", cols, group_by=("R", "net"), lines="radix budget and network family", block="R")
+    tex = render_latex(df, "b", note=note)
+    assert "One line per radix budget and network family; where the rows of a line differ, a column shows the " \
+           "range of their values ($a$--$b$) or their distinct values ($a, b$).}" in tex
+    assert "nw." not in tex.split("\\label")[0]  # the caption does not name the line by its headers
+    body = tex.split("\\midrule\n", 1)[1].split("\\bottomrule")[0].splitlines()
+    assert body == ["16 & a & 5 \\\\", " & b & 4--5 \\\\", "\\midrule", "32 & a & 6 \\\\", " & b & 6 \\\\"]
+    full = render_latex(df, "b", note=note, full=True)
+    assert "One line per" not in full and full.count("\\midrule") == 1  # the full listing: every row, no blocks
+    with pytest.raises(ValueError, match="block='net' must be one of group_by=\\('R',\\)"):
+        TableNote("B.", cols, group_by=("R",), block="net")
+    with pytest.raises(ValueError, match="lines='x' needs group_by"):
+        TableNote("B.", cols, lines="x")
+
+
+def test_every_compact_table_says_what_its_lines_are():
+    from starlib.paper.table_notes import TABLE_NOTES
+    missing = [name for name, note in TABLE_NOTES.items() if note.group_by and not note.lines]
+    assert missing == []
+    for name, note in TABLE_NOTES.items():  # words, not the column names or headers of the grouping
+        assert not any(c in note.lines.split() for c in note.group_by if "_" in c), name
 
 
 def test_provenance_comment_is_recorded_once_and_byte_stable(tmp_path):
