@@ -464,8 +464,8 @@ def _polarfly_arcs(q: int) -> tuple[np.ndarray, np.ndarray]:
     return src, dst.ravel()
 
 
-@family("polarfly", kind="factor", summary="Erdős–Rényi polarity graph ER_q (PolarFly)", symbol="ER_q",
-        reference="App. B-B7", diameter=2,
+@family("polarfly", kind="factor", also=("network",), summary="Erdős–Rényi polarity graph ER_q (PolarFly)",
+        symbol="ER_q", reference="App. B-B7", diameter=2,
         params={"q": Param(prime_power(2)), "loops": Param(flag("record the q+1 absolute-point loops"), False, 0)},
         size=lambda q, loops: Size.of(q * q + q + 1, q * (q + 1) ** 2 // 2, 120, 300, FIELD_BASE_BYTES),  # 95/edge
         forms=ClosedForms("q**2 + q + 1", "q*(q + 1)**2/2", (("q + 1", "q**2"), ("q", "q + 1"))))

@@ -338,6 +338,8 @@ class Family:
     forms : the closed forms the paper states, if any.
     check : a check of the parameters together, ``check(params) -> params`` (rules that tie parameters).
     base : for a variant, the family whose builder it presets.
+    also : the other kinds the family belongs to (PolarFly is a factor graph of PolarStar and a network of its
+        own); listings show it under each.
     """
 
     name: str
@@ -353,6 +355,7 @@ class Family:
     forms: ClosedForms | None = None
     check: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     base: Family | None = None
+    also: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not callable(self.size):
@@ -360,6 +363,9 @@ class Family:
                              f"vertices, edges and peak bytes, so the memory guard can refuse what does not fit")
         if self.kind not in KINDS:
             raise ValueError(f"kind={self.kind!r} is not one of {', '.join(KINDS)}")
+        if not isinstance(self.also, tuple) or any(k not in KINDS or k == self.kind for k in self.also):
+            raise ValueError(f"also={self.also!r} must be a tuple of kinds ({', '.join(KINDS)}) other than "
+                             f"kind={self.kind!r}")
         object.__setattr__(self, "params", {k: replace(p, name=k) for k, p in self.params.items()})
 
     def _known(self, params: Mapping[str, Any]) -> None:
@@ -461,8 +467,8 @@ def declared_in(module: Any) -> list[Family]:
 
 def family(name: str, *, params: Mapping[str, Param], size: Callable[..., Size], summary: str, kind: str = "network",
            symbol: str = "", reference: str = "", diameter: int | None = None, forms: ClosedForms | None = None,
-           check: Callable[[dict[str, Any]], dict[str, Any]] | None = None, declare: bool = True
-           ) -> Callable[[Callable[..., Any]], Any]:
+           check: Callable[[dict[str, Any]], dict[str, Any]] | None = None, declare: bool = True,
+           also: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Any]:
     """Declare a network family on its builder (the attributes of :class:`Family`).
 
     The decorated builder checks its arguments by the declared rules and the cross-check, refuses a member whose
@@ -488,7 +494,7 @@ def family(name: str, *, params: Mapping[str, Param], size: Callable[..., Size],
             return builder(**values)
 
         record = Family(name, checked, params, summary, size, kind=kind, symbol=symbol, reference=reference,
-                        diameter=diameter, forms=forms, check=check)
+                        diameter=diameter, forms=forms, check=check, also=also)
         checked.family = record  # type: ignore[attr-defined]
         checked.variant = record.variant  # type: ignore[attr-defined]
         if declare:

@@ -208,13 +208,15 @@ def _optimum(graph: ArrayGraph, connected: bool, optimum: bool | None, work: int
 
 
 def networks_json(fams: dict[str, Family]) -> dict[str, Any]:
-    """``networks --json``: every family with its kind, summary and parameters (type, rule, required, default).
+    """``networks --json``: every family with its kind (and ``also``, the other kinds it belongs to), summary and
+    parameters (type, rule, required, default).
 
     >>> d = networks_json({"paley": NETWORK_FAMILIES["paley"]})
     >>> d["networks"][0]["params"]["q"]["rule"]
     'prime power q = 1 (mod 4)'
     """
-    return {"networks": [{"name": f.name, "kind": f.kind, "summary": f.summary,
+    return {"networks": [{"name": f.name, "kind": f.kind, **({"also": list(f.also)} if f.also else {}),
+                          "summary": f.summary,
                           "params": {k: {"type": p.type.__name__, "rule": p.text, "required": p.required,
                                          **({"default": jsonable(p.default)} if p.default is not None else {})}
                                      for k, p in f.params.items()}}

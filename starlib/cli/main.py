@@ -328,6 +328,14 @@ def _emit(data: bytes, target: str | None) -> int:
     return len(data)
 
 
+def _terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (a person reading), not a file or a pipe (a program)."""
+    try:
+        return stream is not None and bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # a replaced or closed stream
+        return False
+
+
 def _say(a: argparse.Namespace, line: str) -> None:
     if not a.quiet:
         sys.stderr.write(line + "\n")
@@ -455,10 +463,11 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
         source_extra,
     )
     from .progress import Progress
-    from .text import depth_warning, params_text, wrote_line
+    from .text import depth_warning, edsts_summary, params_text, wrote_line
 
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
+    summary_only = target is None and _terminal(sys.stdout)  # the trees go to a file or a pipe, not a screen
     method = get_method(a.method)
     if is_file(a.network, a.input_format):
         require_star_product(method, a.network)  # before reading: no file network is a star product
@@ -475,8 +484,8 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             pr.stage("write")
             extra = {**source_extra(nf, a.network), "upper_bound": int(upper_bound(graph)), "method": method.name,
                      **_depth_extra(trees)}
-            size = _emit(render(a.format, graph, trees, network=nf.network, params=nf.params, extra=extra,
-                                **options), target)
+            size = 0 if summary_only else _emit(render(a.format, graph, trees, network=nf.network,
+                                                       params=nf.params, extra=extra, **options), target)
     else:
         fam, params = resolve(a.network, a.params, trees=True)  # the trees' memory too, before building
         method.check_links(fam.estimate(params).m)  # an exact packing estimated over a day, refused before building
@@ -486,8 +495,8 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
             trees = _pack(a, pr, graph, method, what)
             pr.stage("write")
             extra = {"upper_bound": int(upper_bound(graph)), "method": method.name, **_depth_extra(trees)}
-            size = _emit(render(a.format, graph, trees, network=fam.name, params=params, extra=extra, **options),
-                         target)
+            size = 0 if summary_only else _emit(render(a.format, graph, trees, network=fam.name, params=params,
+                                                       extra=extra, **options), target)
     depth = deepest(trees)
     diameter, how = depth_diameter(graph, fam)
     warning = None if diameter is None else depth_warning(what, depth, diameter, how)
@@ -496,6 +505,8 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     if target is not None:
         _say(a, wrote_line(target, size, trees=len(trees), nodes=int(graph.n), fmt=a.format)
              + f" (maximum depth {depth})")
+    if summary_only:
+        sys.stdout.write(edsts_summary(what, len(trees), int(graph.n), int(upper_bound(graph)), depth) + "\n")
     return 0
 
 

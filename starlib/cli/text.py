@@ -13,6 +13,7 @@ Example
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -20,12 +21,12 @@ from typing import Any
 from ..validation import printable
 
 __all__ = ["KIND_TITLES", "families_text", "info_text", "verify_text", "wrote_line", "megabytes", "params_text",
-           "sweep_line", "depth_warning"]
+           "sweep_line", "depth_warning", "plain", "edsts_summary"]
 
 #: The headings of the families table, by :attr:`~starlib.family.Family.kind`, in the order shown.
 KIND_TITLES = {
     "product": "Networks built as star products (and Cartesian products)",
-    "network": "Other networks (a star product in another labelling, or none: Dragonfly, fat tree, Jellyfish)",
+    "network": "Other networks (PolarFly, Dragonfly, fat tree, Jellyfish; a star product in another labelling)",
     "factor": "Factor graphs (the G and H of a star product)",
     "cayley": "Super Cayley graphs (permutation networks)",
     "netdesign": "Network-design solutions",
@@ -90,6 +91,25 @@ def params_text(params: Mapping[str, Any]) -> str:
     return " ".join(f"{printable(k, 40)}={printable(v, 60)}" for k, v in params.items())
 
 
+_ROLE = re.compile(r":[a-z]+:`~?([^`]*)`")
+_LITERAL = re.compile(r"``([^`]*)``")
+
+
+def plain(text: str) -> str:
+    """A docstring's phrase for the terminal: reStructuredText literals and roles as their plain text.
+
+    ``x`` becomes x, :func:`~a.b.f` becomes f (the last dotted name, as Sphinx shows ``~``), :func:`a.b.f` a.b.f.
+
+    >>> plain("adjacent transpositions ``T_{i,i+1}`` (:func:`~starlib.cayley.star_graph`)")
+    'adjacent transpositions T_{i,i+1} (star_graph)'
+    """
+    def role(m: re.Match[str]) -> str:
+        name = m.group(1)
+        return name.rsplit(".", 1)[-1] if m.group(0).split("`", 1)[1].startswith("~") else name
+
+    return _LITERAL.sub(r"\1", _ROLE.sub(role, text))
+
+
 def families_text(families: Sequence[Any]) -> str:
     """The families as a table for people: grouped by kind, each with its summary and its parameters' rules.
 
@@ -116,17 +136,19 @@ def families_text(families: Sequence[Any]) -> str:
     for programs: starlib networks --json.
     """
     out: list[str] = []
-    kinds = [k for k in KIND_TITLES if any(f.kind == k for f in families)]
-    kinds += sorted({f.kind for f in families} - set(kinds))
+    present = {k for f in families for k in (f.kind, *getattr(f, "also", ()))}
+    kinds = [k for k in KIND_TITLES if k in present]
+    kinds += sorted(present - set(kinds))
     for kind in kinds:
         out += [KIND_TITLES.get(kind, kind), ""]
-        for f in sorted((f for f in families if f.kind == kind), key=lambda f: f.name):
+        members = (f for f in families if kind == f.kind or kind in getattr(f, "also", ()))
+        for f in sorted(members, key=lambda f: f.name):
             tags = ", ".join(x for x in (f.symbol, f.reference) if x)
-            head = f"  {f.name:<22} {f.summary}" + (f"  [{tags}]" if tags else "")
+            head = f"  {f.name:<22} {plain(f.summary)}" + (f"  [{tags}]" if tags else "")
             out += textwrap.wrap(head, _WIDTH, subsequent_indent=" " * 25, break_on_hyphens=False)
             for key, p in f.params.items():
                 opt = "" if p.required else " (optional)" if p.default is None else f" (optional, default {p.default})"
-                out += textwrap.wrap(f"      {key:<18} {p.text}{opt}", _WIDTH, subsequent_indent=" " * 25,
+                out += textwrap.wrap(f"      {key:<18} {plain(p.text)}{opt}", _WIDTH, subsequent_indent=" " * 25,
                                      break_on_hyphens=False)
             if not f.params:
                 out.append("      (no parameters)")
@@ -216,3 +238,16 @@ def sweep_line(row: Mapping[str, Any], done: int, todo: int) -> str:
     verdict = "verified" if row["verified"] else "NOT VERIFIED"
     return (f"q={row['q']} {row['family']}: {row['trees']} trees (bound {row['bound']}), {verdict}, "
             f"depth {row['max_depth']}, {row['seconds']} s, {row['peak_mb']} MB [{done}/{todo}]")
+
+
+def edsts_summary(what: str, trees: int, nodes: int, upper_bound: int, depth: int) -> str:
+    """What ``edsts`` prints on a terminal instead of its JSON: the result in two lines, and how to get the trees.
+
+    >>> print(edsts_summary("slimfly q=5", 3, 50, 3, 4))
+    edsts slimfly q=5: 3 trees (upper bound 3), 50 nodes, maximum depth 4, verified.
+    The trees are not printed on a terminal: -o FILE writes them (JSON, or --format), and a pipe gets the JSON.
+    """
+    return (f"edsts {printable(what, 200)}: {trees:,} trees (upper bound {upper_bound:,}), {nodes:,} nodes, "
+            f"maximum depth {depth}, verified.\n"
+            "The trees are not printed on a terminal: -o FILE writes them (JSON, or --format), and a pipe gets the "
+            "JSON.")

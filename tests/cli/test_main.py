@@ -7,6 +7,7 @@ verifier of the Python API. The bad-input battery is tests/cli/test_bad_input.py
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -290,3 +291,66 @@ def test_progress_bar_appears_on_stderr_for_long_work(tmp_path):
     q = subprocess.run([sys.executable, "-m", "starlib", "edsts", "star", "k=7", "--method", "generic", "-q", "-o",
                         str(tmp_path / "t.json")], capture_output=True, text=True, env=env)
     assert q.returncode == 0 and q.stderr == ""
+
+
+def test_networks_lists_polarfly_as_a_network_and_a_factor_and_shows_no_markup(capsys):
+    code, out, _ = run(["networks"], capsys)
+    text = out.split("\n")
+    titles = [i for i, line in enumerate(text) if line and not line.startswith(" ")]
+    listed = {}
+    for i, start in enumerate(titles):
+        end = titles[i + 1] if i + 1 < len(titles) else len(text)
+        listed[text[start]] = {line.split()[0] for line in text[start + 1:end] if line.startswith("  ")
+                               and not line.startswith("      ")}
+    factor = next(t for t in listed if t.startswith("Factor graphs"))
+    other = next(t for t in listed if t.startswith("Other networks"))
+    assert "polarfly" in listed[factor] and "polarfly" in listed[other] and "PolarFly" in other
+    assert "``" not in out and not re.search(r":[a-z]+:`", out)  # reStructuredText is for the docs, not here
+    assert "The MS(l, n) network (command line: macro-star l= n=)." in out
+    assert "adjacent transpositions T_{i,i+1}" in out
+    code, out, _ = run(["networks", "--json"], capsys)
+    obj = {f["name"]: f for f in json.loads(out)["networks"]}
+    assert (obj["polarfly"]["kind"], obj["polarfly"]["also"]) == ("factor", ["network"])
+    assert "also" not in obj["slimfly"]
+
+
+def test_edsts_on_a_terminal_prints_a_summary_and_json_elsewhere(capsys, monkeypatch, tmp_path):
+    code, out, _ = run(["edsts", "slimfly", "q=5"], capsys)  # captured: not a terminal, so JSON
+    assert code == 0 and json.loads(out)["network"] == "slimfly" and len(json.loads(out)["trees"]) == 3
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, err = run(["edsts", "slimfly", "q=5"], capsys)
+    assert code == 0 and out.splitlines() == [
+        "edsts slimfly q=5: 3 trees (upper bound 3), 50 nodes, maximum depth 12, verified.",
+        "The trees are not printed on a terminal: -o FILE writes them (JSON, or --format), and a pipe gets the JSON."]
+    code, out, err = run(["edsts", "slimfly", "q=5", "-o", str(tmp_path / "t.json")], capsys)  # a file: as before
+    assert code == 0 and out == "" and "wrote" in err and len(read_json(tmp_path / "t.json").trees) == 3
+
+
+def test_edsts_on_a_pseudo_terminal(tmp_path):
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "starlib", "edsts", "slimfly", "q=5", "-q"], stdout=follower,
+                              stderr=subprocess.PIPE, cwd=tmp_path, timeout=300)
+        os.close(follower)
+        follower = None
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal's other end is closed: everything is read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        if follower is not None:
+            os.close(follower)
+        os.close(leader)
+    shown = b"".join(chunks).decode()
+    assert proc.returncode == 0
+    assert shown.startswith("edsts slimfly q=5: 3 trees (upper bound 3), 50 nodes") and "{" not in shown
+    piped = subprocess.run([sys.executable, "-m", "starlib", "edsts", "slimfly", "q=5", "-q"], capture_output=True,
+                           cwd=tmp_path, timeout=300)
+    assert piped.returncode == 0 and json.loads(piped.stdout)["n"] == 50
