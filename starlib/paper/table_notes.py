@@ -709,7 +709,7 @@ _PEERS = TableNote(
     "family's instance chosen by the designers' endpoint split with radix at most $R$: the maximum number "
     "of EDSTs (certified by a partition of the vertices), EDSTs per router port, the deepest tree of a "
     "shallow maximum family with the lower bound for that count, and the allreduce time of a large "
-    "message over it with one rank per router (the endpoints are not ranks here; notebook 16 simulates them).",
+    "message over it with one rank per router (the endpoints take no part in it).",
     {"radix_budget": _PEERS_BUDGET,
      "network": _PEERS_NETWORK,
      "parameters": _PEERS_PARAMS,
