@@ -258,7 +258,8 @@ def _graph(network: str, params: str):
             return comparison.network_graph(net.family, net.params)
     from ..api import network as build
 
-    return build(network, **{k: comparison._value(v) for k, v in (p.split("=") for p in params.split())})
+    return build(network, **{k: int(v) if v.lstrip("-").isdigit() else v
+                             for k, v in (p.split("=") for p in params.split())})
 
 
 def network_facts(record: pd.DataFrame) -> pd.DataFrame:
