@@ -296,12 +296,14 @@ def read_network(path: str | os.PathLike, format: str | None = None) -> ArrayGra
     return read(path, format).graph
 
 
-def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed: int = 0) -> Repair:
+def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool | None = None, seed: int = 0) -> Repair:
     """The maximum EDSTs of ``graph`` after the links ``fail`` failed, grown from ``trees``, verified.
 
-    Trees that lost no link are kept; each damaged tree's cut subtrees are joined back by an unused link nearest
-    the root; when that cannot restore the bound, the exact packer augments from the surviving forests to the new
-    maximum, certified (:func:`starlib.edst.repair_edsts`, whose module text has the details).
+    Trees that lost no link are kept as they were; each damaged tree's cut subtrees are joined back by an unused
+    link nearest the root; when that cannot restore the bound, the exact packer augments the damaged trees from the
+    unused links, and only when the count cannot be reached so does it change a kept tree (one if one is enough;
+    ``.changed`` names them). The count is the new maximum, certified (:func:`starlib.edst.repair_edsts`, whose
+    module text has the details).
 
     Parameters
     ----------
@@ -312,8 +314,9 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed:
     fail : sequence
         The failed links: each a text ``"U-V"`` (two vertex labels as the network's file writes them, joined by
         ``-``: ``"a-b"``, ``"3-17"``, ``"[[0,1],2]-[[1,1],0]"``) or a pair ``(U, V)`` of labels.
-    deep : bool
-        Also run the full depth search on the result (:func:`starlib.edst.improve_depth`).
+    deep : bool, optional
+        Run the depth search (:func:`starlib.edst.improve_depth`) on the trees the repair made, never on the kept
+        ones; by default (None) on networks of at most 200,000 links (``starlib.edst.repair.DEEP_LINKS``).
     seed : int
         Its seed.
 
@@ -321,7 +324,8 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed:
     -------
     Repair
         ``.graph`` the damaged network, ``.trees`` the family, ``.count_before``/``.count_after``,
-        ``.depth_before``/``.depth_after``, ``.upper_bound`` with ``.bound_kind`` and ``.certificate``, ``.summary()``.
+        ``.depth_before``/``.depth_after``, the input trees ``.kept``, ``.reattached``, ``.changed`` and
+        ``.dropped``, ``.upper_bound`` with ``.bound_kind`` and ``.certificate``, ``.summary()``.
 
     Raises
     ------
@@ -341,7 +345,7 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool = False, seed:
     from .validation import check_flag, check_int, shorten
 
     graph = as_graph(graph, "graph")
-    deep = check_flag(deep, "deep")
+    deep = None if deep is None else check_flag(deep, "deep")
     seed = check_int(seed, "seed", 0, rule="an integer seed >= 0")
     if isinstance(fail, (str, bytes)) or not hasattr(fail, "__iter__"):
         raise ValueError(f"fail={fail!r} must be a list of links ('U-V' texts or (U, V) label pairs)")

@@ -273,7 +273,8 @@ def repair_trials(graph: ArrayGraph, trees: Sequence[Any], failed: int, trials: 
     """Repair ``trees`` after ``trials`` random sets of exactly ``failed`` links each (uniform, seeded).
 
     Each set is ``failed`` distinct links drawn by ``numpy.random.default_rng(seed)`` (one generator for all the
-    trials, so the sets do not depend on the trees); each repair is :func:`starlib.edst.repair_edsts` (verified).
+    trials, so the sets do not depend on the trees); each repair is :func:`starlib.edst.repair_edsts`
+    (verified; without the depth search).
 
     Parameters
     ----------
@@ -312,12 +313,12 @@ def repair_trials(graph: ArrayGraph, trees: Sequence[Any], failed: int, trials: 
     out["failed_edges"] = np.zeros((trials, failed), dtype=np.int64)
     for t in range(trials):
         ids = np.sort(rng.choice(m, failed, replace=False))
-        r = repair_edsts(graph, trees, graph.edges[ids])
+        r = repair_edsts(graph, trees, graph.edges[ids], deep=False)
         out["failed_edges"][t] = ids
         out["intact"][t] = k - len(r.damaged)
         out["repaired"][t] = r.count_after
         out["bound"][t] = r.upper_bound
         out["depth"][t] = r.depth_after
-        out["reattached"][t] = r.reattached
+        out["reattached"][t] = r.joined
         out["repacked"][t] = r.repacked
     return out

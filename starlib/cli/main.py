@@ -588,9 +588,11 @@ def _cmd_repair(a: argparse.Namespace) -> int:
     options = _format_options(a.format, a.option, trees=True)
     target = _target(a.output)
     with Progress(["read", "repair", "write"], a.quiet, desc=f"repair {a.file}") as pr:
-        data, summary = repair_file(a.file, a.fail, a.input_format, deep=a.deep, seed=a.seed, fmt=a.format,
-                                    options=options, progress=pr)
+        data, summary, warning = repair_file(a.file, a.fail, a.input_format, deep=a.deep, seed=a.seed, fmt=a.format,
+                                             options=options, progress=pr)
         size = _emit(data, target)
+    if warning is not None:
+        _say(a, warning)
     _say(a, summary + ("" if target is None else f"; wrote {target} ({size:,} bytes)"))
     return 0
 

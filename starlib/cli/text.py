@@ -60,24 +60,30 @@ def wrote_line(path: str, size: int, *, trees: int | None = None, nodes: int | N
     return f"wrote {printable(path, 200)}{tag}: {', '.join(what + [megabytes(size)])}"
 
 
-def depth_warning(what: str, deepest: int, diameter: int, how: str) -> str | None:
-    """The one-line warning of ``edsts`` when its deepest tree exceeds ``2 x diameter + 1``; else None.
+def depth_warning(what: str, deepest: int, diameter: int, how: str, verb: str = "edsts") -> str | None:
+    """The one-line warning of ``edsts`` (and ``repair``) when its deepest tree exceeds ``2 x diameter + 1``; else
+    None.
 
     One spanning tree of depth at most the diameter always exists (a BFS tree from a centre); edge-disjoint trees
     must detour, and ``2 x diameter + 1`` is the margin past which the trees are deep for no reason of the network:
-    ``--method shallow`` packs the most trees, then searches for the least depth.
+    ``--method shallow`` packs the most trees, then searches for the least depth; after a ``repair``, ``starlib
+    improve`` searches every tree (the kept ones too).
 
     >>> depth_warning("slimfly q=13", 85, 2, "BFS from every vertex")
     'warning: edsts slimfly q=13: the deepest tree has depth 85, over 2 x diameter + 1 = 5 (diameter 2: BFS from \
 every vertex); --method shallow packs the most trees, then the least depth'
     >>> depth_warning("slimfly q=13", 5, 2, "BFS from every vertex") is None
     True
+    >>> depth_warning("t.json", 9, 3, "BFS from every vertex", verb="repair")
+    'warning: repair t.json: the deepest tree has depth 9, over 2 x diameter + 1 = 7 (diameter 3: BFS from every \
+vertex); starlib improve searches every tree, the kept ones too'
     """
     if deepest <= 2 * diameter + 1:
         return None
-    return (f"warning: edsts {printable(what, 200)}: the deepest tree has depth {deepest}, over 2 x diameter + 1 = "
-            f"{2 * diameter + 1} "
-            f"(diameter {diameter}: {how}); --method shallow packs the most trees, then the least depth")
+    hint = ("starlib improve searches every tree, the kept ones too" if verb == "repair" else
+            "--method shallow packs the most trees, then the least depth")
+    return (f"warning: {verb} {printable(what, 200)}: the deepest tree has depth {deepest}, over 2 x diameter + 1 = "
+            f"{2 * diameter + 1} (diameter {diameter}: {how}); {hint}")
 
 
 def params_text(params: Mapping[str, Any]) -> str:

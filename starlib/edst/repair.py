@@ -3,26 +3,30 @@
 Given a network, its EDSTs and a few failed links, :func:`repair_edsts` returns a maximum EDST family of the
 damaged network (the failed links removed), starting from what survived rather than from scratch:
 
-1. **Intact trees stay.** A tree that lost no link is kept as it is (same edges, root and tag).
-2. **Cut subtrees are reattached near the root.** A damaged tree becomes a forest: the part that still holds the
-   root, and the subtrees the failures cut off. Each cut subtree ``C`` is joined back by a link in no tree
-   (``N``, the unused links) from a vertex ``u`` still reached from the root to a vertex ``w`` of ``C``, the one
-   of least resulting depth ``depth(u) + 1 + ecc_C(w)`` (``ecc_C`` the eccentricity inside ``C``: three
-   breadth-first searches per forest), ties to the lower link; subtrees cut behind other cut subtrees follow in
-   later rounds. This is cheap (a few searches of the forest and a scan of ``N``) and keeps the root. When no
-   unused link crosses, one exchange is tried (an augmenting path of length two): a link ``c`` of another
-   spanning tree ``S`` that joins the root part to a cut part moves to the damaged tree, if an unused link
-   reconnects ``S - c`` (candidates by the depth of their root-side end, at most 256).
-3. **Augmenting repack when needed.** If a forest cannot be reconnected from ``N``, or the trees now fewer than
-   the damaged network's bound ``min(floor(m/(n-1)), minimum degree)``, the exact matroid-partition packer
-   (:func:`~starlib.edst.packing.generic_packing`) continues from the surviving forests (its warm ``start``): its
-   augmenting paths swap links between trees until every forest spans, or stop with a Nash-Williams partition
-   whose bound equals the count. The count returned is then the new maximum, with that certificate. A vertex
-   whose degree equals the count that loses a link, or ``m < k(n-1)`` after the failures, lowers the maximum;
-   the largest forests (the intact trees first) are the ones kept. The packer may also move links of intact
-   trees; trees it changed are rooted at their centre and tagged ``"+repair"``.
-4. **Optionally the full depth search** (``deep=True``): :func:`~starlib.edst.depth.improve_depth` on the whole
-   family (the count is kept; every tree re-rooted at its centre, tags ``"+ls"``).
+1. **Intact trees stay, byte for byte.** A tree that lost no link is returned as it was (the same object: edges,
+   root, tag) unless step 3 needs it. A damaged tree becomes a forest: the part that still holds the root, and the
+   subtrees the failures cut off. Each cut subtree ``C`` is joined back by a link in no tree (``N``, the unused
+   links) from a vertex ``u`` still reached from the root to a vertex ``w`` of ``C``, the one of least resulting
+   depth ``depth(u) + 1 + ecc_C(w)`` (``ecc_C`` the eccentricity inside ``C``: three breadth-first searches per
+   forest), ties to the lower link; subtrees cut behind other cut subtrees follow in later rounds. The root stays.
+2. **The damaged trees alone, by augmenting paths.** If the spanning trees are now fewer than the damaged network's
+   bound ``min(floor(m/(n-1)), minimum degree)``, the exact matroid-partition packer
+   (:func:`~starlib.edst.packing.generic_packing`) grows the damaged forests from their own links and ``N`` only
+   (its warm ``start``): the intact trees' links are not in its graph, so they cannot move. Its count is the most
+   trees that keep every intact tree; a damaged forest it cannot complete is dropped and its links are free.
+3. **Other trees only when the count needs it.** If step 2 falls short of the bound, the packer runs on the whole
+   damaged network from every forest: its count is the new maximum, certified by a Nash-Williams partition when it
+   is below the bound. If that maximum is above step 2's, the intact trees are opened to the packer one at a time
+   (the first that reaches the maximum wins, so one tree changes when one is enough); when no single tree does,
+   the whole-network packing is taken, and the intact trees its augmenting paths left alone are still kept.
+   :attr:`Repair.changed` names the trees changed; trees the packer built are rooted at their centre and tagged
+   ``"+repair"``.
+4. **The depth search on what the repair made** (``deep``; by default when the damaged network has at most
+   :data:`DEEP_LINKS` = 200,000 links): one run of :func:`~starlib.edst.depth.improve_depth` on the reattached and
+   changed trees, on the links no kept tree holds, so the kept trees stay as they are (tags ``"+ls"``, roots at
+   the centres). On 20 to 36,163 links it cost 0.03 to 0.2 s a repair on a loaded 2-core machine and reached the
+   depth of 24 runs; on Bundlefly MMS(29) * QR(29) (1,390,172 links) 1.6 s, over a repair's budget, hence the
+   limit. ``starlib improve`` searches every tree, the kept ones too.
 
 Failures that disconnect the network leave no spanning tree: the count is 0, certified by the components (a
 partition with no crossing link). The result is verified (:func:`~starlib.edst.verify.check_edsts`) before it is
@@ -44,6 +48,8 @@ Example
 >>> r = repair_edsts(G, T, np.array([[0, 1]]))
 >>> r.count_before, r.count_after, r.upper_bound, r.bound_kind    # K_6 less a link: floor(14 / 5) = 2
 (3, 2, 2, 'edges')
+>>> len(r.kept) + len(r.reattached) + len(r.changed), len(r.dropped)
+(2, 1)
 
 References
 ----------
@@ -55,7 +61,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -63,30 +69,38 @@ import numpy as np
 
 from .._kernels import bfs_edges, component_roots
 from ..graphs import ArrayGraph, GraphLike, as_graph, jsonable
-from .depth import improve_depth
-from .packing import generic_packing
+from .packing import Packing, generic_packing
 from .trees import EDSTSet, Tree, tree_center
 from .verify import check_edsts
 
-__all__ = ["Repair", "repair_edsts", "parse_link", "link_text", "label_index"]
+__all__ = ["Repair", "repair_edsts", "parse_link", "link_text", "label_index", "DEEP_LINKS"]
+
+#: The depth search of step 4 runs by default on damaged networks of at most this many links.
+DEEP_LINKS = 200_000
 
 
 @dataclass
 class Repair:
     """A repaired EDST family of a damaged network, with what changed and the certificate of its count.
 
+    The input trees are numbered from 0 in their order; each is ``kept`` (lost no link, returned as it was),
+    ``reattached`` (lost a link and was mended), ``changed`` (lost no link, but the count needed some of its links)
+    or ``dropped`` (the count fell).
+
     Attributes
     ----------
     graph : the damaged network (the failed links removed; same vertices and labels).
-    trees : the repaired family (verified), trees in the order of the input family that they come from.
+    trees : the repaired family (verified), in the order of the input trees they come from, new trees last.
     failed : ``(f, 2)`` the failed links as vertex indices (rows ``u < v``).
     count_before, count_after : trees before and after.
     depth_before, depth_after : the deepest tree before and after (``0`` when there is no tree).
-    damaged : indices (in the input family) of the trees that lost a link.
-    reattached : cut subtrees joined back by an unused link (step 2).
-    exchanged : cut parts joined back by a link of another tree, that tree reconnected by an unused link (step 2).
-    repacked : whether the augmenting packer ran (step 3).
-    kept : input trees found unchanged in the result.
+    damaged : input trees that lost a link.
+    kept, reattached, changed, dropped : input trees by what the repair did to them (sorted lists).
+    source : for each tree of ``trees``, the input tree it comes from (``-1``: a new tree).
+    depths_before : the depth of every input tree (``trees.depths()`` gives those after).
+    joined : cut subtrees joined back by an unused link (step 1).
+    repacked : whether the augmenting packer ran (steps 2 and 3).
+    searched : whether the depth search ran on the trees the repair made (step 4).
     upper_bound : a proven upper bound on the EDSTs of the damaged network, equal to ``count_after``.
     bound_kind : ``"edges"``, ``"degree"``, ``"partition"`` (Nash-Williams) or ``"disconnected"``.
     certificate : the vertex partition of the bound (``parts[v]``).
@@ -99,49 +113,89 @@ class Repair:
     count_after: int
     depth_before: int
     depth_after: int
-    damaged: list[int] = field(default_factory=list)
-    reattached: int = 0
-    repacked: bool = False
-    kept: int = 0
-    upper_bound: int = 0
-    bound_kind: str = ""
-    certificate: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    exchanged: int = 0
+    damaged: list[int]
+    kept: list[int]
+    reattached: list[int]
+    changed: list[int]
+    dropped: list[int]
+    source: list[int]
+    depths_before: list[int]
+    joined: int
+    repacked: bool
+    searched: bool
+    upper_bound: int
+    bound_kind: str
+    certificate: np.ndarray
+
+    def depth_changes(self) -> list[tuple[int, int, int]]:
+        """``(input tree, depth before, depth after)`` of every reattached and changed tree, in tree order.
+
+        >>> import networkx as nx
+        >>> T = [[(0, 1), (1, 2), (2, 3), (3, 4)], [(0, 2), (2, 4), (1, 3), (1, 4)]]
+        >>> repair_edsts(nx.complete_graph(5), T, [(2, 3)], deep=False).depth_changes()   # tree 0 rejoined by 0-3
+        [(0, 4, 2)]
+        """
+        return [(s, self.depths_before[s], int(t.depth)) for s, t in zip(self.source, self.trees, strict=True)
+                if s >= 0 and s not in self.kept]
 
     def summary(self) -> str:
-        """One line: failures, trees and the deepest tree before and after, how, and the certificate.
+        """One line: failures, trees before and after, what happened to each, the depths, and the certificate.
 
         >>> import networkx as nx
         >>> G = ArrayGraph.from_networkx(nx.complete_graph(4))
         >>> repair_edsts(G, [[(0, 1), (1, 2), (2, 3)], [(0, 2), (0, 3), (1, 3)]], np.array([[1, 2]])).summary()
-        '1 link failed, 1 tree damaged: 2 -> 1 tree, deepest 3 -> 2 (1 kept, 0 reattached, 0 exchanged, no repack); \
-maximum: 5 links < 2 x 3 (edges bound 1)'
+        '1 link failed, 1 tree damaged: 2 -> 1 tree, deepest 3 -> 2 (1 kept, 0 reattached, 0 changed, 1 dropped: \
+tree 0); maximum: 5 links < 2 x 3 (edges bound 1)'
         """
         f, d = self.failed.shape[0], len(self.damaged)
-        how = (f"{self.kept} kept, {self.reattached} reattached, {self.exchanged} exchanged, "
-               f"{'repacked' if self.repacked else 'no repack'}")
+        how = [f"{len(self.kept)} kept", f"{len(self.reattached)} reattached", f"{len(self.changed)} changed"
+               + (f" to keep the count: {_named(self.changed)}" if self.changed else "")]
+        how += [f"{len(self.dropped)} dropped: {_named(self.dropped)}"] if self.dropped else []
+        how += [f"{len(self.source) - len(self.kept) - len(self.reattached) - len(self.changed)} new"] \
+            if -1 in self.source else []
+        steps = [", ".join(how)]
+        moves = self.depth_changes()
+        if moves:
+            shown = ", ".join(f"tree {s} {a} -> {b}" for s, a, b in moves[:4]) + (", ..." if len(moves) > 4 else "")
+            steps.append(f"depths {shown}" + ("" if not self.searched else ", after the depth search"))
+        steps += ["augmenting repack"] if self.repacked else []
         why = {"edges": f"{self.graph.m} links < {self.count_after + 1} x {self.graph.n - 1}",
                "degree": "a vertex of that degree", "partition": f"a partition into "
                f"{int(self.certificate.max()) + 1 if self.certificate.size else 0} parts",
                "disconnected": "the network is disconnected"}.get(self.bound_kind, self.bound_kind)
         return (f"{f} link{'s' if f != 1 else ''} failed, {d} tree{'s' if d != 1 else ''} damaged: "
                 f"{self.count_before} -> {self.count_after} tree{'s' if self.count_after != 1 else ''}, deepest "
-                f"{self.depth_before} -> {self.depth_after} ({how}); maximum: {why} ({self.bound_kind} bound "
-                f"{self.upper_bound})")
+                f"{self.depth_before} -> {self.depth_after} ({'; '.join(steps)}); maximum: {why} "
+                f"({self.bound_kind} bound {self.upper_bound})")
+
+
+def _named(trees: Sequence[int]) -> str:
+    """``tree 3``, ``trees 0, 3`` or ``trees 0, 1, 2, 3, ... (12)``: input trees by number."""
+    shown = ", ".join(str(t) for t in trees[:4]) + (f", ... ({len(trees)})" if len(trees) > 4 else "")
+    return f"tree{'s' if len(trees) != 1 else ''} {shown}"
 
 
 def _norm(text: str) -> str:
+    if " " not in text and "(" not in text and ")" not in text:
+        return text
     return text.replace(" ", "").replace("(", "[").replace(")", "]")
+
+
+_PLAIN = frozenset("0123456789-(), ")  # the repr of integers nested in tuples, and nothing else
 
 
 def link_text(label: Hashable) -> str:
     """A vertex label as :func:`parse_link` reads it: a string as itself, anything else as compact JSON.
 
-    >>> link_text("a"), link_text(((0, 1), 2)), link_text(7)
-    ('a', '[[0,1],2]', '7')
+    >>> link_text("a"), link_text(((0, 1), 2)), link_text(7), link_text((5,)), link_text((True, 1.5))
+    ('a', '[[0,1],2]', '7', '[5]', '[true,1.5]')
     """
     if isinstance(label, str):
         return label
+    if isinstance(label, int | tuple) and not isinstance(label, bool):  # integers nested in tuples: from repr
+        text = repr(label)
+        if _PLAIN.issuperset(text):
+            return text.replace(" ", "").replace("(", "[").replace(")", "]").replace(",]", "]")
     return json.dumps(jsonable(label), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -153,11 +207,13 @@ def label_index(labels: Sequence[Hashable]) -> dict[str, list[int]]:
     """
     out: dict[str, list[int]] = {}
     for i, lab in enumerate(labels):
-        texts = [_norm(link_text(lab))]
-        if isinstance(lab, str):
-            texts.append(_norm(json.dumps(lab, ensure_ascii=False)))
-        for t in dict.fromkeys(texts):
-            out.setdefault(t, []).append(i)
+        if not isinstance(lab, str):
+            out.setdefault(_norm(link_text(lab)), []).append(i)
+            continue
+        a, b = _norm(lab), _norm(json.dumps(lab, ensure_ascii=False))
+        out.setdefault(a, []).append(i)
+        if b != a:
+            out.setdefault(b, []).append(i)
     return out
 
 
@@ -270,41 +326,6 @@ def _reattach(n: int, rows: np.ndarray, root: int, free_e: np.ndarray) -> tuple[
         rows = np.concatenate([rows, free_e[pick]])
 
 
-def _exchange(n: int, e2: np.ndarray, owner2: np.ndarray, free: np.ndarray, rows: np.ndarray, root: int,
-              spanning: set[int], src: list[tuple[np.ndarray, int, str]], forest: dict[int, np.ndarray],
-              limit: int = 256) -> tuple[int, int, int, np.ndarray] | None:
-    """One exchange (an augmenting path of length two) for a damaged tree that no unused link rejoins: a link ``c``
-    of a spanning tree ``s`` joins the root part to a cut part, and an unused link ``d`` reconnects ``s - c``.
-    Candidates ``c`` by the depth of their root-side end (then link order), at most ``limit`` of them; ``d`` the
-    lowest. Returns ``(c, d, s, rows of s - c + d)`` or None."""
-    dist = bfs_edges(n, rows, np.array([root]))[0]
-    reached = dist >= 0
-    ru, rv = reached[e2[:, 0]], reached[e2[:, 1]]
-    own = owner2
-    cand = np.flatnonzero((ru != rv) & (own >= 0))
-    cand = cand[np.isin(own[cand], np.fromiter(spanning, dtype=np.int64, count=len(spanning)))]
-    if cand.size == 0:
-        return None
-    inner = np.where(ru[cand], e2[cand, 0], e2[cand, 1])
-    cand = cand[np.lexsort((cand, dist[inner]))][:limit]
-    fr = free[owner2[free] < 0]
-    if fr.size == 0:
-        return None
-    fe = e2[fr]
-    for c in cand.tolist():
-        s_tree = int(own[c])
-        s_rows = forest[s_tree] if s_tree in forest else src[s_tree][0]
-        a, b = int(e2[c, 0]), int(e2[c, 1])
-        hit = ((s_rows[:, 0] == a) & (s_rows[:, 1] == b)) | ((s_rows[:, 0] == b) & (s_rows[:, 1] == a))
-        rest = s_rows[~hit]
-        side = bfs_edges(n, rest, np.array([a]))[0] >= 0
-        ok = np.flatnonzero(side[fe[:, 0]] != side[fe[:, 1]])
-        if ok.size:
-            d = int(fr[ok[0]])
-            return c, d, s_tree, np.concatenate([rest, e2[d:d + 1]])
-    return None
-
-
 def _group_argmax(groups: np.ndarray, values: np.ndarray, items: np.ndarray) -> np.ndarray:
     """For each group, the item of largest value (ties: the first in ``items`` order)."""
     order = np.lexsort((-np.arange(items.shape[0]), values, groups))
@@ -360,7 +381,7 @@ def _door(graph: GraphLike, trees: Sequence[Any], failed: Any,
     return graph, f, pos
 
 
-def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: bool = False, seed: int = 0,
+def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: bool | None = None, seed: int = 0,
                  verify: bool = True, names: Sequence[str] | None = None) -> Repair:
     """The maximum EDST family of ``graph`` without the ``failed`` links, grown from ``trees`` (module text).
 
@@ -372,8 +393,9 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
         Edge-disjoint spanning trees of ``graph`` (at least one).
     failed : ``(f, 2)`` array-like of vertex indices
         The failed links, each a link of ``graph``, none twice.
-    deep : bool
-        Run the full depth search (:func:`~starlib.edst.depth.improve_depth`) on the result.
+    deep : bool, optional
+        Run the depth search on the trees the repair made (step 4; the kept trees stay as they are). By default
+        (None) it runs when the damaged network has at most :data:`DEEP_LINKS` links.
     seed : int
         Seed of that search.
     verify : bool
@@ -386,8 +408,9 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     Returns
     -------
     Repair
-        The damaged network, the repaired family (each kept tree the input's own object), the counts and the
-        deepest trees before and after, and the certificate that the count is the maximum.
+        The damaged network, the repaired family (each kept tree the input's own object), which input trees were
+        kept, reattached, changed and dropped, the depths before and after, and the certificate that the count is
+        the maximum.
 
     Raises
     ------
@@ -400,9 +423,15 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     >>> import networkx as nx
     >>> G = ArrayGraph.from_networkx(nx.petersen_graph())
     >>> T = generic_packing(G).trees                      # one tree; 6 links unused
-    >>> r = repair_edsts(G, T, [T[0].rows[0]])
-    >>> r.count_after, r.reattached, r.repacked
-    (1, 1, False)
+    >>> r = repair_edsts(G, T, [T[0].rows[0]], deep=False)
+    >>> r.count_after, r.reattached, r.joined, r.repacked
+    (1, [0], 1, False)
+
+    Notes
+    -----
+    Step 1 costs a few breadth-first searches per damaged tree and a scan of the unused links. The packer of
+    step 2 runs on the damaged trees' links and the unused ones only, so its cost does not grow with the kept
+    trees; step 3 runs it on the whole damaged network, then once per kept tree tried.
 
     References
     ----------
@@ -428,9 +457,10 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
         i = int(tree_of[bad])
         raise ValueError(f"trees: tree {i} uses a pair of vertices that is not a link of the graph" if why == 1 else
                          f"trees: tree {i} shares a link with another tree (or repeats one)")
-    depth_before = max(Tree(r, root, n=n).depth if not isinstance(t, Tree) else t.depth
-                       for t, (r, root, _) in zip(trees, src, strict=True))
+    depths_before = [int(t.depth) if isinstance(t, Tree) else Tree(r, root, n=n).depth
+                     for t, (r, root, _) in zip(trees, src, strict=True)]
     damaged = sorted({int(x) for x in owner[fid] if x >= 0})
+    intact = sorted(set(range(k0)) - set(damaged))
     alive = np.ones(m, dtype=bool)
     alive[fid] = False
     e2 = e[alive]
@@ -438,79 +468,103 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     g2 = ArrayGraph(list(graph.labels), e2, name=graph.name, params=dict(graph.params), meta=meta)
     owner2 = owner[alive]
 
-    # step 2: reattach cut subtrees by unused links, nearest the root
+    # step 1: each cut subtree rejoined by an unused link, nearest the root; no other tree touched
     free = np.flatnonzero(owner2 < 0)
-    free_e = e2[free]
-    forest: dict[int, np.ndarray] = {}
-    spanning = set(range(k0)) - set(damaged)
-    reattached = exchanged = 0
+    made: dict[int, tuple[np.ndarray, int, str]] = {}  # input tree (or -1 - j for new tree j) -> rows, root, tag
+    joined = 0
     for t in damaged:
-        rows = e2[owner2 == t]
-        while True:
-            avail = np.flatnonzero(owner2[free] < 0)
-            rows, chosen = _reattach(n, rows, src[t][1], free_e[avail])
-            owner2[free[avail[np.asarray(chosen, dtype=np.int64)]]] = t
-            reattached += len(chosen)
-            if rows.shape[0] == n - 1:
-                break
-            swap = _exchange(n, e2, owner2, free, rows, src[t][1], spanning, src, forest)
-            if swap is None:
-                break
-            c, d, s_tree, s_rows = swap
-            owner2[c], owner2[d] = t, s_tree
-            forest[s_tree] = s_rows
-            rows = np.concatenate([rows, e2[c:c + 1]])
-            exchanged += 1
-        forest[t] = rows
-        if rows.shape[0] == n - 1:
-            spanning.add(t)
+        avail = free[owner2[free] < 0]
+        rows, chosen = _reattach(n, e2[owner2 == t], src[t][1], e2[avail])
+        owner2[avail[np.asarray(chosen, dtype=np.int64)]] = t
+        joined += len(chosen)
+        made[t] = (rows, src[t][1], src[t][2] + "+repair")
+    whole = intact + [t for t in damaged if made[t][0].shape[0] == n - 1]
 
-    # step 3: the count against the damaged network's bound; the augmenting packer when short of it
-    roots = component_roots(n, e2) if not spanning else np.zeros(n, np.int64)  # a spanning tree: connected
-    kept = 0
+    # steps 2 and 3: the count against the damaged network's bound; the augmenting packer when short of it
+    kept, repacked = list(intact), False
+    roots = component_roots(n, e2) if not whole else np.zeros(n, np.int64)  # a spanning tree: connected
     if not np.all(roots == roots[0]):
         _, first, parts = np.unique(roots, return_index=True, return_inverse=True)
         rank = np.empty(first.shape[0], np.int64)
         rank[np.argsort(first, kind="stable")] = np.arange(first.shape[0])
-        out, bound, kind, cert, repacked = EDSTSet(), 0, "disconnected", rank[parts.reshape(-1)], False
+        bound, kind, cert, kept, made = 0, "disconnected", rank[parts.reshape(-1)], [], {}
     else:
         bound, kind, cert = _trivial_bound(n, e2)
-        repacked = len(spanning) < bound
-        if not repacked:
-            out = EDSTSet(_rebuilt(src, trees, forest, t, n) for t in sorted(spanning)[:bound])
-            kept = sum(1 for t in sorted(spanning)[:bound] if t not in forest)
-        else:
-            p = generic_packing(g2, start=owner2)
-            bound, kind, cert = p.upper_bound, p.bound_kind, p.certificate
-            origin = p.origin.tolist() if p.origin is not None else [-1] * p.count
-            out = EDSTSet()
-            both = (owner2 >= 0) & (p.owner >= 0) if p.owner is not None else np.zeros(0, bool)
-            common = np.bincount(owner2[both] * (p.count + 1) + p.owner[both], minlength=k0 * (p.count + 1)) \
-                if p.owner is not None else np.zeros(k0 * (p.count + 1), np.int64)
-            for i, (tree, j) in enumerate(zip(p.trees, origin, strict=True)):
-                # unchanged iff all n - 1 links of start forest j (a spanning tree) are in tree i
-                same = j >= 0 and j in spanning and int(common[j * (p.count + 1) + i]) == n - 1
-                if same:
-                    out.append(_rebuilt(src, trees, forest, j, n))
-                    kept += j not in forest
-                else:
-                    c, _ = tree_center(n, tree.rows)
-                    tag = (src[j][2] if j >= 0 else "generic") + "+repair"
-                    out.append(Tree(tree.rows, c, tag, n=n))
-    if deep and len(out):
-        out = improve_depth(g2, out, seed=seed)
+        if len(whole) < bound:
+            repacked, reattached = True, made
+            made, same, p = _grow(g2, owner2, intact, damaged, src)  # step 2: the damaged trees alone
+            if len(intact) + p.count < bound:
+                full = _grow(g2, owner2, [], list(range(k0)), src)  # the maximum of the damaged network
+                bound, kind, cert = full[2].upper_bound, full[2].bound_kind, full[2].certificate
+                if len(intact) + p.count < bound:  # step 3: one kept tree changed if one is enough, else the packer's
+                    made, same, kept = _change(g2, owner2, intact, damaged, src, bound, full)
+            made.update({t: reattached[t] for t in same if t in reattached})  # left as step 1 made them
+        made = {t: x for t, x in made.items() if x[0].shape[0] == n - 1}  # a forest left short: dropped
+    source = sorted(kept + list(made), key=lambda s: (s < 0, abs(s)))
+    out = EDSTSet(_rebuilt(trees, src, made, s, n) for s in source)
+    deep = g2.m <= DEEP_LINKS if deep is None else bool(deep)
+    mine = [i for i, s in enumerate(source) if s not in kept]
+    if deep and mine:  # step 4: the depth search on the trees the repair made, the kept trees' links left out
+        from .depth import improve_depth  # here: the depth floor loads scipy's solvers, which a repair rarely needs
+
+        rest = ArrayGraph(list(g2.labels), e2[~np.isin(owner2, kept)])
+        for i, t in zip(mine, improve_depth(rest, [out[i] for i in mine], seed=seed, restarts=1), strict=True):
+            out[i] = t
     if verify:
         check_edsts(g2, out, allow_empty=True)
-    return Repair(g2, out, f, k0, len(out), depth_before, max(out.depths()) if len(out) else 0, damaged, reattached,
-                  repacked, kept, bound, kind, cert, exchanged)
+    return Repair(g2, out, f, k0, len(out), max(depths_before), max(out.depths()) if len(out) else 0, damaged,
+                  kept, [s for s in damaged if s in made], [s for s in intact if s in made],
+                  [s for s in range(k0) if s not in source], source, depths_before, joined, repacked,
+                  bool(deep and mine), bound, kind, cert)
 
 
-def _rebuilt(src: list[tuple[np.ndarray, int, str]], trees: Sequence[Any], forest: dict[int, np.ndarray], t: int,
-             n: int) -> Tree:
-    """Tree ``t`` of the input if it was not damaged (the same object for a :class:`Tree`), else its reattached
-    forest with its root, tagged ``"+repair"``."""
-    if t not in forest:
-        x = trees[t]
-        return x if isinstance(x, Tree) else Tree(src[t][0], src[t][1], src[t][2], n=n)
-    rows, root, tag = forest[t], src[t][1], src[t][2]
-    return Tree(rows, root, tag + "+repair", n=n)
+def _grow(g2: ArrayGraph, owner2: np.ndarray, fixed: list[int], grow: list[int],
+          src: list[tuple[np.ndarray, int, str]]) -> tuple[dict[int, tuple[np.ndarray, int, str]], list[int], Packing]:
+    """The exact packer on the links of ``g2`` that no tree of ``fixed`` holds, warm-started from the forests
+    ``grow`` (``owner2[j]``: the input tree holding link ``j``, ``-1`` none): ``(made, same, packing)``, the trees
+    it changed or made by input index (``-1 - j`` for the ``j``-th tree grown from no forest), each rooted at its
+    centre and tagged ``"+repair"``, and the trees of ``grow`` it left as they were."""
+    n = int(g2.n)
+    ids = np.flatnonzero(~np.isin(owner2, fixed))
+    remap = np.full(len(src) + 1, -1, dtype=np.int64)  # remap[-1]: an unused link stays unused
+    remap[grow] = np.arange(len(grow))
+    st = remap[owner2[ids]]
+    p = generic_packing(ArrayGraph(list(g2.labels), g2.edges[ids]), start=st)
+    both = (st >= 0) & (p.owner >= 0)
+    common = np.bincount(st[both] * (p.count + 1) + p.owner[both], minlength=len(grow) * (p.count + 1))
+    made: dict[int, tuple[np.ndarray, int, str]] = {}
+    same: list[int] = []
+    for i, (tree, j) in enumerate(zip(p.trees, p.origin.tolist(), strict=True)):
+        if j >= 0 and int(common[j * (p.count + 1) + i]) == n - 1:  # all n - 1 links of forest j are in tree i
+            same.append(grow[j])
+            continue
+        key = grow[j] if j >= 0 else -1 - sum(1 for x in made if x < 0)
+        tag = (src[grow[j]][2] if j >= 0 else "generic") + "+repair"
+        made[key] = (tree.rows, tree_center(n, tree.rows)[0], tag)
+    return made, same, p
+
+
+def _change(g2: ArrayGraph, owner2: np.ndarray, intact: list[int], damaged: list[int],
+            src: list[tuple[np.ndarray, int, str]], bound: int,
+            full: tuple[dict[int, tuple[np.ndarray, int, str]], list[int], Packing]
+            ) -> tuple[dict[int, tuple[np.ndarray, int, str]], list[int], list[int]]:
+    """Step 3: ``(made, same, kept)`` with one intact tree opened to the packer, each tried in turn, the first
+    that reaches ``bound``; when none does, ``full`` (the packer on every tree) and the intact trees it left."""
+    for s in intact:
+        others = [t for t in intact if t != s]
+        made, same, p = _grow(g2, owner2, others, damaged + [s], src)
+        if len(others) + p.count >= bound:
+            return made, same, others + [t for t in same if t == s]
+    made, same, _ = full
+    return made, same, [t for t in intact if t in same]
+
+
+def _rebuilt(trees: Sequence[Any], src: list[tuple[np.ndarray, int, str]],
+             made: dict[int, tuple[np.ndarray, int, str]], s: int, n: int) -> Tree:
+    """The tree ``made[s]`` if the repair made it, else input tree ``s`` as it was (the same object for a
+    :class:`Tree`)."""
+    if s in made:
+        rows, root, tag = made[s]
+        return Tree(rows, root, tag, n=n)
+    x = trees[s]
+    return x if isinstance(x, Tree) else Tree(src[s][0], src[s][1], src[s][2], n=n)

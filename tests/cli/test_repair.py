@@ -11,7 +11,7 @@ import pytest
 
 import starlib
 from starlib.cli import main
-from starlib.edst import generic_packing
+from starlib.edst import Tree, generic_packing
 from starlib.graphs import ArrayGraph
 
 
@@ -113,3 +113,52 @@ def test_help_documents_the_link_syntax(capsys):
     text = capsys.readouterr().out
     assert "--fail U-V" in text and "joined by '-'" in text and "starlib repair t.json" in text
     assert np.all([w in text for w in ("json", "graphml", "parents")])
+
+
+def test_summary_names_the_changed_tree_and_warns_on_depth(tmp_path, capsys):
+    """The hand-made network of tests/edst/test_repair.py (paths 0-1-2-3-4 and 0-2-4-1-3, and 0-4): 1-4 fails and
+    tree 0 must give a link to tree 1; 0-2 fails and tree 0 stays. The summary line counts and names them."""
+    import networkx as nx
+
+    g = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 4), (0, 2), (2, 4), (1, 4), (1, 3), (0, 4)])
+    G = ArrayGraph.from_networkx(g)
+    path = tmp_path / "hand.json"
+    starlib.export(path, G, [Tree([(0, 1), (1, 2), (2, 3), (3, 4)], 0, n=5), Tree([(0, 2), (2, 4), (1, 4), (1, 3)], 0,
+                                                                                  n=5)])
+    out = tmp_path / "r.json"
+    code, _, err = run(["repair", str(path), "--fail", "0-2", "--no-deep", "-o", str(out)], capsys)
+    assert code == 0, err
+    assert err.strip().splitlines()[-1] == (
+        f"repaired: 1 link failed, 1 tree damaged: 2 -> 2 trees, deepest 4 -> 4 (1 kept, 1 reattached, 0 changed; "
+        f"depths tree 1 4 -> 3); maximum: 8 links < 3 x 4 (edges bound 2); wrote {out} ({out.stat().st_size:,} "
+        f"bytes)")
+    h = g.copy()
+    h.remove_edge(0, 2)
+    assert nx.diameter(h) == 2 and "warning" not in err  # depth 4 <= 2 x 2 + 1
+    code, _, err = run(["repair", str(path), "--fail", "1-4", "-o", str(out)], capsys)
+    assert code == 0, err
+    line = err.strip().splitlines()[-1]
+    assert "(0 kept, 1 reattached, 1 changed to keep the count: tree 0; depths tree 0 4 -> " in line
+    assert "after the depth search; augmenting repack)" in line
+    r = starlib.read(out)
+    assert starlib.verify(r.graph, r.trees).valid and len(r.trees) == 2
+
+
+def test_repair_warns_as_edsts_does(tmp_path, capsys):
+    """A path of depth 9 kept intact on K_10 less a link (diameter 2 by networkx): 9 > 2 x 2 + 1, the warning of
+    edsts with the verb repair."""
+    import networkx as nx
+
+    G = ArrayGraph.from_networkx(nx.complete_graph(10))
+    path = tmp_path / "k10.json"
+    chain = [(i, i + 1) for i in range(9)]
+    star = [(0, j) for j in range(2, 10)] + [(1, 3)]
+    starlib.export(path, G, [Tree(chain, 0, n=10), Tree(star, 0, n=10)])
+    h = nx.complete_graph(10)
+    h.remove_edge(0, 2)
+    assert nx.diameter(h) == 2
+    code, _, err = run(["repair", str(path), "--fail", "0-2", "-o", str(tmp_path / "r.json")], capsys)
+    assert code == 0, err
+    assert [x for x in err.splitlines() if x.startswith("warning")] == [
+        f"warning: repair {path}: the deepest tree has depth 9, over 2 x diameter + 1 = 5 (diameter 2: BFS from "
+        f"every vertex); starlib improve searches every tree, the kept ones too"]
