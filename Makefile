@@ -147,7 +147,16 @@ lab: venv ## open the notebooks in JupyterLab from the same environment
 html: venv ## render the executed notebooks to static HTML in html/
 	$(BIN)/jupyter nbconvert --to html --output-dir html $(NOTEBOOKS)
 
-site: venv ## the reader's site in site/: README, docs, references and every executed notebook as HTML, searchable (nothing re-run)
+# The site needs only the 'site' extra of pyproject.toml (nbconvert, nbformat, MathJax, Playwright for its test), at
+# the versions of the lock, not the whole environment of make venv.
+SITE_STAMP := $(VENV)/.site-installed
+$(SITE_STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.txt $$($(BIN)/python -c \
+	  'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["site"]))')
+	touch $(SITE_STAMP)
+
+site: $(SITE_STAMP) ## the reader's site in site/: README, docs, references and every executed notebook as HTML, searchable (nothing re-run)
 	$(BIN)/python tools/build_site.py --out site
 
 clean: ## remove the virtual environment and build products (not paper_tables/)

@@ -276,8 +276,30 @@ def link_outputs(cell: str, root: Path, prefix: str) -> str:
     return re.sub(r"`([^`]+)`", repl, cell)
 
 
+#: LaTeX commands of headings as the plain characters a sidebar, a tab and the search index show
+_TITLE_SYMBOLS = {"lfloor": "\u230a", "rfloor": "\u230b", "lceil": "\u2308", "rceil": "\u2309", "le": "\u2264",
+                  "leq": "\u2264", "ge": "\u2265", "geq": "\u2265", "times": "\u00d7", "cdot": "\u00b7",
+                  "star": "\u22c6", "ne": "\u2260", "infty": "\u221e", "to": "\u2192"}
+
+
+def plain_title(text: str) -> str:
+    """A heading's text without TeX: ``$`` dropped, symbols as characters, ``\\mathrm{X}`` as X, other commands as
+    their names.
+
+    >>> plain_title(r"ER$_q$ at the bound $\\lfloor (q+1)/2 \\rfloor$, $\\mathrm{MMS}(q)$")
+    'ER_q at the bound \u230a(q+1)/2\u230b, MMS(q)'
+    """
+    text = text.replace("$", "")
+    text = re.sub(r"\\(?:mathrm|mathit|text|mathbf|operatorname)\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _TITLE_SYMBOLS.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"([\u230a\u2308])\s+", r"\1", text)  # no space inside the brackets
+    text = re.sub(r"\s+([\u230b\u2309])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def page_title(nb) -> str:
-    """A page's title: the first Markdown heading of the notebook, without its ``#`` and ``$`` marks.
+    """A page's title: the first Markdown heading of the notebook, without its ``#`` marks and TeX
+    (:func:`plain_title`).
 
     Parameters
     ----------
@@ -298,7 +320,7 @@ def page_title(nb) -> str:
     """
     for cell in nb.cells:
         if cell.cell_type == "markdown" and cell.source.lstrip().startswith("#"):
-            return cell.source.lstrip().splitlines()[0].lstrip("#").strip().replace("$", "")
+            return plain_title(cell.source.lstrip().splitlines()[0].lstrip("#").strip())
     return ""
 
 

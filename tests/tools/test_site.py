@@ -16,6 +16,7 @@ import doctest
 import functools
 import http.server
 import os
+import re
 import threading
 from pathlib import Path
 from urllib.parse import urljoin
@@ -331,7 +332,7 @@ def test_builder_copies_what_pages_show_links_notebooks_and_repeats_its_bytes(tm
     assert pages == [Path("index.html"), Path("notebooks/01-a.html"), Path("notebooks/02-b.html")]
     page = (tmp_path / "s1" / "notebooks" / "01-a.html").read_text()
     assert 'href="02-b.html#Top"' in page and "02-b.ipynb" not in page and 'href="https://example.org/x"' in page
-    assert "mybinder" not in page and "public address is not declared" in page  # no CITATION.cff: no guessed address
+    assert "mybinder" not in page and "site-binder" not in page  # no CITATION.cff: no guessed address, no line
     assert (tmp_path / "s1" / "paper_tables" / "figures" / "f.png").read_bytes() == b"\x89PNG"
     index = (tmp_path / "s1" / "index.html").read_text()
     assert '<a href="notebooks/01-a.html"><code>01-a</code></a>' in index and "item 02-b" in index
@@ -399,3 +400,26 @@ def test_builder_refuses(tmp_path, case, message):
         assert (out / "notes.txt").read_text() == "mine"
     else:
         assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".site")]
+
+
+def test_every_notebook_title_is_numbered_as_its_file_and_plain_text():
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        title = bs.page_title(nbformat.read(str(path), as_version=4))
+        assert title.startswith(f"{int(path.name[:2])}. "), (path.name, title)  # "9. ...", not "09 — ..."
+        assert not re.search(r"[$\\{}]", title), (path.name, title)  # no TeX in a sidebar, a tab or the index
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(r"# 3. $\lfloor n/2 \rfloor$ trees of "
+                                                                        r"$\mathrm{ER}_q$, $k \le 5$")])
+    assert bs.page_title(nb) == "3. \u230an/2\u230b trees of ER_q, k \u2264 5"
+
+
+def test_make_site_installs_only_the_site_extra():
+    import subprocess
+    import tomllib
+
+    dry = subprocess.run(["make", "-n", "-B", "site"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert "-r requirements.txt" not in dry.stdout  # not the whole locked environment of make venv
+    install = next(line for line in dry.stdout.splitlines() if "pip install" in line)
+    assert "-c requirements.txt" in install and '["optional-dependencies"]["site"]' in install
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["site"]
+    assert {"nbconvert", "nbformat", "jupyter-server-mathjax"} <= {re.split(r"[<>=!]", r)[0] for r in extra}
