@@ -111,14 +111,21 @@ def agreement(record: pd.DataFrame, min_size: int = 1 << 20) -> pd.DataFrame:
     return wide
 
 
-def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: float = 1.0) -> pd.DataFrame:
+def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: float = 1.0, header_bytes: int = 2
+                    ) -> pd.DataFrame:
     """The rings on a Hamiltonian cycle against their own bandwidth term, at each network's largest size.
 
     A ring of ``N`` ranks moves ``2(N-1)/N`` of its share of the message over each of its links in each direction;
     ``ring`` runs the cycle in both directions with half the message each, ``multiring`` ``2 r`` directed rings with
     ``1/(2r)`` each, so either takes at least ``(N-1)/N M / (r b)`` (``r = 1`` for ``ring``). Its ``2(N-1)`` steps
-    each send a block of ``M / (2 r N)`` bytes; while a block is several packets, the steps pipeline and the link
-    delays hide behind the transmissions, but a block of one packet waits a link delay at every step.
+    each send a block of ``M / (2 r N)`` bytes, ``p`` packets of serialisation time ``s`` (header included, to the
+    nanosecond); a packet leaves once the packet one block earlier arrived from the previous rank, so a step takes
+    the block's transmission or one packet's hop, whichever is longer, and the ring
+
+        ``T = 2 (N - 1) max(p s, s + delay)``:
+
+    while a block is several packets the link delays hide behind the transmissions, but a block of one packet waits
+    a link delay at every step.
 
     Parameters
     ----------
@@ -128,12 +135,15 @@ def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: floa
         The simulator whose rows are read.
     delay_us : float
         The links' delay (the grid's: 1 us).
+    header_bytes : int
+        The bytes a packet's header adds to its serialisation (ns-3's PPP header: 2).
 
     Returns
     -------
     pandas.DataFrame
         ``network, params, routers, schedule, rings, size_bytes, time_us, own_us, over_own, block_packets`` (the
-        packets of one step's block), ``steps_delay_us`` (``2 (N - 1)`` link delays).
+        packets of one step's block), ``steps_delay_us`` (``2 (N - 1)`` link delays), ``estimate_us`` (``T``
+        above), ``over_estimate``.
 
     Example
     -------
@@ -142,11 +152,13 @@ def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: floa
     ...                   "link_gbps": 100.0, "packet_bytes": 8192})
     >>> ring_efficiency(t)[["own_us", "over_own", "block_packets", "steps_delay_us"]].to_dict("records")
     [{'own_us': 62.915, 'over_own': 1.0172, 'block_packets': 16, 'steps_delay_us': 6.0}]
+    >>> float(ring_efficiency(t).estimate_us[0])   # 6 steps of 16 packets of 8,192 bytes, 656 ns each
+    62.976
     """
     t = _routers_only(record, simulator)
     t = t[t.schedule.isin(["ring", "multiring"])]
     cols = NETWORK_KEY + ["schedule", "rings", "size_bytes", "time_us", "own_us", "over_own", "block_packets",
-                          "steps_delay_us"]
+                          "steps_delay_us", "estimate_us", "over_estimate"]
     if t.empty:
         return pd.DataFrame(columns=cols)
     idx = t.groupby(NETWORK_KEY + ["schedule"]).size_bytes.idxmax()
@@ -155,8 +167,13 @@ def ring_efficiency(record: pd.DataFrame, simulator: str = "ns3", delay_us: floa
     out["own_us"] = ((n - 1) / n * out.size_bytes / (out.rings * out.link_gbps * 125)).round(3)
     out["over_own"] = (out.time_us / out.own_us).round(4)
     block = -(-out.size_bytes // (2 * out.rings * out.routers))
-    out["block_packets"] = (-(-block // out.packet_bytes)).astype(int)
+    packets = -(-block // out.packet_bytes)
+    ser_us = np.round(8 * (-(-block // packets) + header_bytes) / out.link_gbps) / 1000.0  # ns-3: whole ns
+    out["block_packets"] = packets.astype(int)
     out["steps_delay_us"] = (2 * (out.routers - 1) * delay_us).astype(float)
+    step = np.maximum(packets * ser_us, ser_us + delay_us)
+    out["estimate_us"] = (2 * (out.routers - 1) * step).round(3)
+    out["over_estimate"] = (out.time_us / out.estimate_us).round(4)
     return out[cols].sort_values(NETWORK_KEY + ["schedule"]).reset_index(drop=True)
 
 

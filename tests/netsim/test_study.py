@@ -175,3 +175,14 @@ def test_ring_efficiency_own_term_blocks_and_step_delays():
     assert r.loc[("hyperx", "multiring"), "over_own"] == pytest.approx(1.0002, abs=1e-4)
     assert r.loc[("hyperx", "ring"), "block_packets"] == 17  # 1,073,742 bytes in packets of 65,535
     assert r.loc[("polarfly", "ring"), ["block_packets", "steps_delay_us"]].tolist() == [1, 2112.0]
+
+
+def test_ring_closed_form_against_recorded_times():
+    # HyperX 256 MiB: blocks of 17 packets of 63,162 bytes, 5,053 ns each: 248 steps of 85.901 us = 21,303.448 us
+    # (ns-3: 21,304.448); PolarFly q = 32 at 16 MiB: one packet of 7,937 bytes a step, 2,112 x (0.635 + 1) us.
+    t = rows(network=["hyperx", "polarfly"], params=["sizes=5,5,5", "q=32"], routers=[125, 1057], schedule="ring",
+             rings=1, size_bytes=[256 << 20, 16 << 20], packet_bytes=[65535, 8192], time_us=[21304.448, 3453.12])
+    r = study.ring_efficiency(t).set_index("network")
+    assert r.loc["hyperx", "estimate_us"] == pytest.approx(21303.448, abs=1e-6)
+    assert r.loc["polarfly", "estimate_us"] == pytest.approx(2112 * 1.635, abs=1e-6)
+    assert r.loc["hyperx", "over_estimate"] == pytest.approx(1.0, abs=1e-4)
