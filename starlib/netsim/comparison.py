@@ -16,8 +16,9 @@ show what notebook 15's ring was); with the designers' endpoints, the schedules 
 but the fat tree (whose endpoints hang from its leaves only), and on the hosts (every host a rank) on the networks
 of at most :data:`LARGE_ROUTERS` routers (250 to 490 ranks; a host-based ring over the 2,336 hosts of PolarStar
 would be 22 million packets); at 1,000 routers, the schedules whose packets stay within :data:`MAX_PACKETS`
-(``multiring`` is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size). Each case runs on
-both simulators.
+(``multiring`` is 32 rings of 1,057 ranks x 2,112 steps, 71 million packets whatever the size); the rings only
+where the buffer has a byte for each of their blocks (:func:`_ring_blocks`: ``ring`` at 1 KiB on PolarStar's 584
+routers, ``multiring`` at 1 KiB on HyperX, left out). Each case runs on both simulators.
 
 :func:`points` gives the cases as sweep points (:class:`starlib.sweep.engine.Point`) for ``starlib sweep
 schedules``: Dask tasks on a local cluster or the scheduler at ``--scheduler``, each row written as it arrives, a
@@ -168,6 +169,17 @@ def _packets(routers: int, schedule: str, size: int) -> int:
     return 4 * routers * per
 
 
+def _ring_blocks(graph: Any, schedule: str) -> int:
+    """The most blocks a ring schedule may cut the buffer into (a byte each at least): ``2 N`` for the ring (both
+    directions), ``2 N floor(delta / 2)`` for the multiring (at most ``floor(delta / 2)`` edge-disjoint Hamiltonian
+    cycles); 0 for the other schedules. A case smaller than that is left out of the grid."""
+    if schedule == "ring":
+        return 2 * graph.n
+    if schedule == "multiring":
+        return 2 * graph.n * (int(graph.degrees().min()) // 2)
+    return 0
+
+
 def sizes_for(routers: int) -> tuple[int, ...]:
     """The message sizes a network of ``routers`` routers runs (module docstring).
 
@@ -200,6 +212,8 @@ def cases() -> list[dict[str, Any]]:
             if g.n >= 1000 and _packets(g.n, name, size) > MAX_PACKETS:
                 continue
             if name in ("ring", "multiring") and not has_hamiltonian_cycle(net.family, net.params):
+                continue
+            if size < _ring_blocks(g, name) * (P if mode == "host" else 1):
                 continue
             for sim in SIMULATORS:
                 out.append({"family": net.family, "params": net.params, "hosts_per_router": P, "mode": mode,
