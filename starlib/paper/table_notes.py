@@ -937,8 +937,9 @@ _RESILIENCE = TableNote(
 _RESILIENCE_REPAIR = TableNote(
     "Repair of edge-disjoint spanning trees after $F$ links fail at once (uniform random sets): the trees "
     "that lost no link and the trees after repair (intact trees kept, cut subtrees rejoined by unused "
-    "links nearest the root or by one exchange with another tree, else an augmenting repack to the "
-    "damaged network's maximum); every repaired count equals the maximum of the damaged network.",
+    "links nearest the root, else the damaged trees repacked on their own and the unused links, and only "
+    "where that falls short intact trees opened, up to the damaged network's maximum); every repaired "
+    "count equals the maximum of the damaged network.",
     {"network": _NETWORK,
      "parameters": _PARAMS,
      "n": _N,
