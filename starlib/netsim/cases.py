@@ -204,6 +204,22 @@ def reference(graph: GraphLike, hosts_per_router: int, link_gbps: float = 100.0,
                      float(net.rate_gbps[-1]), latency, hosts)
 
 
+def case_schedule(g: Any, schedule: str, size: int, *, trees: Any = None, method: str = "shallow",
+                  **options: Any) -> tuple[Any, int, Any]:
+    """The schedule :func:`run_case` simulates, with the depth and total weight its row reports (nothing simulated).
+
+    ``g`` is a checked :class:`~starlib.graph.ArrayGraph`; ``trees`` and ``method`` as :func:`run_case`, ``options``
+    the keywords of :func:`~starlib.allreduce.schedules.build_schedule`.
+    """
+    from ..allreduce.schedules import build_schedule
+
+    T, weights, depth, total = schedule_trees(g, schedule, trees, method=method)
+    s = build_schedule(g, schedule, size, trees=T, weights=weights, **options)
+    if schedule == "bfs":
+        depth = int(g.eccentricities()[0])
+    return s, depth, total
+
+
 def run_case(graph: GraphLike, schedule: str, size: int, *, simulator: str = "ns3", trees: Any = None,
              method: str = "shallow", hosts_per_router: int = 0, mode: str = "in-network", link_gbps: float = 100.0,
              delay_us: float = 1.0, host_gbps: float | None = None, host_delay_us: float | None = None,
@@ -243,17 +259,12 @@ def run_case(graph: GraphLike, schedule: str, size: int, *, simulator: str = "ns
         Naming the parameter (unknown schedule or simulator, bad sizes or rates, no Hamiltonian cycle found, a
         schedule that is refused by the memory limit).
     """
-    from ..allreduce.schedules import build_schedule
-
     simulator = check_choice(simulator, "simulator", tuple(SIMULATORS))
     sim = SIMULATORS[simulator]
     g = as_graph(graph, "graph")
-    T, weights, depth, total = schedule_trees(g, schedule, trees, method=method)
-    s = build_schedule(g, schedule, size, trees=T, weights=weights, hosts_per_router=hosts_per_router, mode=mode,
-                       link_gbps=link_gbps, delay_us=delay_us, host_gbps=host_gbps, host_delay_us=host_delay_us,
-                       packet_bytes=packet_bytes, seed=seed)
-    if schedule == "bfs":
-        depth = int(g.eccentricities()[0])
+    s, depth, total = case_schedule(g, schedule, size, trees=trees, method=method, hosts_per_router=hosts_per_router,
+                                    mode=mode, link_gbps=link_gbps, delay_us=delay_us, host_gbps=host_gbps,
+                                    host_delay_us=host_delay_us, packet_bytes=packet_bytes, seed=seed)
     res = sim.run(s)
     t = res.time_ns / 1000.0
     ref = ref or reference(g, hosts_per_router, link_gbps, delay_us, host_gbps, host_delay_us)

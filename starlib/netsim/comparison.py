@@ -224,14 +224,30 @@ def cases() -> list[dict[str, Any]]:
 def grid_point(family: str, params: tuple[tuple[str, Any], ...], hosts_per_router: int, mode: str, schedule: str,
                simulator: str, size: int) -> dict[str, Any]:
     """One row of the record: :func:`starlib.netsim.cases.run_case` on the grid's network and links."""
-    g = network_graph(family, params)
+    g, trees, options = _grid_case(family, params, hosts_per_router, mode, schedule, size)
+    label = " ".join(f"{k}={v}" for k, v in params)
+    return run_case(g, schedule, size, simulator=simulator, trees=trees, **options, network=family, params=label,
+                    ref=_reference(family, params, hosts_per_router))
+
+
+def grid_schedule(family: str, params: tuple[tuple[str, Any], ...], hosts_per_router: int, mode: str, schedule: str,
+                  size: int) -> Any:
+    """The schedule a row of the record simulates (built, not simulated): what :func:`grid_point` runs."""
+    from .cases import case_schedule
+
+    g, trees, options = _grid_case(family, params, hosts_per_router, mode, schedule, size)
+    return case_schedule(g, schedule, size, trees=trees, **options)[0]
+
+
+def _grid_case(family: str, params: tuple[tuple[str, Any], ...], hosts_per_router: int, mode: str, schedule: str,
+               size: int) -> tuple[Any, Any, dict[str, Any]]:
+    """The grid's network, its trees where the schedule needs them, and the schedule's options at ``size``."""
     from ..allreduce.schedules import SCHEDULES
 
+    g = network_graph(family, params)
     trees = _trees(family, params) if SCHEDULES[schedule].needs_trees else None
-    label = " ".join(f"{k}={v}" for k, v in params)
-    return run_case(g, schedule, size, simulator=simulator, trees=trees, hosts_per_router=hosts_per_router,
-                    mode=mode, link_gbps=LINK_GBPS, delay_us=DELAY_US, packet_bytes=packet_bytes_for(size),
-                    network=family, params=label, ref=_reference(family, params, hosts_per_router))
+    return g, trees, {"hosts_per_router": hosts_per_router, "mode": mode, "link_gbps": LINK_GBPS,
+                      "delay_us": DELAY_US, "packet_bytes": packet_bytes_for(size)}
 
 
 def points(selected: list[dict[str, Any]] | None = None) -> list[Any]:
@@ -293,13 +309,20 @@ def recheck(path: Any, n: int, *, seed: int = 0, max_routers: int = 128, max_siz
                    and int(row["size_bytes"]) <= max_size)
     out = {}
     for k in sorted(random.Random(seed).sample(cheap, min(n, len(cheap)))):
-        family, params = k[0], tuple((p.split("=")[0], _value(p.split("=")[1])) for p in k[1].split())
+        family, params = k[0], parse_params(k[1])
         row = grid_point(family, params, int(k[2]), k[3], k[4], k[5], int(k[6]))
         fresh = {c: format_value(v) for c, v in row.items()}
         out[k] = [(c, held[k][c], fresh[c]) for c in COLUMNS if fresh[c] != held[k][c]]
     return out
 
 
-def _value(text: str) -> Any:
-    """A parameter as the builders take it (an integer where it is one)."""
-    return int(text) if text.lstrip("-").isdigit() else text
+def parse_params(label: str) -> tuple[tuple[str, Any], ...]:
+    """A record's ``params`` cell as the grid's functions take it (integers where they are ones).
+
+    >>> parse_params("a=8 p=4 h=4 arrangement=absolute")
+    (('a', 8), ('p', 4), ('h', 4), ('arrangement', 'absolute'))
+    """
+    def value(text: str) -> Any:
+        return int(text) if text.lstrip("-").isdigit() else text
+
+    return tuple((k, value(v)) for k, v in (p.split("=", 1) for p in label.split()))

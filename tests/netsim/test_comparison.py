@@ -61,7 +61,7 @@ def test_optimum_and_bound_recomputed(record):
     from starlib.netsim.cases import reference
 
     for (fam, params, P), rows in record.groupby(["network", "params", "hosts_per_router"]):
-        pv = tuple((p.split("=")[0], comparison._value(p.split("=")[1])) for p in params.split())
+        pv = comparison.parse_params(params)
         ref = reference(comparison.network_graph(fam, pv), int(P), comparison.LINK_GBPS, comparison.DELAY_US)
         for size, r in rows.groupby("size_bytes").first().iterrows():
             assert (r.optimum_us, r.bound_us) == (ref.optimum_us(size), ref.bound_us(size)), (fam, params, P, size)
@@ -71,16 +71,8 @@ def _streams_per_direction(row) -> int:
     """The most messages any link direction of a recorded case's schedule carries (built, not simulated)."""
     import numpy as np
 
-    from starlib.allreduce.schedules import build_schedule
-    from starlib.netsim.cases import schedule_trees
-
-    pv = tuple((p.split("=")[0], comparison._value(p.split("=")[1])) for p in row.params.split())
-    g = comparison.network_graph(row.network, pv)
-    T = comparison._trees(row.network, pv) if row.schedule in ("trees", "weighted-trees") else None
-    T, w, _, _ = schedule_trees(g, row.schedule, T)
-    s = build_schedule(g, row.schedule, int(row.size_bytes), trees=T, weights=w,
-                       hosts_per_router=int(row.hosts_per_router), mode=row.mode, link_gbps=comparison.LINK_GBPS,
-                       delay_us=comparison.DELAY_US, packet_bytes=int(row.packet_bytes))
+    s = comparison.grid_schedule(row.network, comparison.parse_params(row.params), int(row.hosts_per_router),
+                                 row.mode, row.schedule, int(row.size_bytes))
     return int(np.bincount(s.hop_directions()).max())
 
 
