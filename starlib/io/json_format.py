@@ -182,7 +182,22 @@ def _label(v: Any, where: str, depth: int = 0) -> Hashable:
     raise _Bad(f"{where}: {_show(v)} is {_kind(v)}; a label is an integer, a string or a list of labels")
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+#: Every digit to ``0`` and ``E`` to ``e``: a run of digits or an exponent is then found by a plain byte search,
+#: about nine times faster than a regular expression over the 17 MB of a large trees file.
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789E", b"0000000000e")
+
+
+def _long_digits(data: bytes, exponents: bool = False) -> bool:
+    """Whether ``data`` has a run of 19 digits (an integer that may not fit in 64 bits), or with ``exponents`` an
+    exponent of 3 digits (a float that may overflow): the regular expression ``[0-9]{19}|[eE][+-]?[0-9]{3}``.
+
+    >>> _long_digits(b"[1234567890123456789]"), _long_digits(b"[123456789012345678]")
+    (True, False)
+    >>> _long_digits(b"[1e-308]", exponents=True), _long_digits(b"[1e-30]", exponents=True)
+    (True, False)
+    """
+    m = data.translate(_DIGITS_TO_ZERO)
+    return b"0" * 19 in m or (exponents and (b"e000" in m or b"e+000" in m or b"e-000" in m))
 
 
 def _int_lists_depth(nodes: list) -> int:
@@ -195,7 +210,7 @@ def _int_lists_depth(nodes: list) -> int:
         text = orjson.dumps(nodes, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
     except TypeError:  # nested deeper than orjson writes, or a number beyond 64 bits: the slow path names the label
         return -1
-    if text.translate(None, b"[],-0123456789") or _LONG_DIGITS.search(text):  # 19 digits: maybe beyond 64 bits
+    if text.translate(None, b"[],-0123456789") or _long_digits(text):  # 19 digits: maybe beyond 64 bits
         return -1
     b = np.frombuffer(text, dtype=np.uint8)
     return int(np.cumsum((b == 91).astype(np.int64) - (b == 93)).max()) - 1
@@ -831,8 +846,6 @@ def _object(pairs: list[tuple[str, Any]]) -> dict:
     return d
 
 
-#: A run of 19 digits (an integer that may not fit in 64 bits) or an exponent of 3 digits (a float that may overflow).
-_SUSPECT = re.compile(rb"[0-9]{19}|[eE][+-]?[0-9]{3}")
 #: Every JSON string, with the colon after it when it is an object's key.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"\s*(:?)')
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -856,7 +869,7 @@ def _parse(data: bytes, fast: bool = True, any_file: bool = False) -> tuple[Any,
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    suspect = _SUSPECT.search(data) is not None
+    suspect = _long_digits(data, exponents=True)
     if fast and (any_file or b'"adjacency"' in data) and not suspect:
         try:
             return orjson.loads(data), True
