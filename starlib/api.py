@@ -165,6 +165,7 @@ def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
     ValueError: k=2 is not an option of edsts (its options: g_trees, h_trees; the method decides how many trees)
     """
     from .edst import check_edsts, get_method
+    from .edst.verify import check_tree_sequence
     from .validation import shorten
 
     unknown = sorted(set(options) - set(EDSTS_OPTIONS))
@@ -172,10 +173,8 @@ def edsts(graph: GraphLike, method: str = "auto", **options: Any) -> EDSTSet:
         raise ValueError(f"{unknown[0]}={shorten(options[unknown[0]])} is not an option of edsts (its options: "
                          f"{', '.join(EDSTS_OPTIONS)}; the method decides how many trees)")
     for key in EDSTS_OPTIONS:
-        given = options.get(key)
-        if given is not None and (isinstance(given, str | bytes | dict) or not hasattr(given, "__iter__")):
-            raise TypeError(f"{key}={shorten(given)} is not a sequence of trees: need the factor's EDSTs (a list of "
-                            f"Tree) or None")
+        if options.get(key) is not None:
+            check_tree_sequence(options[key], key, "the factor's EDSTs (a list of Tree) or None")
     run = get_method(method)
     graph = run.checked(graph)  # the door: a networkx graph converted once, for the method and the verifier
     trees = run.build(graph, options.get("g_trees"), options.get("h_trees"))
@@ -191,8 +190,9 @@ def verify(graph: GraphLike, trees: Any) -> VerifyReport:
     True
     """
     from .edst import verify_edsts
+    from .graphs import as_graph
 
-    return verify_edsts(graph, trees)
+    return verify_edsts(as_graph(graph, "graph"), trees)
 
 
 def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, format: str | None = None,
@@ -227,6 +227,7 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     >>> replay_msccl(export(p.with_name("allreduce.xml"), G, edsts(G)).read_bytes()).ranks   # MSCCL XML
     9
     """
+    from .edst.verify import check_tree_sequence
     from .graphs import as_graph
     from .io import check_target
     from .io import export as write
@@ -234,6 +235,8 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     if not isinstance(path, str | os.PathLike) or not str(path):
         raise ValueError(f"path={path!r} is not a file path: need a str or os.PathLike naming the file to write")
     graph = as_graph(graph, "graph")
+    if trees is not None:
+        check_tree_sequence(trees, "trees", "an EDSTSet, a list of Tree objects or of (n-1, 2) arrays, or None")
     if format is None:
         format = suffix_format(path)
     check_target(path, "path")
@@ -331,7 +334,10 @@ def repair(graph: GraphLike, trees: Any, fail: Any, *, deep: bool | None = None,
     ------
     ValueError
         For a label that names no vertex, an item that is no link, a pair that is no link, a link named twice, no
-        link, no trees; a ``deep`` that is no flag or a ``seed`` that is no integer >= 0.
+        link, no trees, a tree that is no pairs of integers; a ``deep`` that is no flag or a ``seed`` that is no
+        integer >= 0.
+    TypeError
+        For ``trees`` that is no sequence of trees (None, a number, a text), naming ``trees``.
 
     Example
     -------

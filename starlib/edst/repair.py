@@ -68,10 +68,10 @@ import numba
 import numpy as np
 
 from .._kernels import bfs_edges, component_roots
-from ..graphs import ArrayGraph, GraphLike, as_graph, jsonable
+from ..graphs import ArrayGraph, GraphLike, as_graph, edge_array, jsonable
 from .packing import Packing, generic_packing
 from .trees import EDSTSet, Tree, tree_center
-from .verify import check_edsts
+from .verify import check_edsts, check_tree_sequence
 
 __all__ = ["Repair", "repair_edsts", "parse_link", "link_text", "label_index", "DEEP_LINKS"]
 
@@ -284,11 +284,12 @@ def _owners(start, ev, rows, tree_of, owner):  # pragma: no cover - compiled
     return -1, 0
 
 
-def _tree_rows(t: Any) -> tuple[np.ndarray, int, str]:
-    """``(rows, root, tag)`` of a tree given as a :class:`Tree` or an edge array (root 0, tag ``"input"``)."""
+def _tree_rows(t: Any, name: str) -> tuple[np.ndarray, int, str]:
+    """``(rows, root, tag)`` of a tree given as a :class:`Tree` or an edge array (root 0, tag ``"input"``); an array
+    that is no pairs of integers is a ``ValueError`` naming ``name``."""
     if isinstance(t, Tree):
         return t.rows, t.root, t.construction
-    return np.asarray(t, dtype=np.int64).reshape(-1, 2), 0, "input"
+    return edge_array(t, name), 0, "input"
 
 
 def _reattach(n: int, rows: np.ndarray, root: int, free_e: np.ndarray) -> tuple[np.ndarray, list[int]]:
@@ -352,6 +353,7 @@ def _door(graph: GraphLike, trees: Sequence[Any], failed: Any,
         raise ValueError("graph: directed; EDSTs are repaired on undirected networks")
     if graph.n < 2:
         raise ValueError(f"graph: n={graph.n} vertices; a spanning-tree repair needs n >= 2")
+    check_tree_sequence(trees)
     if len(trees) == 0:
         raise ValueError("trees: no tree given; a repair starts from a family of edge-disjoint spanning trees")
     n = int(graph.n)
@@ -441,7 +443,7 @@ def repair_edsts(graph: GraphLike, trees: Sequence[Any], failed: Any, *, deep: b
     n, m = int(graph.n), int(graph.m)
     e = graph.edges
     owner = np.full(m, -1, dtype=np.int64)
-    src = [_tree_rows(t) for t in trees]
+    src = [_tree_rows(t, f"trees[{i}]") for i, t in enumerate(trees)]
     for i, (rows, _, _) in enumerate(src):
         if rows.shape[0] != n - 1:
             raise ValueError(f"trees: tree {i} has {rows.shape[0]} edges; a spanning tree of n={n} vertices has "

@@ -42,8 +42,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 from .._kernels import edst_certificate
 from ..graphs import ArrayGraph, GraphLike, as_graph, edge_array
@@ -54,7 +52,7 @@ from ..memory import Size, check_size
 from ..validation import check_flag, check_int, shorten
 from .trees import Tree
 
-__all__ = ["VerifyReport", "verify_edsts", "check_edsts", "RULES"]
+__all__ = ["VerifyReport", "verify_edsts", "check_edsts", "check_tree_sequence", "RULES"]
 
 #: The rules a tree set must satisfy, in the order they are checked. ``"empty"`` is a rule of the family (at
 #: least one tree unless ``allow_empty``), reported with the tree index -1. ``"range"`` (an index outside
@@ -162,12 +160,51 @@ def _check_range(n: int, edges: np.ndarray) -> None:
         raise ValueError(f"graph_or_edges: vertex indices must lie in 0..{n - 1}")
 
 
+def check_tree_sequence(trees: Any, name: str = "trees",
+                        need: str = "a list of Tree objects or of (n-1, 2) arrays of vertex indices") -> Any:
+    """Return ``trees`` if it is a sequence of trees (an iterable, not a text, bytes, a dict or None).
+
+    The one check :func:`verify_edsts`, :func:`starlib.edst.repair_edsts`, :func:`starlib.edsts` (``g_trees``,
+    ``h_trees``) and :func:`starlib.export` make before they read the trees one by one.
+
+    Parameters
+    ----------
+    trees : Any
+        The argument.
+    name : str
+        Its name for the message.
+    need : str
+        What it should be, in words.
+
+    Returns
+    -------
+    Any
+        ``trees`` unchanged.
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, the value (shortened) and what is needed.
+
+    Examples
+    --------
+    >>> check_tree_sequence([], "trees")
+    []
+    >>> check_tree_sequence(None, "trees")
+    Traceback (most recent call last):
+    ...
+    TypeError: trees=None is not a sequence of trees: need a list of Tree objects or of (n-1, 2) arrays of vertex \
+indices
+    """
+    if trees is None or isinstance(trees, str | bytes | dict) or not hasattr(trees, "__iter__"):
+        raise TypeError(f"{name}={shorten(trees)} is not a sequence of trees: need {need}")
+    return trees
+
+
 def _tree_arrays(trees: Any, n: int) -> list[np.ndarray]:
     """Every tree as a ``(k, 2)`` int64 array of indices in ``0..n-1``; a malformed one is a ``ValueError`` naming
     ``trees[i]`` (floats are not truncated, an index out of range is not wrapped)."""
-    if trees is None or isinstance(trees, str | bytes | dict) or not hasattr(trees, "__iter__"):
-        raise TypeError(f"trees={shorten(trees)} is not a sequence of trees: need a list of Tree objects or of "
-                        f"(n-1, 2) arrays of vertex indices")
+    check_tree_sequence(trees)
     out = []
     for i, tree in enumerate(trees):
         e = tree.rows if isinstance(tree, Tree) else tree.edges if isinstance(tree, ArrayGraph) else tree
@@ -329,6 +366,9 @@ def _diagnose(n: int, gedges: np.ndarray, arrays: list[np.ndarray], fail: list[t
                                          f"e.g. {edge(kk // n, kk % n)}"))
 
     # spanning and acyclic: one connected_components call over the disjoint union of the trees
+    import scipy.sparse as sp  # here: only a family the certificate refused is diagnosed
+    import scipy.sparse.csgraph as csgraph
+
     keep = ok.copy()
     # drop in-tree repeats so they do not count as cycles twice
     dup_rows = np.zeros(ok.sum(), dtype=bool)
