@@ -50,7 +50,6 @@ from typing import Any
 
 from ..graphs import ArrayGraph, GraphLike, as_graph
 from ..products import star_form
-from .depth import optimal_depth_trees, shallow_trees
 from .factor import generic_trees, structured_edsts
 from .packing import generic_seconds
 from .product import (
@@ -227,6 +226,20 @@ class Method:
                            why=why)
 
 
+def _shallow(graph: ArrayGraph, g_trees: Any, h_trees: Any) -> EDSTSet:
+    """``shallow``: :func:`~starlib.edst.depth.shallow_trees`, whose floor (solvers, compiled kernels) loads here."""
+    from .depth import shallow_trees
+
+    return shallow_trees(graph, g_trees, h_trees)
+
+
+def _optimal_depth(graph: ArrayGraph, g_trees: Any, h_trees: Any) -> EDSTSet:
+    """``optimal-depth``: :func:`~starlib.edst.depth.optimal_depth_trees`, loaded when used."""
+    from .depth import optimal_depth_trees
+
+    return optimal_depth_trees(graph, g_trees, h_trees)
+
+
 #: Every EDST method, by name.
 METHODS: dict[str, Method] = {m.name: m for m in (
     Method("universal", universal_trees, "Constructions V-B.2 and V-B.3 (Theorem V-B.1)",
@@ -246,10 +259,10 @@ METHODS: dict[str, Method] = {m.name: m for m in (
     Method("auto", auto_trees,
            "Table I's construction for a star product; the maximum packing of any other graph", product_only=False,
            reports=True),
-    Method("shallow", shallow_trees,
+    Method("shallow", _shallow,
            "the most trees of auto and the exact packer, made shallow by the local search", ("shallow",),
            product_only=False),
-    Method("optimal-depth", optimal_depth_trees,
+    Method("optimal-depth", _optimal_depth,
            "shallow's count, then the least depth by OR-tools CP-SAT: optimal, or open with a proved lower bound "
            "(the 'exact' extra; n * upper bound <= 2000)", ("optimal-depth",), product_only=False),
 )}

@@ -46,8 +46,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 from ..trees import EDSTSet, orient
 from .context import ProductContext, greedy_distinct
@@ -109,6 +107,9 @@ def bijection_orbits(P: StarProduct) -> np.ndarray:
     else:
         keys = np.unique((np.arange(nH)[None, :] * np.int64(nH) + B).ravel())
         pairs = np.stack([keys // nH, keys % nH], axis=1)
+    import scipy.sparse as sp  # here: the method table loads without scipy
+    import scipy.sparse.csgraph as csgraph
+
     a = sp.csr_matrix((np.ones(pairs.shape[0], dtype=np.int8), (pairs[:, 0], pairs[:, 1])), shape=(nH, nH))
     _, lab = csgraph.connected_components(a, directed=True, connection="weak")
     return lab.astype(np.int64)
