@@ -288,6 +288,8 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
         if not eq or key not in f.options:
             takes = ", ".join(o + "=N" for o in f.options) or "no option"
             raise ValueError(f"--option {w!r}: format {fmt} takes {takes}")
+        if key in out:
+            raise ValueError(f"--option {key} is given twice ({key}={out[key]} and {w!r}): give each option once")
         out[key] = parse_int(text, key)
     if f.check is not None:  # the values against the format's rules, before any work
         f.check(**out)

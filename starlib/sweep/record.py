@@ -196,7 +196,7 @@ def _parse(p: Path, data: bytes, columns: Sequence[str], key: Sequence[str],
         raise ValueError(f"record={str(p)!r} line {line} is not UTF-8 (byte {data[exc.start]:#04x} at offset "
                          f"{exc.start}): a record is UTF-8 text") from None
     out: dict[tuple, dict[str, str]] = {}
-    if text == "":  # an empty file (created by touch or mktemp): an empty record
+    if text.strip("\r\n") == "":  # an empty file (created by touch or mktemp), or blank lines only: an empty record
         return out
     lines: dict[tuple, int] = {}
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -205,8 +205,15 @@ def _parse(p: Path, data: bytes, columns: Sequence[str], key: Sequence[str],
         if header != list(columns):
             raise ValueError(f"record={str(p)!r} has the header {header}, expected {list(columns)}: not a record of "
                              "this sweep (use another -o file)")
+        blank = None  # the first blank line after a row: fine at the end (an editor's), refused before a row
         for cells in reader:
             line = reader.line_num
+            if not cells:
+                blank = line if blank is None else blank
+                continue
+            if blank is not None:
+                raise ValueError(f"record={str(p)!r} line {blank} is blank, between rows (line {line} follows it): a "
+                                 f"record has one row per line; blank lines only at its end")
             if len(cells) != len(columns):
                 raise ValueError(f"record={str(p)!r} line {line} has {len(cells)} cells, expected {len(columns)} "
                                  f"({', '.join(columns)})")
@@ -231,7 +238,8 @@ def read_record(path: str | os.PathLike, *, columns: Sequence[str], key: Sequenc
     """Read a record: ``{key tuple: row}`` (cells as canonical strings); an absent or empty file is an empty record.
 
     The file must be a regular file (a symbolic link to one is followed) of at most :data:`MAX_RECORD_BYTES`,
-    UTF-8 (a leading byte order mark is ignored), with ``\\n`` or ``\\r\\n`` line ends.
+    UTF-8 (a leading byte order mark is ignored), with ``\\n`` or ``\\r\\n`` line ends; blank lines at its end are
+    ignored, a blank line between rows is refused.
 
     Parameters
     ----------
@@ -251,8 +259,8 @@ def read_record(path: str | os.PathLike, *, columns: Sequence[str], key: Sequenc
     ------
     ValueError
         If the file is not such a record: a folder, device or pipe, too large, not UTF-8, another header, a row
-        with another number of cells, a cell ``check`` refuses (the line, column, value and rule are named), or a
-        point twice.
+        with another number of cells, a blank line between rows, a cell ``check`` refuses (the line, column, value
+        and rule are named), or a point twice.
 
     Example
     -------
