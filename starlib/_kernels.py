@@ -53,6 +53,8 @@ Example
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 
@@ -641,6 +643,22 @@ def _row_cuts(ptr: np.ndarray, parts: int) -> np.ndarray:
     target = np.linspace(0, ptr[-1], parts + 1)[1:-1]
     inner = np.searchsorted(ptr[:-1], target, side="left")
     return np.unique(np.concatenate([[0], np.clip(inner, 0, n), [n]])).astype(np.int64)
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds this machine's build of the kernels (the verifier's stands for them all).
+
+    The first run on a machine, or after ``NUMBA_CACHE_DIR`` changes, compiles the kernels it uses (about a minute
+    for ``starlib edsts slimfly q=5``); later runs load them from the cache in a second. True when numba's cache
+    layout is not the one known here, so that nothing is said when unsure.
+
+    >>> isinstance(kernels_cached(), bool)
+    True
+    """
+    try:
+        return os.path.exists(_certify._cache._cache_file._index_path)
+    except AttributeError:
+        return True
 
 
 def edst_certificate(n: int, graph_edges: np.ndarray, trees: list[np.ndarray]) -> bool:

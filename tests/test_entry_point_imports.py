@@ -7,6 +7,7 @@ solvers (SciPy's optimisers, OR-tools, HiGHS) and the table libraries load when 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -47,3 +48,24 @@ def test_the_probe_sees_a_heavy_module(tmp_path):
     # the check can fail: a process that uses the depth search is seen to load it
     assert "starlib.edst.depth" in loaded("import starlib\nimport networkx as nx\n"
                                           "starlib.edsts(nx.petersen_graph(), 'shallow')", tmp_path)
+
+
+def test_the_first_run_says_that_it_compiles(tmp_path, monkeypatch, capsys):
+    # an empty cache is seen as one (numba's own cache folder, by NUMBA_CACHE_DIR), a filled one as filled
+    probe = "from starlib._kernels import kernels_cached; print(kernels_cached())"
+    empty = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+    assert empty.stdout.split() == ["False"]
+    from starlib import _kernels
+    from starlib.cli.main import main
+
+    _kernels.edst_certificate(2, [[0, 1]], [[[0, 1]]])  # the verifier's kernel, compiled or loaded here
+    assert _kernels.kernels_cached()
+    subprocess.run([sys.executable, "-m", "starlib", "edsts", "slimfly", "q=5", "-o", "t.json", "--quiet"],
+                   check=True, cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_kernels, "kernels_cached", lambda: False)
+    assert main(["verify", "t.json"]) == 0
+    assert "compiling starlib's kernels for this machine, once" in capsys.readouterr().err
+    assert main(["verify", "t.json", "--quiet"]) == 0
+    assert "compiling" not in capsys.readouterr().err

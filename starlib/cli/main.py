@@ -343,6 +343,21 @@ def _say(a: argparse.Namespace, line: str) -> None:
         sys.stderr.write(line + "\n")
 
 
+#: The verbs that run compiled kernels (packing, verification, the depth search, the simulators' set-up).
+_KERNEL_VERBS = ("edsts", "verify", "repair", "improve", "export", "simulate")
+
+
+def _compile_note(a: argparse.Namespace) -> None:
+    """Say, before a verb's work, that the kernels are being compiled when numba's cache does not hold them yet."""
+    if a.verb not in _KERNEL_VERBS or getattr(a, "quiet", False):
+        return
+    from .._kernels import kernels_cached
+
+    if not kernels_cached():
+        _say(a, "note: compiling starlib's kernels for this machine, once (about a minute; later runs load them from "
+                "numba's cache)")
+
+
 def _cmd_networks(a: argparse.Namespace) -> int:
     from .commands import families, networks_json
     from .text import families_text
@@ -808,6 +823,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 # the limit bounds the whole process: the interpreter and the verb's libraries count too
                 with limit_memory(_max_memory(a.max_memory), baseline=process_baseline(a.verb)):
+                    _compile_note(a)
                     return _VERBS[a.verb](a)
         except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
             if os.environ.get("STARLIB_TRACEBACK"):
