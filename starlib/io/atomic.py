@@ -1,12 +1,20 @@
 """Atomic file writes: the whole new file or the old one, never half of either.
 
 Every writer of :mod:`starlib.io` goes through :func:`atomic_write`: the bytes go to a temporary file in the
-target's folder (``.NAME.XXXXXXXX.tmp``, hidden, same file system), which is flushed, synced to disk and then
+target's folder (``.NAME.PID.XXXXXXXX.tmp``, hidden, same file system), which is flushed, synced to disk and then
 renamed over the target with :func:`os.replace` (atomic on POSIX and Windows). On any exception, including
-:class:`KeyboardInterrupt`, the temporary file is removed and the target is untouched. A process killed by a
-signal it cannot catch (``SIGKILL``) leaves the target untouched too, and at most one ``.NAME.*.tmp`` file
-behind; :func:`starlib.interrupts.sigterm_raises` turns ``SIGTERM`` into an exception so that the temporary file
-is removed as well.
+:class:`KeyboardInterrupt`, the temporary file is removed and the target is untouched.
+:func:`starlib.interrupts.sigterm_raises` turns ``SIGTERM`` into an exception so that the temporary file is removed
+as well.
+
+A process killed by a signal it cannot catch (``SIGKILL``, the kernel's out-of-memory killer, a power cut) leaves
+the target untouched too, and one temporary file behind. Its name holds the writer's process id
+(``.NAME.PID.XXXXXXXX.tmp``), so the next write of the same target removes it: on POSIX, before it creates its own
+temporary file, :func:`atomic_open` removes every file of that target's pattern whose process no longer exists
+(:func:`stale_temporaries`). A temporary file of a running writer (this process or another), of another target,
+or of any other name is never touched; a process id reused by a running process keeps its file until that process
+ends. Temporary files of another machine sharing the folder (a network file system) cannot be told apart by their
+process id: do not write one target from two machines at once.
 
 :func:`check_target` runs the same checks up front (the folder exists, the target is not a folder, a file can
 be created there, an existing target is one the user may change), so a caller can refuse a bad ``-o PATH``
@@ -26,19 +34,25 @@ Example
 b'hello\\n'
 >>> sorted(p.name for p in d.iterdir())  # no temporary file left behind
 ['a.txt']
+>>> dead = d / ".a.txt.999999999.abcdefgh.tmp"       # a writer killed by SIGKILL: no process 999999999
+>>> _ = dead.write_bytes(b"half")
+>>> _ = atomic_write(d / "a.txt", b"again\\n")
+>>> sorted(p.name for p in d.iterdir())              # removed by the next write of a.txt
+['a.txt']
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["OutputError", "check_target", "atomic_write", "atomic_open"]
+__all__ = ["OutputError", "check_target", "atomic_write", "atomic_open", "stale_temporaries"]
 
 #: longest file name (in bytes) of the common file systems; the temporary file's name is kept under it
 _NAME_MAX = 255
@@ -191,13 +205,73 @@ def check_target(path: str | os.PathLike, name: str = "path") -> Path:
     return Path(path)
 
 
-def _temp_prefix(name: str) -> str:
-    """``.NAME.``, NAME cut so that the temporary file's name (prefix, 8 random characters, ``.tmp``) fits."""
-    room = _NAME_MAX - 2 - 8 - 4
+#: digits of the largest process id written in a temporary file's name (Linux allows up to 2**22, 7 digits)
+_PID_DIGITS = 10
+
+
+def _temp_prefix(name: str, pid: int | None = None) -> str:
+    """``.NAME.PID.`` (``pid`` default this process), NAME cut so that the temporary file's name (prefix, 8 random
+    characters, ``.tmp``) fits; without a ``pid`` (``-1``): ``.NAME.``, the part every target's file shares."""
+    room = _NAME_MAX - 2 - 8 - 4 - (_PID_DIGITS + 1)
     raw = os.fsencode(name)
     if len(raw) > room:
         name = os.fsdecode(raw[:room])  # a character cut in two stays as escaped bytes: still a valid name
-    return f".{name}."
+    if pid == -1:
+        return f".{name}."
+    return f".{name}.{os.getpid() if pid is None else pid}."
+
+
+def _process_gone(pid: int) -> bool:
+    """Whether no process ``pid`` exists (POSIX ``kill(pid, 0)``); one we may not signal exists."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError, OSError):
+        return False
+    return False
+
+
+def stale_temporaries(path: str | os.PathLike) -> list[Path]:
+    """The temporary files a killed writer of ``path`` left in its folder: ``.NAME.PID.XXXXXXXX.tmp`` whose process
+    ``PID`` no longer exists (POSIX; elsewhere none).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The target (not followed: pass the file a symbolic link points to).
+
+    Returns
+    -------
+    list of Path
+        The stale temporary files, sorted; a folder that cannot be listed has none.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / ".t.json.999999999.abcd_123.tmp").write_bytes(b"")   # its writer is gone
+    >>> _ = (d / f".t.json.{os.getpid()}.abcd_123.tmp").write_bytes(b"")  # this process: running
+    >>> [p.name for p in stale_temporaries(d / "t.json")]
+    ['.t.json.999999999.abcd_123.tmp']
+    """
+    if os.name != "posix":
+        return []
+    target = Path(path)
+    prefix = _temp_prefix(target.name, -1)
+    pattern = re.compile(re.escape(prefix) + rf"([0-9]{{1,{_PID_DIGITS}}})\.[a-z0-9_]{{8}}\.tmp")
+    out = []
+    try:
+        with os.scandir(target.parent) as entries:
+            for e in entries:
+                m = pattern.fullmatch(e.name) if e.name.startswith(prefix) else None
+                if m is not None and e.is_file(follow_symlinks=False) and _process_gone(int(m.group(1))):
+                    out.append(Path(e.path))
+    except OSError:
+        return []
+    return sorted(out)
 
 
 def _file_mode(target: Path) -> int:
@@ -265,6 +339,9 @@ def atomic_open(path: str | os.PathLike, name: str = "path", *, fsync: bool = Tr
     """
     target = _check(path, name)
     existed = target.exists()
+    for stale in stale_temporaries(target):  # what a writer killed by SIGKILL left: its process is gone
+        with contextlib.suppress(OSError):
+            stale.unlink()
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target.name), suffix=".tmp")
     except OSError as exc:

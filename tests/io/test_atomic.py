@@ -19,7 +19,7 @@ import starlib.networks as nw
 from starlib.edst import auto_trees
 from starlib.edst.trees import Tree
 from starlib.interrupts import Terminated, sigterm_raises
-from starlib.io.atomic import OutputError, atomic_open, atomic_write, check_target
+from starlib.io.atomic import OutputError, atomic_open, atomic_write, check_target, stale_temporaries
 from tests.paths import ROOT
 
 OLD = b"the previous file\n"
@@ -190,3 +190,31 @@ def test_sigterm_raises_restores_the_previous_handler():
         with pytest.raises(Terminated):
             os.kill(os.getpid(), signal.SIGTERM)
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_the_next_write_removes_what_a_killed_writer_left(tmp_path):
+    """A writer killed by SIGKILL leaves its temporary file; the next write of the same target removes it, and
+    nothing else: another target's leftover, a running writer's file and other names stay."""
+    target = tmp_path / "t.json"
+    target.write_bytes(OLD)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(target), "plain"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        assert child.stdout.readline() == b"writing\n", child.stderr.read().decode()
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    left = _leftovers(tmp_path)
+    assert len(left) == 1 and left[0].startswith(f".t.json.{child.pid}.")
+    assert stale_temporaries(target) == [tmp_path / left[0]]
+    kept = [f".other.json.{child.pid}.abcdefgh.tmp",           # another target's
+            f".t.json.{os.getpid()}.abcdefgh.tmp",            # a running writer's (this process)
+            ".t.json.abcdefgh.tmp", "t.json.1.abcdefgh.tmp"]  # not the pattern
+    for name in kept:
+        (tmp_path / name).write_bytes(b"x")
+    atomic_write(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert sorted(_leftovers(tmp_path)) == sorted(kept)
