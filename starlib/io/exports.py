@@ -49,7 +49,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 import numpy as np
 import orjson
@@ -62,6 +61,7 @@ from .atomic import atomic_write, check_target
 from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
 from .msccl import check_msccl_options, msccl_allreduce
 from .routes import routes
+from .xml_safe import xml_attr, xml_holds, xml_json, xml_text
 
 __all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "gml", "node_link", "anynet",
            "node_ids", "write_edge_list", "write_tree_edge_list", "write_parent_arrays", "write_graphml",
@@ -291,8 +291,8 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     ts = None if trees is None else _trees(trees, n)
     ep = b"" if endpoints is None else b'<data key="endpoints">%d</data>' % check_int(endpoints, "endpoints", 1)
 
-    def text(value: Any) -> bytes:  # a string as itself, anything else as JSON text; XML-escaped
-        return escape(value if isinstance(value, str) else orjson.dumps(value).decode()).encode()
+    def text(value: Any) -> bytes:  # a string as descriptive text, anything else as JSON text: both XML-safe
+        return (xml_text(value) if isinstance(value, str) else xml_json(value)).encode()
 
     out = [_GRAPHML_HEAD]
     keys = [("network", "graph", "string"), ("params", "graph", "string")]
@@ -305,11 +305,13 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
     out.append(b'    <data key="network">%s</data>\n' % text(name))
     out.append(b'    <data key="params">%s</data>\n' % text(jsonable(dict(par))))
     ids = node_ids(graph)
+    if ids is not None and not all(xml_holds(str(v)) for v in ids):  # ids XML cannot hold: 0 .. n-1, labels beside
+        ids = None
     if ts is not None:  # the roots as the nodes' ids: a file network's own ids, else the indices (id="i")
         out.append(b'    <data key="roots">%s</data>\n' % text([t.root if ids is None else str(ids[t.root])
                                                                  for t in ts]))
     if ids is None:  # vertex i is id="i"
-        out += [b'    <node id="%d"><data key="label">%s</data>%s</node>\n' % (i, text(orjson.dumps(v).decode()), ep)
+        out += [b'    <node id="%d"><data key="label">%s</data>%s</node>\n' % (i, xml_json(v).encode(), ep)
                 for i, v in enumerate(labels)]
         if ts is not None:
             out.append(_rows(b'    <edge source="%s" target="%s"><data key="tree">%s</data></edge>\n', e[:, 0],
@@ -317,11 +319,11 @@ def graphml(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network: 
         else:
             out.append(_rows(b'    <edge source="%s" target="%s" />\n', e[:, 0], e[:, 1]))
     else:  # a network read from a file keeps the file's node ids
-        xml_ids = [escape(str(v), {'"': "&quot;"}).encode() for v in ids]
-        out += [b'    <node id="%s"><data key="label">%s</data>%s</node>\n' % (x, text(orjson.dumps(v).decode()), ep)
+        xml_ids = [xml_attr(str(v)).encode() for v in ids]
+        out += [b'    <node id=%s><data key="label">%s</data>%s</node>\n' % (x, xml_json(v).encode(), ep)
                 for x, v in zip(xml_ids, labels, strict=True)]
-        out += _id_rows(b'    <edge source="%s" target="%s"><data key="tree">%d</data></edge>\n'
-                        if ts is not None else b'    <edge source="%s" target="%s" />\n', xml_ids, e,
+        out += _id_rows(b'    <edge source=%s target=%s><data key="tree">%d</data></edge>\n'
+                        if ts is not None else b'    <edge source=%s target=%s />\n', xml_ids, e,
                         None if ts is None else ts.edge_trees(graph))
     out.append(b"  </graph>\n</graphml>\n")
     return b"".join(out)

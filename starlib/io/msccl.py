@@ -71,7 +71,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import quoteattr
 
 import numba
 import numpy as np
@@ -80,6 +79,7 @@ from ..edst.trees import EDSTSet, Tree, orient
 from ..graphs import ArrayGraph
 from ..validation import check_choice, check_int
 from .json_format import label_text
+from .xml_safe import xml_attr
 
 if TYPE_CHECKING:
     from ..allreduce.schedule import Schedule
@@ -107,10 +107,13 @@ PROTOCOLS = ("Simple", "LL128", "LL")
 def _attr(text: str, what: str) -> str:
     """``text`` as a double-quoted XML attribute value, refused beyond the parser's ``MAX_STR_LEN`` characters.
 
-    >>> _attr('a "b"', "name")
-    '"a &quot;b&quot;"'
+    What XML 1.0 cannot hold (a BEL in a network's name) is written visibly, ``\\x07``
+    (:func:`starlib.io.xml_safe.xml_attr`), so the file parses.
+
+    >>> _attr('a "b"', "name"), _attr("ring\x07", "name")
+    ('"a &quot;b&quot;"', '"ring\\\\x07"')
     """
-    quoted = quoteattr(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    quoted = xml_attr(text)
     if len(quoted.encode()) - 2 > MSCCL_LIMITS["MAX_STR_LEN"]:
         raise ValueError(f"{what}={text[:40]!r}... has {len(quoted.encode()) - 2} characters written; the executor's "
                          f"parser reads MAX_STR_LEN=255")

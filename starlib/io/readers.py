@@ -54,7 +54,8 @@ from ..edst.trees import EDSTSet, Tree
 from ..graphs import ArrayGraph
 from ..memory import format_bytes, memory_baseline, memory_limit
 from ..validation import printable, shorten
-from .json_format import INPUT, NetworkFile, decode, decode_labels, strict_loads
+from .json_format import INPUT, INT_RULE, NetworkFile, decode, decode_labels, strict_loads
+from .xml_safe import declared_encoding, refuse_entities
 
 __all__ = ["InputFormat", "INPUT_FORMATS", "input_formats_for", "read_input", "read_file", "read_json", "decode_input",
            "read_estimate", "MAX_INDEX_DIGITS"]
@@ -279,12 +280,7 @@ def _trees(rows: np.ndarray, tree_of_row: np.ndarray, roots: Any, labels: list[H
            ) -> EDSTSet | None:
     """Trees from a ``tree`` attribute per edge (-1: no tree) and the graph's ``roots`` (default: vertex 0)."""
     n = len(labels)
-    t = np.asarray(tree_of_row, dtype=np.int64)
-    bad = np.flatnonzero(t < -1)
-    if bad.size:
-        u, v = rows[bad[0]]
-        raise ValueError(f"{source}: the edge {_name(labels[u])} - {_name(labels[v])} has tree={int(t[bad[0]])}; a "
-                         f"tree index is -1 (no tree) or 0, 1, 2, ...")
+    t = np.asarray(tree_of_row, dtype=np.int64)  # checked by _check_tree_indices: -1 .. m // (n - 1) - 1
     if t.size == 0 or (t < 0).all():
         return None
     k = int(t.max()) + 1
@@ -307,6 +303,35 @@ def _json_text(value: Any) -> Any:
         return orjson.loads(value)
     except orjson.JSONDecodeError:
         return None
+
+
+def _check_int_id(v: Hashable, what: str, source: str) -> None:
+    """Refuse an integer id or label beyond 64 bits (GML's integers are unbounded; starlib's files hold 64 bits)."""
+    if type(v) is int and not -(1 << 63) <= v < (1 << 63):
+        raise ValueError(f"{source}: {what} {shorten(v, 40)} is an integer beyond 64 bits; an id is {INT_RULE} or a "
+                         f"string")
+
+
+def _check_tree_indices(edges: Sequence[tuple[Any, Any, Any]], n: int, source: str) -> None:
+    """Every edge's ``tree`` an integer from -1 (no tree) to the most edge-disjoint spanning trees there can be, less 1.
+
+    A graph of ``n`` vertices and ``m`` edges has at most ``m // (n - 1)`` edge-disjoint spanning trees, so a tree
+    index at or above that bound (``10**9``, or beyond 64 bits) names a tree that cannot be: refused before the
+    trees are built, naming the edge.
+    """
+    bound = len(edges) // (n - 1) if n > 1 else 0
+    for u, v, t in edges:
+        if type(t) is not int:
+            rule = "a tree index is an integer"
+        elif t < -1:
+            rule = "a tree index is -1 (no tree) or 0, 1, 2, ..."
+        elif t >= bound and n > 1:
+            rule = (f"a graph of {n} vertices and {len(edges)} edges has at most m // (n - 1) = {bound} "
+                    f"edge-disjoint spanning trees, so a tree index is -1 (no tree)"
+                    + ("" if bound == 0 else " or 0" if bound == 1 else f" or 0 .. {bound - 1}"))
+        else:
+            continue
+        raise ValueError(f"{source}: the edge {_name(u)} - {_name(v)} has tree={shorten(t, 40)}; {rule}")
 
 
 def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_labels: bool = True) -> NetworkFile:
@@ -344,6 +369,7 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
             if not isinstance(lab, int | str) or isinstance(lab, bool):
                 raise ValueError(f"{source}: node {_name(v)} has the {labels_from} {_name(lab)}; a {labels_from} "
                                  f"that names a node is an integer or a string")
+            _check_int_id(lab, f"node {_name(v)} has the {labels_from}", source)
             if lab in seen:
                 raise ValueError(f"{source}: nodes {_name(seen[lab])} and {_name(v)} have the same {labels_from} "
                                  f"{_name(lab)}; labels name the nodes, so they must be distinct")
@@ -354,6 +380,7 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
             if not isinstance(v, int | str) or isinstance(v, bool):
                 raise ValueError(f"{source}: the node id {_name(v)} is {type(v).__name__}; an id is an integer or a "
                                  f"string")
+            _check_int_id(v, "the node id", source)
     index = {v: i for i, v in enumerate(nodes)}
     edges = list(g.edges(data="tree", default=-1))
     rows = np.fromiter((index[x] for u, v, _ in edges for x in (u, v)), dtype=np.int64,
@@ -372,19 +399,13 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
                 raise ValueError(f"{source}: roots names {_name(stray)}, which is no node id of the file")
             roots = [index[r] for r in roots]
     if any(t != -1 for _, _, t in edges):
-        if not all(type(t) is int for _, _, t in edges):
-            u, v, t = next(e for e in edges if type(e[2]) is not int)
-            raise ValueError(f"{source}: the edge {_name(u)} - {_name(v)} has tree={_name(t)}; a tree index is an "
-                             f"integer")
+        _check_tree_indices(edges, len(nodes), source)
         tree_of_row = np.fromiter((t for _, _, t in edges), dtype=np.int64, count=len(edges))
     return _finish(labels, rows, path, fmt, directed=g.is_directed(), tree_of_row=tree_of_row, roots=roots,
                    network=network, params=params)
 
 
 # -- GraphML, GML, node-link JSON: networkx ---------------------------------------------------------------------------
-
-_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
-
 
 def _read_graphml(data: bytes, path: str) -> NetworkFile:
     """GraphML with networkx's ``GraphMLReader`` (ids as strings); duplicate ids and undeclared nodes refused."""
@@ -394,16 +415,9 @@ def _read_graphml(data: bytes, path: str) -> NetworkFile:
     from networkx.readwrite.graphml import GraphMLReader
 
     source = _source(path)
-    declared = _XML_ENCODING.match(data[:200])
-    if (declared is None or declared.group(1).lower() in (b"utf-8", b"utf8")) and not data.startswith(
-            (b"\xff\xfe", b"\xfe\xff")):
+    refuse_entities(data, source, "GraphML")  # XXE (a file's content pulled in), "billion laughs": never expanded
+    if not data.startswith((b"\xff\xfe", b"\xfe\xff")) and declared_encoding(data) in (None, "utf-8", "utf8"):
         _text(data, source)  # a clear message for bytes that are not UTF-8 (expat would say "invalid token")
-    root = re.search(rb"<(?:[A-Za-z_][\w.-]*:)?graphml[\s>/]", data)
-    entity = re.search(rb"<!ENTITY", data[:root.start() if root else len(data)])
-    if entity is not None:  # XXE (a file's content pulled in) or entity expansion ("billion laughs"): never expanded
-        raise ValueError(f"{source}: {_line_col(data, entity.start())}: the file declares an XML entity (<!ENTITY "
-                         f"...>); starlib does not expand entities in GraphML (no external files, no expansion): "
-                         f"remove the DTD")
     reader = GraphMLReader(node_type=str)
     try:
         with warnings.catch_warnings():
