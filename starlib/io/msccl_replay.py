@@ -108,6 +108,7 @@ from typing import Any
 
 from ..validation import check_int
 from .msccl import MSCCL_LIMITS, PROTOCOLS
+from .xml_safe import refuse_entities
 
 __all__ = ["ReplayReport", "replay_msccl", "STEP_TYPES"]
 
@@ -426,6 +427,7 @@ def replay_msccl(data: bytes | str, *, slots: int = 1) -> ReplayReport:
     ValueError: msccl: coll='allgather'; this replay checks an allreduce
     """
     cap = check_int(slots, "slots", 1)
+    refuse_entities(data, "msccl", "MSCCL XML")  # as every XML reader of starlib: no entity is ever expanded
     try:
         root = ET.fromstring(data)
     except ET.ParseError as e:

@@ -305,11 +305,18 @@ def _json_text(value: Any) -> Any:
         return None
 
 
-def _check_int_id(v: Hashable, what: str, source: str) -> None:
-    """Refuse an integer id or label beyond 64 bits (GML's integers are unbounded; starlib's files hold 64 bits)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_id(v: Hashable, what: str, source: str) -> None:
+    """Refuse, at read time, an id or label that no file can hold: an integer beyond 64 bits (GML's integers are
+    unbounded; every writer holds 64 bits), a string with a lone surrogate (GML's ``&#55296;``: no UTF-8 for it)."""
     if type(v) is int and not -(1 << 63) <= v < (1 << 63):
         raise ValueError(f"{source}: {what} {shorten(v, 40)} is an integer beyond 64 bits; an id is {INT_RULE} or a "
                          f"string")
+    if type(v) is str and (half := _SURROGATE.search(v)) is not None:
+        raise ValueError(f"{source}: {what} {shorten(v, 40)} holds the lone surrogate U+{ord(half.group(0)):04X}, "
+                         f"half of a UTF-16 pair and no character; an id is Unicode text")
 
 
 def _check_tree_indices(edges: Sequence[tuple[Any, Any, Any]], n: int, source: str) -> None:
@@ -369,7 +376,7 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
             if not isinstance(lab, int | str) or isinstance(lab, bool):
                 raise ValueError(f"{source}: node {_name(v)} has the {labels_from} {_name(lab)}; a {labels_from} "
                                  f"that names a node is an integer or a string")
-            _check_int_id(lab, f"node {_name(v)} has the {labels_from}", source)
+            _check_id(lab, f"node {_name(v)}'s {labels_from}", source)
             if lab in seen:
                 raise ValueError(f"{source}: nodes {_name(seen[lab])} and {_name(v)} have the same {labels_from} "
                                  f"{_name(lab)}; labels name the nodes, so they must be distinct")
@@ -380,7 +387,7 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
             if not isinstance(v, int | str) or isinstance(v, bool):
                 raise ValueError(f"{source}: the node id {_name(v)} is {type(v).__name__}; an id is an integer or a "
                                  f"string")
-            _check_int_id(v, "the node id", source)
+            _check_id(v, "the node id", source)
     index = {v: i for i, v in enumerate(nodes)}
     edges = list(g.edges(data="tree", default=-1))
     rows = np.fromiter((index[x] for u, v, _ in edges for x in (u, v)), dtype=np.int64,
