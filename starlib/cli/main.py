@@ -784,6 +784,20 @@ def _os_error_line(exc: OSError) -> str:
     return f"error: {where}{reason} (the system refused the file; nothing was written)"
 
 
+def _tolerant_streams() -> None:
+    """Let standard output and error write any text: a character their encoding lacks (a network name in Greek
+    under ``LC_ALL=C``, an ASCII terminal) is written escaped (``\\u03b1``) instead of raising
+    ``UnicodeEncodeError`` and losing the verdict or the message (under the C locale Python's ``surrogateescape``
+    handles only the undecodable bytes of file names, not such characters)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) != "backslashreplace":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError, TypeError):  # a closed or replaced stream
+                pass
+
+
 def run() -> None:
     """Entry point of the ``starlib`` script and ``python -m starlib``: :func:`main`, then exit with its status.
 
@@ -809,12 +823,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["info", "slimfly", "q=6"])
     2
     """
+    _tolerant_streams()
     from ..interrupts import INTERRUPTS, Terminated, sigterm_raises
     from ..validation import MissingExtra
+    from .environment import check_environment
 
     with INTERRUPTS.handled():
         try:
             with sigterm_raises(INTERRUPTS.signals):
+                check_environment()  # before numba is imported: it reads NUMBA_NUM_THREADS once, on import
                 try:
                     a = parser().parse_args(argv)
                 except UsageError as exc:

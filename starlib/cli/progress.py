@@ -64,10 +64,9 @@ class Progress:
         self._thread: threading.Thread | None = None
         self._start = time.monotonic()
         self._lock = threading.Lock()
-        try:
-            self.delay = max(float(os.environ.get("STARLIB_PROGRESS_DELAY", DELAY)), 0.0)
-        except ValueError:
-            self.delay = DELAY
+        from .environment import progress_delay
+
+        self.delay = progress_delay()  # checked at start-up (starlib.cli.environment)
 
     def __enter__(self) -> Progress:
         stream = self.stream or sys.stderr
