@@ -378,6 +378,25 @@ def parse_int(text: Any, name: str) -> int:
     return int(text)
 
 
+def parse_real(text: str | None, name: str, minimum: float | None = None, strict: bool = False) -> float | None:
+    """Read a real number written by a user (``None`` stays ``None``), finite and at least ``minimum``.
+
+    >>> parse_real("2.5", "--budget", 0), parse_real(None, "--budget")
+    (2.5, None)
+    >>> parse_real("soon", "--budget")
+    Traceback (most recent call last):
+    ...
+    ValueError: --budget='soon' is not a number
+    """
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name}={shorten(text)} is not a number") from None
+    return check_real(value, name, minimum, strict=strict)
+
+
 def parse_int_list(text: Any, name: str, sep: str = ",") -> list[int]:
     """Read integers separated by ``sep`` (``"4,4,4"``), each by :func:`parse_int`; no empty item.
 

@@ -203,6 +203,10 @@ def parser() -> argparse.ArgumentParser:
                        epilog_fn=lambda: "\n\n".join([_methods_text(), _formats_text(True), _network_help(),
                                                       _input_formats_text(), _examples("edsts")]))
     e.add_argument("--method", default="auto", metavar="METHOD", help="construction (below; default auto)")
+    e.add_argument("--budget", default=None, metavar="SECONDS",
+                   help="--method shallow: seconds its optional work may take (the exact packer, the deepening), "
+                        "planned from estimates, so the same budget gives the same trees on every machine; default "
+                        "none (up to a minute of exact packing, the full deepening)")
     im = sub.add_parser("improve", parents=[common, output, input_format],
                         help="make the trees of a file shallower (same count), verify and write them",
                         description="Read a file of edge-disjoint spanning trees (starlib JSON version 1 or 2, or "
@@ -486,6 +490,10 @@ def _cmd_edsts(a: argparse.Namespace) -> int:
     target = _target(a.output)
     summary_only = target is None and _terminal(sys.stdout)  # the trees go to a file or a pipe, not a screen
     method = get_method(a.method)
+    if a.budget is not None:
+        from ..validation import parse_real
+
+        method = method.configured(budget=parse_real(a.budget, "--budget", 0))
     if is_file(a.network, a.input_format):
         require_star_product(method, a.network)  # before reading: no file network is a star product
         with Progress(["read", "trees", "verify", "write"], a.quiet, desc=f"edsts {a.network}") as pr:

@@ -77,18 +77,6 @@ def _simulators_text() -> str:
     return "\n".join(out)
 
 
-def _real(text: str | None, name: str, minimum: float, strict: bool) -> float | None:
-    from ..validation import check_real
-
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{name}={text!r} is not a number") from None
-    return check_real(value, name, minimum, strict=strict)
-
-
 def _same_network(graph: Any, trees_graph: Any, path: str) -> None:
     """Refuse trees of another network: the same vertices and links (by index)."""
     import numpy as np
@@ -107,7 +95,7 @@ def simulate_command(a: argparse.Namespace, say: Any = None) -> dict[str, Any]:
     ``say(line)`` is told what runs once every option is checked (the verb prints it on standard error)."""
     from ..allreduce.schedules import MODES, SCHEDULES
     from ..netsim.cases import SIMULATORS, run_case
-    from ..validation import check_choice, check_int, parse_bytes, parse_int
+    from ..validation import check_choice, check_int, parse_bytes, parse_int, parse_real
     from .commands import build_network, is_file, read_network, read_trees
 
     schedule = check_choice(a.schedule, "--schedule", tuple(SCHEDULES))
@@ -116,10 +104,10 @@ def simulate_command(a: argparse.Namespace, say: Any = None) -> dict[str, Any]:
     size = parse_bytes(a.size, "--size")
     P = check_int(parse_int(a.hosts_per_router, "--hosts-per-router"), "--hosts-per-router", minimum=0,
                   maximum=4096, rule="an integer in 0 .. 4096 (0: the routers are the ranks)")
-    link = _real(a.link_gbps, "--link-gbps", 0, True)
-    delay = _real(a.delay_us, "--delay-us", 0, True)
-    host = _real(a.host_gbps, "--host-gbps", 0, True)
-    host_delay = _real(a.host_delay_us, "--host-delay-us", 0, True)
+    link = parse_real(a.link_gbps, "--link-gbps", 0, True)
+    delay = parse_real(a.delay_us, "--delay-us", 0, True)
+    host = parse_real(a.host_gbps, "--host-gbps", 0, True)
+    host_delay = parse_real(a.host_delay_us, "--host-delay-us", 0, True)
     packet = check_int(parse_int(a.packet_bytes, "--packet-bytes"), "--packet-bytes", minimum=16, maximum=65535,
                        rule="an integer in 16 .. 65535 (a packet is one ns-3 frame)")
     seed = check_int(parse_int(a.seed, "--seed"), "--seed", minimum=0, rule="a seed >= 0")

@@ -45,7 +45,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..graphs import ArrayGraph, GraphLike, as_graph
@@ -155,6 +155,8 @@ class Method:
         number of links alone, before the graph is built: :meth:`check_links`).
     reports : on a graph without structure this method's trees are the exact packer's
         (:func:`~starlib.edst.factor.generic_trees`), which then runs directly and reports its progress.
+    options : the keywords :meth:`configured` accepts (``shallow``: ``budget``, seconds planned for its optional
+        work).
 
     Any other method applies to any graph: on one that is no star product it runs a structured packing when one
     applies (:func:`~starlib.edst.factor.structured_edsts`) and falls back to the exact packer otherwise.
@@ -167,6 +169,24 @@ class Method:
     product_only: bool = True
     exact: bool = False
     reports: bool = False
+    options: tuple[str, ...] = ()
+
+    def configured(self, **options: Any) -> Method:
+        """This method with keyword options for its build (only those it declares in :attr:`options`).
+
+        >>> METHODS["shallow"].configured(budget=5.0).name
+        'shallow'
+        >>> METHODS["maximum"].configured(budget=5.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: budget=5.0: method 'maximum' takes no such option (options: none)
+        """
+        for key, value in options.items():
+            if key not in self.options:
+                raise ValueError(f"{key}={value!r}: method {self.name!r} takes no such option (options: "
+                                 f"{', '.join(self.options) or 'none'})")
+        build = self.build
+        return replace(self, build=lambda graph, g_trees, h_trees: build(graph, g_trees, h_trees, **options))
 
     def checked(self, graph: GraphLike, name: str = "graph") -> ArrayGraph:
         """The door: the graph as this method takes it, checked once (a star product for a product method, else any
@@ -226,11 +246,11 @@ class Method:
                            why=why)
 
 
-def _shallow(graph: ArrayGraph, g_trees: Any, h_trees: Any) -> EDSTSet:
+def _shallow(graph: ArrayGraph, g_trees: Any, h_trees: Any, **options: Any) -> EDSTSet:
     """``shallow``: :func:`~starlib.edst.depth.shallow_trees`, whose floor (solvers, compiled kernels) loads here."""
     from .depth import shallow_trees
 
-    return shallow_trees(graph, g_trees, h_trees)
+    return shallow_trees(graph, g_trees, h_trees, **options)
 
 
 def _optimal_depth(graph: ArrayGraph, g_trees: Any, h_trees: Any) -> EDSTSet:
@@ -261,7 +281,7 @@ METHODS: dict[str, Method] = {m.name: m for m in (
            reports=True),
     Method("shallow", _shallow,
            "the most trees of auto and the exact packer, made shallow by the local search", ("shallow",),
-           product_only=False),
+           product_only=False, options=("budget",)),
     Method("optimal-depth", _optimal_depth,
            "shallow's count, then the least depth by OR-tools CP-SAT: optimal, or open with a proved lower bound "
            "(the 'exact' extra; n * upper bound <= 2000)", ("optimal-depth",), product_only=False),

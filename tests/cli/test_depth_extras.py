@@ -129,3 +129,17 @@ def test_the_rest_of_the_command_line_needs_no_extra(tmp_path):
     p = without(hidden, f"from starlib.cli.main import main; sys.exit(main(['edsts', 'slimfly', 'q=5', '--method', "
                         f"'shallow', '-o', {str(tmp_path / 't.json')!r}]))")
     assert p.returncode == 0 and p.stderr.startswith("wrote "), p.stderr
+
+
+def test_edsts_takes_a_budget_for_shallow_only(tmp_path, capsys):
+    from starlib.cli.main import main
+
+    out = tmp_path / "t.json"
+    assert main(["edsts", "slimfly", "q=5", "--method", "shallow", "--budget", "0.5", "-o", str(out), "--quiet"]) == 0
+    assert out.is_file()
+    for argv, words in ((["--method", "shallow", "--budget", "soon"], "--budget='soon' is not a number"),
+                        (["--method", "shallow", "--budget", "-1"], "--budget"),
+                        (["--method", "auto", "--budget", "1"], "method 'auto' takes no such option")):
+        target = tmp_path / "u.json"
+        assert main(["edsts", "slimfly", "q=5", *argv, "-o", str(target)]) == 2
+        assert words in capsys.readouterr().err and not target.exists()

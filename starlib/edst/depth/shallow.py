@@ -89,7 +89,7 @@ from typing import Any
 from ...bounds import upper_bound
 from ...graphs import GraphLike, as_graph
 from ...products import star_form
-from ...validation import check_int
+from ...validation import check_int, check_real
 from ..factor import generic_trees
 from ..factor.er import er_order
 from ..packing import generic_seconds
@@ -103,12 +103,21 @@ from .slimfly import slimfly_shallow_trees
 from .slimfly3 import slimfly_depth3_trees
 from .target import deepen_search
 
-__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "DEEPEN_LINKS"]
+__all__ = ["ShallowStart", "shallow_starts", "shallow_trees", "shallowest", "shallow_factor_trees", "DEEPEN_LINKS",
+           "deepen_moves"]
 
 #: :func:`shallowest` runs the targeted deepening search (:func:`~.target.deepen_search`, down to the lower bound
 #: plus one) on graphs with at most this many links: every Table IV network with at most 500 routers (3,800
 #: links at most) within seconds each; above it the search's fixed budget no longer reaches the deep vertices.
 DEEPEN_LINKS = 4_000
+
+#: What an annealing trial move of the deepening costs, per vertex of the graph (nanoseconds): 11-25 measured on
+#: Slim Fly MMS(5) and MMS(8) and PolarFly ER_9 (one core of an AMD EPYC, busy); the ``budget`` of
+#: :func:`shallow_trees` plans the deepening's moves with it.
+MOVE_NS_PER_VERTEX = 20.0
+
+#: The deepening's annealing moves per round without a budget (:func:`~.target.repair_to_depth`'s default).
+ANNEAL_MOVES = 1_600_000
 
 
 @dataclass(frozen=True)
@@ -202,7 +211,8 @@ def shallow_starts(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: 
 
 def shallow_trees(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: list[Any] | None = None, *,
                   exact_seconds: float = 60.0, cheap_seconds: float = 1.0, seed: int = 0,
-                  restarts: int | None = None, single_start_links: int = 200_000) -> EDSTSet:
+                  restarts: int | None = None, single_start_links: int = 200_000,
+                  budget: float | None = None) -> EDSTSet:
     """The most edge-disjoint spanning trees starlib can build on a graph, then the shallowest such family found.
 
     Parameters
@@ -225,6 +235,14 @@ def shallow_trees(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: l
         Above this many links, search from one start only, the one of least maximum depth (on Bundlefly
         MMS(29) * QR(29), 1.39M links, the shallow factor trees' start of depth 37: 33 s to depth 6, where the
         search from ``auto``'s depth 2591 takes 70 s to reach depth 6 as well).
+    budget : float, optional
+        Seconds that the optional work may take, planned from estimates and never from a clock (the same budget
+        gives the same trees on every machine): the exact packer runs only when its estimate
+        (:func:`~starlib.edst.packing.generic_seconds`) is within half the budget, and the deepening gets the
+        annealing moves that half the budget buys at :data:`MOVE_NS_PER_VERTEX` (none below 10,000 per round).
+        The starts and the local search always run (about a second up to 100,000 links); the first run on a
+        machine also compiles the kernels. Default: no budget (the exact packer up to ``exact_seconds``, the
+        deepening's full 1,600,000 moves per round).
 
     Returns
     -------
@@ -256,12 +274,29 @@ def shallow_trees(graph: GraphLike, g_trees: list[Any] | None = None, h_trees: l
     local search and the lower bound of :mod:`starlib.edst.depth`.
     """
     g = as_graph(graph, "graph")  # once: the two halves take it as it is
+    if budget is not None:
+        budget = check_real(budget, "budget", minimum=0.0, rule="seconds >= 0")
+        exact_seconds, cheap_seconds = min(exact_seconds, budget / 2), min(cheap_seconds, budget / 2)
     starts = shallow_starts(g, g_trees, h_trees, exact_seconds=exact_seconds, cheap_seconds=cheap_seconds, seed=seed)
-    return shallowest(g, starts, seed=seed, restarts=restarts, single_start_links=single_start_links)
+    return shallowest(g, starts, seed=seed, restarts=restarts, single_start_links=single_start_links,
+                      deepen_seconds=None if budget is None else budget / 2)
+
+
+def deepen_moves(seconds: float, n: int, levels: int, rounds: int = 4) -> int:
+    """The annealing moves per round that ``seconds`` buy for the deepening of ``levels`` levels on ``n`` vertices.
+
+    Every level asks :func:`~.target.repair_to_depth` for up to ``rounds`` rounds; a move costs about
+    :data:`MOVE_NS_PER_VERTEX` per vertex. At most :data:`ANNEAL_MOVES`; 0 (no deepening) below 10,000.
+
+    >>> deepen_moves(10.0, 20, 1), deepen_moves(1.0, 500, 2), deepen_moves(0.01, 500, 2)
+    (1600000, 12500, 0)
+    """
+    moves = int(seconds * 1e9 / (MOVE_NS_PER_VERTEX * max(n, 1) * max(levels, 1) * rounds))
+    return min(ANNEAL_MOVES, moves) if moves >= 10_000 else 0
 
 
 def shallowest(graph: GraphLike, starts: Sequence[ShallowStart], *, seed: int = 0, restarts: int | None = None,
-               single_start_links: int = 200_000) -> EDSTSet:
+               single_start_links: int = 200_000, deepen_seconds: float | None = None) -> EDSTSet:
     """The local search from each starting family (all of one count); the family of least maximum, then total depth.
 
     The second half of :func:`shallow_trees`, for callers that build the starts themselves
@@ -275,6 +310,8 @@ def shallowest(graph: GraphLike, starts: Sequence[ShallowStart], *, seed: int = 
         Edge-disjoint spanning tree families of ``graph``, all with the same number of trees.
     seed, restarts, single_start_links
         As :func:`shallow_trees`.
+    deepen_seconds : float, optional
+        The deepening's planned seconds (:func:`deepen_moves`); default its full moves.
 
     Returns
     -------
@@ -313,8 +350,10 @@ def shallowest(graph: GraphLike, starts: Sequence[ShallowStart], *, seed: int = 
     out = best[1]
     if len(out):
         lb = depth_lower_bound(g, len(out)).value
-        if g.m <= DEEPEN_LINKS and max(out.depths()) > lb + 1:
-            out = deepen_search(g, out, lb + 1, seed=seed)
+        levels = max(out.depths()) - (lb + 1)
+        anneal = ANNEAL_MOVES if deepen_seconds is None else deepen_moves(deepen_seconds, int(g.n), levels)
+        if g.m <= DEEPEN_LINKS and levels > 0 and anneal > 0:
+            out = deepen_search(g, out, lb + 1, seed=seed, anneal=anneal)
     out.theorem = "shallow"
     if len(out):
         for t in out:

@@ -205,3 +205,34 @@ def test_allreduce_rows_shallow_beats_deep_with_the_same_count():
 def test_as_graph_of_the_named_networks_is_what_shallow_reads():
     g = as_graph(slimfly(5))
     assert shallow_trees(g).depths() == shallow_trees(slimfly(5)).depths()
+
+
+def _dragonfly20():
+    """A 20-router Dragonfly (5 groups of 4 routers, one global link per router), as a user writes one."""
+    import networkx as nx
+
+    G = nx.Graph()
+    for a in range(5):
+        G.add_edges_from((f"g{a}r{i}", f"g{a}r{j}") for i in range(4) for j in range(i + 1, 4))
+        G.add_edges_from((f"g{a}r{b - 1}", f"g{b}r{a}") for b in range(a + 1, 5))
+    return G
+
+
+def test_a_budget_plans_the_optional_work_and_keeps_the_output_deterministic():
+    from starlib.edst import verify_edsts
+    from starlib.edst.depth import shallow_trees
+    from starlib.edst.depth.shallow import ANNEAL_MOVES, deepen_moves
+
+    G = _dragonfly20()
+    full, ample, none = shallow_trees(G), shallow_trees(G, budget=1000.0), shallow_trees(G, budget=0.0)
+    for S in (full, ample, none):
+        assert verify_edsts(G, S).valid and len(S) == 2
+    # an ample budget buys the full deepening: the very trees of no budget
+    assert deepen_moves(500.0, 20, 5) == ANNEAL_MOVES
+    assert [t.edges.tolist() for t in ample] == [t.edges.tolist() for t in full]
+    # no budget for the optional work: no deepening, the local search's family, never shallower than the full run
+    assert deepen_moves(0.0, 20, 5) == 0
+    assert max(none.depths()) >= max(full.depths())
+    assert [t.edges.tolist() for t in shallow_trees(G, budget=0.0)] == [t.edges.tolist() for t in none]
+    with pytest.raises(ValueError, match="budget"):
+        shallow_trees(G, budget=-1.0)
