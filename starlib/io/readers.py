@@ -536,10 +536,19 @@ def _read_json(data: bytes, path: str) -> NetworkFile:
 # -- edge lists --------------------------------------------------------------------------------------------------------
 
 _INTEGER = re.compile(r"[0-9]+")
+#: What separates the words of an edge list: ASCII spaces and tabs only (a no-break space is part of a word; a
+#: carriage return inside a line, from a file of old Mac line ends, splits it too, so the line has too many words).
+_SEPARATORS = re.compile(r"[ \t\r]+")
+#: Control characters an edge-list word may not hold (C0 but tab, DEL, C1): \v and \f are no separators.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 
 def _read_edge_list(data: bytes, path: str) -> NetworkFile:
-    """An edge list: a line ``u v`` per link, ``#`` to the end of a line a comment; integer ids or words, not both."""
+    """An edge list: a line ``u v`` per link, ``#`` to the end of a line a comment; integer ids or words, not both.
+
+    Words are separated by ASCII spaces and tabs only, as docs/formats.md §8.7 says: a no-break space or another
+    Unicode space is part of a word (``rack\u00a01`` is one label), a control character in a word is refused.
+    """
     source = _source(path)
     text = _text(data, source)
     words: list[str] = []
@@ -547,13 +556,20 @@ def _read_edge_list(data: bytes, path: str) -> NetworkFile:
     for k, line in enumerate(text.split("\n"), 1):
         if "#" in line:
             line = line[:line.index("#")]
-        w = line.split()
-        if not w:
+        line = line[:-1] if line.endswith("\r") else line  # a \r\n line end
+        line = line.strip(" \t")
+        if not line:
             continue
+        w = _SEPARATORS.split(line)
         if len(w) != 2:
             raise ValueError(f"{source}: line {k}: {len(w)} word{'s' if len(w) != 1 else ''} "
                              f"({shorten(line.strip(), 40)}); an edge list has two per line, 'u v' (# starts a "
                              f"comment)")
+        bad = _CONTROL.search(line)
+        if bad is not None:
+            raise ValueError(f"{source}: line {k}: the control character {bad.group()!r} in {shorten(line, 40)}; "
+                             f"an edge list separates its words by spaces and tabs only, and a word holds no control "
+                             f"character")
         words += w
         line_of.append(k)
     if not words:
@@ -661,13 +677,17 @@ def _read_anynet(data: bytes, path: str) -> NetworkFile:
     if not router_ids:
         raise ValueError(f"{source}: no routers; an anynet file has lines 'router R router S' and 'router R node N'")
     r = max(router_ids) + 1
-    if len(router_ids) != r:
-        missing = min(set(range(r)) - router_ids)
-        raise ValueError(f"{source}: routers are numbered up to {r - 1} but router {missing} is never named; "
-                         f"BookSim numbers routers 0..R-1")
-    if node_router and sorted(node_router) != list(range(len(node_router))):
-        missing = min(set(range(len(node_router))) - set(node_router))
-        raise ValueError(f"{source}: compute node {missing} is missing; BookSim numbers nodes 0..N-1")
+    if len(router_ids) != r:  # the file names fewer routers than its largest id: the first gap, found by sorting
+        # the ids it names (never a range up to the largest id, which may be 10**17)
+        missing = next(i for i, v in enumerate(sorted(router_ids)) if v != i)
+        raise ValueError(f"{source}: routers are numbered up to {r - 1} but router {missing} is never named (the "
+                         f"file names {len(router_ids)} routers); BookSim numbers routers 0..R-1")
+    if node_router:
+        nodes = sorted(node_router)
+        missing = next((i for i, v in enumerate(nodes) if v != i), None)
+        if missing is not None:
+            raise ValueError(f"{source}: compute node {missing} is missing (the file names {len(nodes)} nodes, "
+                             f"numbered up to {nodes[-1]}); BookSim numbers nodes 0..N-1")
     rows = np.array(links, dtype=np.int64).reshape(-1, 2)
     if rows.size:  # BookSim keeps one channel per ordered pair and adds the reverse: a link listed twice is one link
         loops = np.flatnonzero(rows[:, 0] == rows[:, 1])
