@@ -1,4 +1,4 @@
-"""Issue 27, the Python API's checks: each bad input is refused with a ValueError (TypeError for what is no graph
+"""The Python API's checks: each bad input is refused with a ValueError (TypeError for what is no graph
 or no tree list at all) that names the parameter, its value and the rule, never a bare MemoryError, IndexError,
 a library's words, a crash, or a silently changed graph. One row per kind; the CLI's format options follow.
 """

@@ -399,7 +399,7 @@ def test_a_graph_argument_is_not_modified_by_a_refusal():
 
 
 def test_a_malformed_tree_is_refused_even_where_truncation_would_pass():
-    """Before issue 13 ``[[0.5, 1.7], ...]`` was truncated to ``[[0, 1], ...]`` and the family called valid."""
+    """``[[0.5, 1.7], ...]`` was once truncated to ``[[0, 1], ...]`` and the family called valid."""
     truncated = [[0, 1], [1, 2], [2, 3]]
     assert verify_edsts(K4, [truncated]).valid
     with pytest.raises(ValueError, match=r"^trees\[0\]: vertex indices must be integers, got dtype float64$"):

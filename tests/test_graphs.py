@@ -160,7 +160,7 @@ def test_a_disconnected_graph_has_no_tree_and_says_so():
 
 
 def test_a_self_loop_is_refused_not_dropped():
-    """Issue 27: a networkx self-loop was dropped silently; it is refused, naming the node."""
+    """A networkx self-loop is refused (it was once dropped silently), naming the node."""
     G = nx.petersen_graph()
     G.add_edge(0, 0)
     for f in (as_graph, auto_trees, upper_bound, lambda g: verify_edsts(g, [])):

@@ -1,4 +1,4 @@
-"""The memory estimate bounds the real peak of a fresh ``starlib`` process (issue 27, memory estimate).
+"""The memory estimate bounds the real peak of a fresh ``starlib`` process.
 
 ``--max-memory`` is a bound only if the estimate it is compared with (the verb's baseline, the interpreter and its
 libraries, plus the family's data model, plus the trees for ``edsts``: :mod:`starlib.memory`) is at least the peak

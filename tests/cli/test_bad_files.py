@@ -3,11 +3,11 @@
 Each case writes one input file (or makes a folder, a FIFO, a missing path) in a folder of its own, runs a verb on
 it in-process with an output file in an empty working folder, and asserts: status 2, nothing on standard output,
 exactly one line on standard error that names the file and holds the fragment, no traceback, the working folder
-still empty and the input unchanged. The kinds are those of issue 23 (directed graphs, multigraphs, self-loops,
+still empty and the input unchanged. It covers directed graphs, multigraphs, self-loops,
 disconnected graphs where the verb needs a connected one, duplicate node ids, bytes that are not UTF-8, empty,
 missing and oversized files, folders, FIFOs and devices, truncated or malformed XML, GML and JSON, edge lists with
 three columns or a word that is no integer, anynet lines that break BookSim's grammar, node-link JSON that is not
-one, graphs of 0 or 1 vertex, an unknown --input-format) and more.
+one, graphs of 0 or 1 vertex, an unknown --input-format, and more.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 25, points 5 and 7: the deepest tree in the summary lines of edsts and verify (and its warning, checked
+"""The deepest tree in the summary lines of edsts and verify (and its warning, checked
 against networkx's diameter and BFS depths), and a missing optional extra named in one line (status 2 from the
 command line, an ImportError with the same words from the library)."""
 

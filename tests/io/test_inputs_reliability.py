@@ -1,4 +1,4 @@
-"""Reading inputs, second round (issue 27): what a crafted or broken input file does to every verb that reads one.
+"""Reading inputs: what a crafted or broken input file does to every verb that reads one.
 
 Each bad kind writes one file in a folder of its own, runs a verb on it in-process from an empty working folder
 (with ``-o`` for the verbs that write) and asserts: status 2, nothing on standard output, one printable line on

@@ -1,4 +1,4 @@
-"""Bad output targets on the real command line (issue 27, writes): each kind is refused in one line with status 2,
+"""Bad output targets on the real command line: each kind is refused in one line with status 2,
 or written as asked, and never leaves a half file, a temporary file or a replaced file the user may not change.
 
 Every case runs ``starlib`` in a subprocess on real files: a read-only file, links (to a read-only file, to a

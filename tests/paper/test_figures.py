@@ -429,7 +429,7 @@ def test_every_committed_figure_is_shown_by_a_notebook():
         assert round(int.from_bytes(data[at:at + 4], "big") * 0.0254) >= 150 and data[at + 8] == 1, name
 
 
-# --- print size and smallest font (issue 25, point 2) ---------------------------------------------------------
+# --- print size and smallest font ------------------------------------------------------------------------------
 
 from starlib.paper.figures import (  # noqa: E402
     MIN_FONT_PT,

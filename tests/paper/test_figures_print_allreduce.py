@@ -1,4 +1,4 @@
-"""The figures of notebooks 08, 14 and 15 print legibly (issue 25, point 2): one of the two print widths, at most
+"""The figures of notebooks 08, 14 and 15 print legibly: one of the two print widths, at most
 MAX_HEIGHT high, no text under MIN_FONT_PT, one figure-level legend (``starlib.paper.figures.print_faults``).
 
 Each builder draws small real inputs: trees built on two star products (notebook 08), the committed table of

@@ -1,4 +1,4 @@
-"""The drawings of notebooks 01, 07 and 10 print legibly at one of the two column widths (issue 25, point 2).
+"""The drawings of notebooks 01, 07 and 10 print legibly at one of the two column widths.
 
 Each builder is run on small real inputs and checked with :func:`starlib.paper.figures.print_faults`: width 3.5 or
 7.1 in, at most MAX_HEIGHT (8 in) high, no visible text under 7 pt, at most one legend, a figure-level one.

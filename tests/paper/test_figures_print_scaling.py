@@ -1,4 +1,4 @@
-"""The figures of notebooks 09, 11 and 13 print legibly (issue 25, point 2): one column or two wide, at most
+"""The figures of notebooks 09, 11 and 13 print legibly: one column or two wide, at most
 MAX_HEIGHT high, no text under MIN_FONT_PT, one figure-level legend, built on the notebooks' own inputs (the
 committed benchmark records and tables, or the notebook's parameters) and showing the same series as before.
 """

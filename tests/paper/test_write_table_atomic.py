@@ -1,4 +1,4 @@
-"""write_table writes every file atomically (issue 27): the same bytes as before, each file replaced whole, every
+"""write_table writes every file atomically: the same bytes as before, each file replaced whole, every
 target checked before the first is replaced, and a file the system refuses reported as a ValueError naming it."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_the_bytes_are_those_write_text_gave(tmp_path, monkeypatch):
     assert [p.name for p in new] == ["t.csv", "t.md", "t.tex", "t_full.tex"]
 
     def write_text(path, data, name="path", **_):
-        Path(path).write_text(data.decode("utf-8"), encoding="utf-8")  # what write_table did before issue 27
+        Path(path).write_text(data.decode("utf-8"), encoding="utf-8")  # a plain, non-atomic write, for comparison
         return Path(path)
 
     monkeypatch.setattr(tables, "atomic_write", write_text)

@@ -1,4 +1,4 @@
-"""The sweep under stress (issue 27, second round): shared records, hand-edited and forged rows, bad input.
+"""The sweep under stress: shared records, hand-edited and forged rows, bad input.
 
 * Two real ``starlib sweep`` processes on one record: both finish and the record holds every row of both
   (the record is locked and re-read around each write).

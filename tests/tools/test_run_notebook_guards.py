@@ -1,4 +1,4 @@
-"""tools/run_notebook.py, issue 27: a run never writes onto a file or folder git tracks, refuses bad arguments in
+"""tools/run_notebook.py: a run never writes onto a file or folder git tracks, refuses bad arguments in
 one line (status 2) before papermill starts, and a run that fails or is stopped leaves nothing behind.
 
 Every case runs the real runner in a subprocess. The refusals are tables (one row a kind); the checks after each

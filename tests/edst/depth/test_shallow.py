@@ -33,7 +33,7 @@ def nx_diameter(graph):
     return nx.diameter(g)
 
 
-# The networks of issue 14's table. Counts: the upper bound (reached on all but PolarStar ER_3 * IQ(7), where the
+# The networks of notebook 13's table. Counts: the upper bound (reached on all but PolarStar ER_3 * IQ(7), where the
 # exact packer certifies 5 against Table I's 4). Depth targets: 2 * diameter + 1.
 NAMED = [
     ("Slim Fly MMS(7)", lambda: slimfly(7), 5),

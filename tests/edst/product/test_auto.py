@@ -1,4 +1,4 @@
-"""The product floor's doors (issue 22, point 4): a public function checks a star product once and passes it inward.
+"""The product floor's doors: a public function checks a star product once and passes it inward.
 
 ``auto_trees``, ``construct`` (behind every construction of a graph) and ``product_context`` ask
 ``require_star_product`` (or ``star_form``) once and test each factor's connectivity once; past the door the
