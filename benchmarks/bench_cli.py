@@ -8,7 +8,7 @@ of the tests. Every number is measured in this one run, on this machine:
   warm-up run that fills numba's cache), the file's size, and the peak resident memory of each process
   (``os.wait4``'s ``ru_maxrss``, the child's own);
 - **before**: the same commands from a ``git worktree`` of ``--before`` (default ``1a25705``, the command line
-  before issue 13: version-1 JSON, no streaming of anything), run with ``PYTHONPATH`` pointing at it;
+  before the version-2 file format: version-1 JSON, no streaming of anything), run with ``PYTHONPATH`` pointing at it;
 - **Python floor**: ``bundlefly`` + ``auto_trees`` + ``verify_edsts`` in one process that has imported starlib
   (the work the command line wraps, without start-up and files).
 

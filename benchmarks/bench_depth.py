@@ -1,4 +1,4 @@
-"""Time and result of the depth lower bound and the depth-reducing local search (issue 14) on named networks.
+"""Time and result of the depth lower bound and the depth-reducing local search on named networks.
 
 Run: ``.venv/bin/python benchmarks/bench_depth.py [--large]`` (``make bench`` uses the defaults). For each network
 and each input family (``auto_trees``, ``generic_trees``; for ER_q ``er_edsts`` hamiltonian and low-depth) it

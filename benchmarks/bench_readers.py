@@ -12,7 +12,7 @@ first (so that imports and first-call caches are not counted), after resetting t
 the file's size is the ratio. A starlib JSON file and node-link JSON share the suffix ``.json``; the model takes
 the larger of their ratios for such a file.
 
-*Target (issue 23).* ``starlib edsts FILE --method shallow`` on a GraphML file of about 10^5 links within 3x the
+*Target.* ``starlib edsts FILE --method shallow`` on a GraphML file of about 10^5 links within 3x the
 time of the same network built by name, reading included: both commands run as subprocesses, best of
 ``--runs``, on each ``--target`` network (default Slim Fly ``MMS(43)``: 3,698 routers, 120,185 links), and their
 tree counts and depths are printed.

@@ -19,7 +19,7 @@ Memory: ``peak_rss_mb`` is the process's peak resident set (interpreter and impo
 after the imports); ``traced_mb_<phase>`` is the tracemalloc peak of one extra, untimed run of each phase
 (numpy buffers included), so a phase's own footprint is visible without the interpreter's baseline.
 
-Targets (issue 7): the EDSTs of a >= 10^6-link star product built and verified in <= 10 s and in <= 5x the
+Targets: the EDSTs of a >= 10^6-link star product built and verified in <= 10 s and in <= 5x the
 edge-list floor (construction plus verification, the stricter reading; construction alone is reported too);
 the summary says for every such instance whether they are met, and also gives the ratio to the full
 builder. The compiled kernels use numba's threads (``NUMBA_NUM_THREADS``, default all cores; the machine
