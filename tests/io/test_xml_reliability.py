@@ -209,13 +209,22 @@ def _v2(nodes: list, network: str = "", params: str = "{}") -> bytes:
                        "adjacency": adjacency}).encode()
 
 
-# (kind, input file name, its content, the command with {out} for the output)
+def _node_link(ids: list[str]) -> bytes:
+    """node-link JSON of a ring on ``ids`` (JSON escapes every control character), with a chord 0-2 from 4 ids."""
+    n = len(ids)
+    edges = [(i, (i + 1) % n) for i in range(n)] + ([(0, 2)] if n >= 4 else [])
+    return json.dumps({"nodes": [{"id": v} for v in ids],
+                       "edges": [{"source": ids[u], "target": ids[v]} for u, v in edges]}).encode()
+
+
+# (kind, input file name, its content, the command (verb and options))
 WRITES = [
-    ("edge list: U+0001 in a word, build graphml", "t.edges", b"a\x01 b\nb c\nc a\n",
+    ("node-link: U+0001 in an id, build graphml", "t.json", _node_link(["a\x01", "b", "c"]),
      ["build", "--format", "graphml"]),
-    ("edge list: ESC and BEL in words, edsts graphml", "t.edges",
-     b"a\x1b[2J b\nb c\x07\nc\x07 a\x1b[2J\nb d\nd c\x07\n", ["edsts", "--format", "graphml"]),
-    ("edge list: U+0001, edsts msccl-xml", "t.edges", b"a\x01 b\nb c\nc a\x01\n", ["edsts", "--format", "msccl-xml"]),
+    ("node-link: ESC and BEL in ids, edsts graphml", "t.json", _node_link(["a\x1b[2J", "b", "c\x07", "d"]),
+     ["edsts", "--format", "graphml"]),
+    ("node-link: U+0001 in an id, edsts msccl-xml", "t.json", _node_link(["a\x01", "b", "c"]),
+     ["edsts", "--format", "msccl-xml"]),
     ("JSON: BEL in the network's name, msccl-xml", "t.json", _v2(["s0", "s1", "s2", "s3"], "ring\x07"),
      ["edsts", "--format", "msccl-xml"]),
     ("JSON: BEL in the name, U+FFFF in params, graphml", "t.json",
