@@ -399,7 +399,11 @@ def _from_networkx(g: Any, path: str, fmt: str, labels_from: str | None, json_la
         par = g.graph["params"] if isinstance(g.graph["params"], dict) else _json_text(g.graph["params"])
         params = par if isinstance(par, dict) else {}
         roots = g.graph.get("roots")
-        roots = _json_text(roots) if isinstance(roots, str) else roots
+        if isinstance(roots, str):
+            text, roots = roots, _json_text(roots)
+            if roots is None:  # not JSON (an integer beyond 64 bits, a typo): refused, not read as "no roots"
+                raise ValueError(f"{source}: roots={shorten(text, 40)} is not JSON text; starlib writes the roots as "
+                                 f"a JSON list of vertex indices or node ids, each {INT_RULE} or a string")
         if isinstance(roots, list) and roots and all(type(r) is str for r in roots):  # the roots' node ids
             stray = next((r for r in roots if r not in index), None)
             if stray is not None:

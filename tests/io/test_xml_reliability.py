@@ -38,6 +38,15 @@ TREE_KEY = '<key id="t" for="edge" attr.name="tree" attr.type="int"/>'
 TRI = ('<?xml version="1.0"?>\n<graphml ' + NS + '>' + TREE_KEY + '<graph edgedefault="undirected"><node id="a"/>'
        '<node id="b"/><node id="c"/><edge source="a" target="b"><data key="t">{t}</data></edge>'
        '<edge source="b" target="c"/><edge source="c" target="a"/></graph></graphml>\n')
+#: A triangle as starlib writes it (labels, network, params) with one tree and the graph's ``roots`` {roots}.
+STARLIB_TRI = ('<?xml version="1.0"?>\n<graphml ' + NS + '>' + TREE_KEY + "".join(
+    f'<key id="{k}" for="{f}" attr.name="{k}" attr.type="string"/>'
+    for k, f in [("network", "graph"), ("params", "graph"), ("roots", "graph"), ("label", "node")])
+    + '<graph edgedefault="undirected"><data key="network">K3</data><data key="params">{{}}</data>'
+    '<data key="roots">{roots}</data>' + "".join(f'<node id="{i}"><data key="label">{i}</data></node>'
+                                                for i in range(3))
+    + '<edge source="0" target="1"><data key="t">0</data></edge><edge source="1" target="2"><data key="t">0</data>'
+    '</edge><edge source="2" target="0"/></graph></graphml>\n')
 ENTITY = '<!DOCTYPE g [<!ENTITY x "pulled in">]>\n'
 BODY = ('<graphml ' + NS + '><graph edgedefault="undirected"><node id="a"/><node id="b"/>'
         '<edge source="a" target="b"/></graph></graphml>\n')
@@ -112,6 +121,10 @@ CASES = [
      "the edge 0 - 1 has tree=1000000000; a graph of 3 vertices"),
     ("GML: tree index beyond 64 bits", "t.gml", GML_TRI.format(a=0, t=f"tree {BIG}").encode(), ["edsts"], 2,
      f"has tree={BIG}"),
+    ("GraphML: roots beyond 64 bits", "t.graphml", STARLIB_TRI.format(roots=f"[{BIG}]").encode(), ["verify"], 2,
+     "roots=[1.2345678901234568e+29]: need a list of 1 vertex indices in 0..2, one per tree"),
+    ("GraphML: roots that are not JSON", "t.graphml", STARLIB_TRI.format(roots="[0,").encode(), ["verify"], 2,
+     "roots='[0,' is not JSON text; starlib writes the roots as a JSON list of vertex indices or node ids"),
     # ids beyond 64 bits, in every reader
     ("GML: node id beyond 64 bits (info)", "t.gml", GML_TRI.format(a=BIG, t="").encode(), ["info"], 2,
      f"the node id {BIG} is an integer beyond 64 bits; an id is an integer of at most 64 bits"),
@@ -140,6 +153,8 @@ CASES = [
     ("ISO-8859-1 declared", "t.graphml",
      xml('<?xml version="1.0" encoding="ISO-8859-1"?>', BODY.replace('"a"', '"caf\xe9"'), "latin-1"), ["info"], 0,
      "vertices          2"),
+    ("GraphML: a starlib file with its roots", "t.graphml", STARLIB_TRI.format(roots="[1]").encode(), ["verify"], 0,
+     "valid: 1 edge-disjoint spanning trees of K3"),
     ("GML: node id 2**63 - 1", "t.gml", GML_TRI.format(a=2**63 - 1, t="").encode(), ["info"], 0,
      "vertices          3"),
 ]
