@@ -294,7 +294,7 @@ def _format_options(fmt: str, words: Sequence[str], trees: bool) -> dict[str, An
             raise ValueError(f"--option {w!r}: format {fmt} takes {takes}")
         if key in out:
             raise ValueError(f"--option {key} is given twice ({key}={out[key]} and {w!r}): give each option once")
-        out[key] = parse_int(text, key)
+        out[key] = text if (key, text) in f.words else parse_int(text, key)  # a declared word (chunks=lcm)
     if f.check is not None:  # the values against the format's rules, before any work
         f.check(**out)
     return out

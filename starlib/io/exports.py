@@ -591,6 +591,7 @@ class Format:
     summary : one line for help texts.
     trees : ``"no"`` (trees are not written), ``"optional"`` or ``"required"``.
     options : the options a user sets (integers, the command line's ``--option KEY=VALUE``).
+    words : ``(option, word)`` pairs: a word an option also takes instead of an integer (``("chunks", "lcm")``).
     records : what it records about the run when given: ``network`` (the family's name), ``params`` (its
         parameters), ``extra`` (further keys, such as the method and the upper bound).
     encode : ``encode(graph, trees, **options, **records) -> bytes``.
@@ -605,6 +606,7 @@ class Format:
     encode: Callable[..., bytes]
     records: tuple[str, ...] = ()
     check: Callable[..., Any] | None = None
+    words: tuple[tuple[str, str], ...] = ()
 
 
 _META = ("network", "params", "extra")
@@ -721,7 +723,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            lambda table=0: check_flag(table, "table")),
     Format("msccl-xml", "trees: an allreduce over the trees as an MSCCL/RCCL algorithm XML file", "required",
            ("chunks", "channels", "min_bytes", "max_bytes"), lambda g, t, **o: _msccl(g, t, **o),
-           ("network", "params"), _ranged(check_msccl_options)),
+           ("network", "params"), _ranged(check_msccl_options), (("chunks", "lcm"),)),
     Format("astra-ns3", "ASTRA-sim ns-3 topology file (hosts, then switches = vertices, then links)", "no",
            ("hosts_per_router", "bandwidth_gbps", "latency_ns", "host_bandwidth_gbps", "host_latency_ns"),
            lambda g, t, **o: ns3_topology(g, **o), (), _ranged(check_ns3_options)),

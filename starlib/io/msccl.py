@@ -69,6 +69,7 @@ inplace="1" outofplace="0" minBytes="0" maxBytes="0">
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,7 @@ import numpy as np
 
 from ..edst.trees import EDSTSet, Tree, orient
 from ..graphs import ArrayGraph
+from ..memory import Size, check_size
 from ..validation import check_choice, check_int
 from .json_format import label_text
 from .xml_safe import xml_attr
@@ -84,7 +86,8 @@ from .xml_safe import xml_attr
 if TYPE_CHECKING:
     from ..allreduce.schedule import Schedule
 
-__all__ = ["MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "msccl_allreduce", "msccl_schedule", "msccl_rank_map"]
+__all__ = ["LCM", "MSCCL_LIMITS", "PROTOCOLS", "check_msccl_options", "lcm_chunks", "msccl_allreduce",
+           "msccl_schedule", "msccl_rank_map"]
 
 #: The executor's limits (Azure/msccl-executor-nccl: ``msccl_struct.h``, ``msccl_parser.h``, ``device.h``).
 MSCCL_LIMITS: dict[str, int] = {
@@ -139,14 +142,48 @@ def _step(s: int, kind: str, x: int, dep: tuple[int, int] | None, hasdep: bool) 
             f'depid="{d}" deps="{ds}" hasdep="{int(hasdep)}" />\n')
 
 
-def check_msccl_options(chunks: int = 4, channels: int | None = None, proto: str = "Simple", min_bytes: int = 0,
-                        max_bytes: int = 0) -> tuple[int, int | None, str, int, int]:
+#: ``chunks=LCM``: the least number of chunks per tree that makes the file's chunk count a multiple of the ranks.
+LCM = "lcm"
+
+#: Bytes of memory per step of :func:`msccl_allreduce` at its peak (the line, about 130 bytes, held as a str in the
+#: list, joined and encoded: about three copies), for the size check before writing.
+_STEP_BYTES = 3 * 160
+
+
+def lcm_chunks(trees: int, ranks: int) -> int:
+    """The chunks per tree of ``chunks="lcm"``: the least ``c`` with ``trees * c`` a multiple of ``ranks``.
+
+    ``c = lcm(trees, ranks) / trees = ranks / gcd(trees, ranks)``, so the file has ``lcm(trees, ranks)`` chunks, as
+    ASTRA-sim's newer MSCCL converter requires (a multiple of the ranks); every tree still carries ``1/trees`` of
+    the buffer.
+
+    Parameters
+    ----------
+    trees, ranks : int
+        The tree count ``k >= 1`` and the rank count ``n >= 1``.
+
+    Returns
+    -------
+    int
+
+    Example
+    -------
+    >>> lcm_chunks(3, 50), lcm_chunks(4, 6), lcm_chunks(5, 5)
+    (50, 3, 1)
+    """
+    k = check_int(trees, "trees", 1)
+    return math.lcm(k, check_int(ranks, "ranks", 1)) // k
+
+
+def check_msccl_options(chunks: int | str = 4, channels: int | None = None, proto: str = "Simple", min_bytes: int = 0,
+                        max_bytes: int = 0) -> tuple[int | str, int | None, str, int, int]:
     """Check the options of :func:`msccl_allreduce` (the command line calls it before any work).
 
     Returns
     -------
     tuple
-        ``(chunks, channels, proto, min_bytes, max_bytes)`` checked.
+        ``(chunks, channels, proto, min_bytes, max_bytes)`` checked; ``chunks`` is an int or ``"lcm"`` (resolved by
+        :func:`msccl_allreduce`, which knows the trees and the ranks: :func:`lcm_chunks`).
 
     Raises
     ------
@@ -161,9 +198,22 @@ def check_msccl_options(chunks: int = 4, channels: int | None = None, proto: str
     Traceback (most recent call last):
     ...
     ValueError: channels=40 is too large: need 1 <= channels <= 32 (MAXCHANNELS)
+    >>> check_msccl_options(chunks="lcm")[0]
+    'lcm'
+    >>> check_msccl_options(chunks="abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: chunks='abc' is neither an integer nor 'lcm': need 1 <= chunks <= 32 or chunks=lcm
     """
-    c = check_int(chunks, "chunks", 1, MSCCL_LIMITS["MSCCL_MAX_NUM_STEPS"] // 2,
-                  rule="1 <= chunks <= 32 (a thread block runs 2 * chunks steps; the executor allows 64)")
+    if isinstance(chunks, str):
+        if chunks != LCM:
+            raise ValueError(f"chunks={chunks!r:.40} is neither an integer nor 'lcm': need 1 <= chunks <= 32 or "
+                             f"chunks=lcm")
+        c: int | str = LCM
+    else:
+        c = check_int(chunks, "chunks", 1, MSCCL_LIMITS["MSCCL_MAX_NUM_STEPS"] // 2,
+                      rule="1 <= chunks <= 32 (a thread block runs 2 * chunks steps; the executor allows 64), or "
+                           "chunks='lcm'")
     ch = None if channels is None else check_int(channels, "channels", 1, MSCCL_LIMITS["MAXCHANNELS"],
                                                  rule="1 <= channels <= 32 (MAXCHANNELS)")
     proto = check_choice(proto, "proto", PROTOCOLS)
@@ -185,9 +235,11 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
         ``router`` and ``name``, the label as text: :func:`_gpu`).
     trees : sequence of Tree
         Edge-disjoint spanning trees of ``graph``, ``k >= 1`` of them (the buffer is split evenly among them).
-    chunks : int
+    chunks : int or "lcm"
         Chunks per tree (the pipeline's depth), ``1 <= chunks <= 32``: a thread block runs ``2 * chunks`` steps
-        and the executor allows 64.
+        and the executor allows 64. ``"lcm"``: the least count that makes the file's ``k * chunks`` chunks a
+        multiple of the ranks, ``n / gcd(k, n)`` (:func:`lcm_chunks`; ASTRA-sim's newer converter requires such a
+        count), under the same limits.
     channels : int, optional
         Channels (default ``min(k, 32)``); tree ``t`` uses channel ``t mod channels``. At most 32.
     proto : str
@@ -205,8 +257,9 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     Raises
     ------
     ValueError
-        For a bad option, trees that are not edge-disjoint spanning trees of the graph, or a schedule over one of
-        the executor's limits (:data:`MSCCL_LIMITS`), named in the message.
+        For a bad option, trees that are not edge-disjoint spanning trees of the graph, a schedule over one of
+        the executor's limits (:data:`MSCCL_LIMITS`), or a file over the memory limit
+        (:func:`starlib.memory.check_size`), named in the message, before the file is built.
 
     Example
     -------
@@ -215,6 +268,12 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     >>> xml = msccl_allreduce(g, starlib.edsts(g), chunks=2)
     >>> xml.count(b"<gpu "), xml.count(b'type="rrc"'), xml.count(b"<step ")
     (50, 294, 1176)
+    >>> k6 = starlib.network("complete", n=6)
+    >>> p6 = [Tree(np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]]), 0),
+    ...       Tree(np.array([[0, 2], [2, 4], [4, 1], [1, 5], [5, 3]]), 3)]
+    >>> xml = msccl_allreduce(k6, p6, chunks="lcm")  # lcm(2 trees, 6 ranks) = 6 chunks: 3 per tree
+    >>> xml[xml.index(b"nchunksperloop"):xml.index(b" ngpus")]
+    b'nchunksperloop="6"'
     """
     c, given_channels, proto, lo, hi = check_msccl_options(chunks, channels, proto, min_bytes, max_bytes)
     if graph.directed:
@@ -230,6 +289,15 @@ def msccl_allreduce(graph: ArrayGraph, trees: Sequence[Tree], chunks: int = 4, *
     if n > MSCCL_LIMITS["MSCCL_MAX_SUBS"]:
         raise ValueError(f"graph: n={n} ranks; the executor's parser keeps at most MSCCL_MAX_SUBS=1024 gpus")
     ts.edge_trees(graph)  # every tree edge in the graph and in one tree only (ValueError otherwise)
+    if c == LCM:
+        c = lcm_chunks(k, n)
+        if c > MSCCL_LIMITS["MSCCL_MAX_NUM_STEPS"] // 2:
+            raise ValueError(f"chunks=lcm gives {c} chunks per tree (lcm(k={k} trees, n={n} ranks) / k) for a total "
+                             f"that is a multiple of the ranks: need 1 <= chunks <= 32 (a thread block runs 2 * "
+                             f"chunks steps; the executor allows 64)")
+    steps = 4 * c * k * (n - 1)  # every tree edge: a thread block at each end, 2c steps each
+    check_size(Size(steps, steps, steps * _STEP_BYTES, "steps"), {"chunks": c, "trees": k, "ranks": n},
+               "msccl_allreduce")
     nch = min(k, MSCCL_LIMITS["MAXCHANNELS"]) if given_channels is None else given_channels
     parents, kids = [], []
     for t in ts:
