@@ -23,9 +23,11 @@ _CORE = frozenset({"base", "graphs", "networks", "registry"})
 _EDST = ("edst.primitives", "edst.factor", "edst.product", "edst.depth", "edst.methods")
 LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "base": (("starlib.validation", "starlib.primes", "starlib.memory", "starlib.interrupts", "starlib.family",
-              "starlib._kernels", "starlib.graphs", "starlib.fields", "starlib.bounds"), frozenset({"base"})),
+              "starlib._kernels", "starlib.graphs", "starlib.fields", "starlib.bounds", "starlib.figure_style"),
+             frozenset({"base"})),
     "graphs": (("starlib.factors", "starlib.products"), frozenset({"base", "graphs"})),
-    "networks": (("starlib.networks", "starlib.standard"), frozenset({"base", "graphs", "networks"})),
+    "networks": (("starlib.networks", "starlib.standard", "starlib.designs"),
+                 frozenset({"base", "graphs", "networks"})),
     "registry": (("starlib.registry",), frozenset({"base", "graphs", "networks", "registry"})),
     **{floor: (prefixes, frozenset({"base", "graphs", *_EDST[: k + 1]})) for k, (floor, prefixes) in enumerate(zip(
         _EDST, [tuple(f"starlib.edst.{m}" for m in ("trees", "verify", "packing", "forest_union")),
@@ -45,8 +47,8 @@ LAYERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "api": (("starlib.api",), _CORE | set(_EDST) | {"side.cayley", "side.netdesign", "side.allreduce", "io", "api"}),
     # the simulations on ns-3 and SimGrid (a side domain on top: the core, the allreduce schedules, io for its
     # records, the sweep floor (the schedules grid runs as Dask tasks into a resumable record), the user API, the
-    # paper's figure style); only the command line imports it (starlib simulate, starlib sweep schedules)
-    "side.netsim": (("starlib.netsim",), _CORE | set(_EDST) | {"side.allreduce", "io", "sweep", "api", "paper",
+    # figure style of the base floor); only the command line imports it (starlib simulate, starlib sweep schedules)
+    "side.netsim": (("starlib.netsim",), _CORE | set(_EDST) | {"side.allreduce", "io", "sweep", "api",
                                                                "side.netsim"}),
     "app": (("starlib.cli", "starlib.__main__"), frozenset()),  # the command line may import anything
 }

@@ -110,15 +110,15 @@ class GridNetwork:
 
 
 def _designs() -> list[GridNetwork]:
-    from ..paper import peers
+    from .. import designs
 
     out = []
-    for design in (peers.slimfly_design, peers.polarfly_design, peers.bundlefly_design, peers.polarstar_design,
-                   peers.dragonfly_design, peers.fat_tree_design, peers.hyperx_design):
+    for design in (designs.slimfly_design, designs.polarfly_design, designs.bundlefly_design,
+                   designs.polarstar_design, designs.dragonfly_design, designs.fat_tree_design, designs.hyperx_design):
         d = design(RADIX)
         p = 0 if d.network == "fat-tree" else int(d.p)  # a fat tree's endpoints hang from its leaves only
         out.append(GridNetwork(d.network, tuple(d.params.items()), p, RADIX))
-    big = peers.polarfly_design(LARGE_RADIX)  # ER_32: 1,057 routers
+    big = designs.polarfly_design(LARGE_RADIX)  # ER_32: 1,057 routers
     out.append(GridNetwork(big.network, tuple(big.params.items()), 0, LARGE_RADIX))
     return out
 

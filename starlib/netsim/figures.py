@@ -32,7 +32,7 @@ import matplotlib.ticker as mticker
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from ..paper.figures import MARKERS, MAX_HEIGHT, PALETTE, TWO_COLUMN, paper_style
+from ..figure_style import MARKERS, MAX_HEIGHT, PALETTE, TWO_COLUMN, paper_style
 
 __all__ = ["simulated_figure", "schedules_figure", "ALGORITHM_LABELS", "NETWORK_LABELS", "SCHEDULE_LABELS"]
 

@@ -26,7 +26,6 @@ Example
 
 from __future__ import annotations
 
-import contextlib
 import struct
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -36,7 +35,17 @@ import matplotlib.figure
 import matplotlib.pyplot as plt
 import matplotlib.text
 import matplotlib.ticker as mticker
-from cycler import cycler
+
+from ..figure_style import (
+    MARKERS,
+    MAX_HEIGHT,
+    MIN_FONT_PT,
+    ONE_COLUMN,
+    PALETTE,
+    PAPER_RC,
+    TWO_COLUMN,
+    paper_style,
+)
 
 __all__ = ["save_figure", "show_figure", "stable_rc", "png_size", "PALETTE", "MARKERS",
            "Style", "METHOD_STYLES", "PAPER_RC", "paper_style", "network_title", "plain_log_ticks", "FIGURE_DPI",
@@ -46,25 +55,6 @@ stable_rc = {"svg.hashsalt": "starlib", "pdf.compression": 6, "path.simplify": T
 
 #: Raster resolution of every PNG (dots per inch).
 FIGURE_DPI = 150
-
-#: Print widths (inches) of an IEEE two-column page: one column (``\\columnwidth``) and both (``\\textwidth``).
-ONE_COLUMN = 3.5
-TWO_COLUMN = 7.1
-
-#: Smallest font (points) any text of a figure may have at its print width.
-MIN_FONT_PT = 7.0
-
-#: Tallest figure (inches) that fits a page with its caption: in an IEEEtran conference page a figure* of 8.85 in
-#: with its caption overflows the text block (tests/paper/test_figure_page.py); 8 in leaves room for the caption.
-MAX_HEIGHT = 8.0
-
-#: Okabe and Ito's eight colours, distinguishable with every common colour-vision deficiency (Okabe & Ito 2008,
-#: "Color Universal Design"): blue, vermillion, bluish green, reddish purple, orange, sky blue, black, yellow.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
-
-#: Markers paired with :data:`PALETTE`, so that no two series differ by colour alone (all readable hollow).
-MARKERS = ("o", "s", "^", "D", "v", "<", ">", "p")
-
 
 class Style(NamedTuple):
     """Colour, marker and label of one kind of series."""
@@ -88,24 +78,7 @@ METHOD_STYLES = {
     "shallow": Style(PALETTE[4], "v", "shallow (local search)"),
 }
 
-#: Font sizes a reader can read at the figure's printed size, and the colour cycle of :data:`PALETTE`.
-PAPER_RC = {"font.size": 10, "axes.titlesize": 10.5, "axes.labelsize": 10, "xtick.labelsize": 9,
-            "ytick.labelsize": 9, "legend.fontsize": 8.5, "legend.title_fontsize": 9, "figure.titlesize": 11,
-            "axes.prop_cycle": cycler(color=PALETTE), "lines.markersize": 5, "legend.framealpha": 0.92}
-
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def paper_style() -> contextlib.AbstractContextManager:
-    """A context in which figures get :data:`PAPER_RC` (create the figure and its artists inside it).
-
-    >>> with paper_style():
-    ...     fig, ax = plt.subplots()
-    ...     size = ax.xaxis.label.get_fontsize()
-    >>> size, plt.close(fig)
-    (10.0, None)
-    """
-    return matplotlib.rc_context(PAPER_RC)
 
 
 def save_figure(fig: matplotlib.figure.Figure, name: str, out_dir: str | Path = "../paper_tables/figures",
