@@ -65,6 +65,10 @@ def test_the_first_run_says_that_it_compiles(tmp_path, monkeypatch, capsys):
                    check=True, cwd=tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(_kernels, "kernels_cached", lambda: False)
+    monkeypatch.setenv("STARLIB_PROGRESS", "0")  # a script's log: nothing said
+    assert main(["verify", "t.json"]) == 0
+    assert "compiling" not in capsys.readouterr().err
+    monkeypatch.setenv("STARLIB_PROGRESS", "1")  # where progress is shown
     assert main(["verify", "t.json"]) == 0
     assert "compiling starlib's kernels for this machine, once" in capsys.readouterr().err
     assert main(["verify", "t.json", "--quiet"]) == 0

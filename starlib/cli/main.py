@@ -352,9 +352,12 @@ _KERNEL_VERBS = ("edsts", "verify", "repair", "improve", "export", "simulate")
 
 
 def _compile_note(a: argparse.Namespace) -> None:
-    """Say, before a verb's work, that the kernels are being compiled when numba's cache does not hold them yet."""
-    if a.verb not in _KERNEL_VERBS or getattr(a, "quiet", False):
-        return
+    """Say, before a verb's work, that the kernels are being compiled when numba's cache does not hold them yet (where
+    progress is shown: a script reading standard error gets the verb's own lines only)."""
+    from .progress import progress_shown
+
+    if a.verb not in _KERNEL_VERBS or getattr(a, "quiet", False) or not progress_shown(sys.stderr):
+        return  # shown where progress is: a terminal, or STARLIB_PROGRESS=1 (a log)
     from .._kernels import kernels_cached
 
     if not kernels_cached():

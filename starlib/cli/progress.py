@@ -36,6 +36,17 @@ DELAY = 1.0
 WARN_SECONDS = 60.0
 
 
+def progress_shown(stream: Any) -> bool:
+    """Whether progress is shown on ``stream``: on a terminal, anywhere with ``STARLIB_PROGRESS=1``, never with ``0``.
+
+    >>> import io
+    >>> progress_shown(io.StringIO()) == (os.environ.get("STARLIB_PROGRESS") == "1")
+    True
+    """
+    shown = os.environ.get("STARLIB_PROGRESS", "")
+    return shown == "1" or (shown != "0" and stream.isatty())
+
+
 class Progress:
     """One tqdm bar over a command's stages, on standard error, shown after :data:`DELAY` seconds.
 
@@ -71,7 +82,7 @@ class Progress:
     def __enter__(self) -> Progress:
         stream = self.stream or sys.stderr
         shown = os.environ.get("STARLIB_PROGRESS", "")
-        if not self.quiet and (shown == "1" or (shown != "0" and stream.isatty())):
+        if not self.quiet and progress_shown(stream):
             from tqdm import tqdm
 
             # STARLIB_PROGRESS=1 draws the bar even where TQDM_DISABLE=1 (the Makefile sets it for papermill)
