@@ -34,7 +34,10 @@ import math
 import os
 from collections.abc import Mapping
 
-__all__ = ["check_environment", "cpu_limit", "progress_delay", "THREADING_LAYERS"]
+__all__ = ["check_environment", "cpu_limit", "progress_delay", "DELAY", "THREADING_LAYERS"]
+
+#: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
+DELAY = 1.0
 
 #: numba's threading layers (``NUMBA_THREADING_LAYER``; numba's documentation, "The Threading Layers").
 THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "tbb", "omp", "workqueue")
@@ -59,8 +62,7 @@ def _bad(name: str, value: str, why: str, rule: str) -> ValueError:
 
 
 def progress_delay(environ: Mapping[str, str] | None = None) -> float:
-    """Seconds before the progress bar appears: ``STARLIB_PROGRESS_DELAY`` (empty or unset:
-    :data:`starlib.cli.progress.DELAY`).
+    """Seconds before the progress bar appears: ``STARLIB_PROGRESS_DELAY`` (empty or unset: :data:`DELAY`).
 
     Raises
     ------
@@ -72,8 +74,6 @@ def progress_delay(environ: Mapping[str, str] | None = None) -> float:
     >>> progress_delay({"STARLIB_PROGRESS_DELAY": "0.5"}), progress_delay({})
     (0.5, 1.0)
     """
-    from .progress import DELAY
-
     environ = os.environ if environ is None else environ
     text = environ.get("STARLIB_PROGRESS_DELAY", "")
     if text == "":

@@ -27,11 +27,10 @@ from typing import Any
 
 from ..interrupts import INTERRUPTS
 from ..validation import printable
+from .environment import DELAY, progress_delay
 
 __all__ = ["Progress", "DELAY", "WARN_SECONDS"]
 
-#: Seconds a command runs before its progress bar appears (``STARLIB_PROGRESS_DELAY`` overrides it).
-DELAY = 1.0
 #: A run estimated longer than this is announced with its estimate before it starts.
 WARN_SECONDS = 60.0
 
@@ -75,8 +74,6 @@ class Progress:
         self._thread: threading.Thread | None = None
         self._start = time.monotonic()
         self._lock = threading.Lock()
-        from .environment import progress_delay
-
         self.delay = progress_delay()  # checked at start-up (starlib.cli.environment)
 
     def __enter__(self) -> Progress:
