@@ -18,8 +18,14 @@ Below them, in floors (``docs/architecture.md``):
   beside its builder (:mod:`starlib.family`), collected in :mod:`starlib.registry`;
 - :mod:`starlib.edst` EDST packings, the paper's constructions, the verifier and every method
   (:data:`starlib.edst.METHODS`); :mod:`starlib.bounds` the bounds;
-- the side domains :mod:`starlib.netdesign`, :mod:`starlib.cayley`, :mod:`starlib.allreduce`; files in
-  :mod:`starlib.io`; :mod:`starlib.paper` regenerates ``paper_tables/``.
+- :mod:`starlib.validation` the argument checks, :mod:`starlib.memory` the size models and the memory limit,
+  :mod:`starlib.interrupts` Ctrl-C and SIGTERM, :mod:`starlib.graphs` the one graph type (integer edge arrays and
+  a label table), :mod:`starlib.figure_style` the look of every figure;
+- :mod:`starlib.standard` the networks they are compared with (fat tree, Dragonfly, HyperX, ...) and
+  :mod:`starlib.designs` each family's network for a router radix budget;
+- the side domains :mod:`starlib.netdesign`, :mod:`starlib.cayley`, :mod:`starlib.allreduce`, :mod:`starlib.netsim`
+  (ns-3 and SimGrid); files in :mod:`starlib.io`; :mod:`starlib.sweep` sweeps on Dask into resumable records;
+  :mod:`starlib.cli` the command line; :mod:`starlib.paper` regenerates ``paper_tables/``.
 
 Submodules are imported on first use (``starlib.networks.slimfly(7)``), so ``import starlib`` stays cheap.
 """

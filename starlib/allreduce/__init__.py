@@ -15,6 +15,11 @@ module                                     contents
 :mod:`~starlib.allreduce.optimum`          exact optimum and bound (fractions, minimum cuts): ForestColl's cut
                                            ratio and its reduce-scatter + allgather time, the strength and the
                                            lower bound no allreduce beats (docs/collectives.md)
+:mod:`~starlib.allreduce.schedule`         a collective schedule as message streams over the network's links:
+                                           what the simulators and the exports run
+:mod:`~starlib.allreduce.schedules`        every allreduce schedule of the comparison (trees, weighted trees,
+                                           rings, double binary tree, halving-doubling, ...) built into one
+:mod:`~starlib.allreduce.hamiltonian`      Hamiltonian cycles, one or several edge-disjoint: the rings' routes
 =========================================  =====================================================================
 
 Example
