@@ -43,9 +43,11 @@ __all__ = ["network", "families", "edsts", "verify", "export", "read", "read_net
            "suffix_format"]
 
 #: The format a file's suffix names, for :func:`export` and ``starlib export`` (any other suffix needs the format
-#: named): ``.xml`` is the MSCCL algorithm file.
+#: named): ``.xml`` is the MSCCL algorithm file; a two-part suffix (``.infragraph.yaml``) is matched before its last
+#: part.
 SUFFIXES = {".json": "json", ".graphml": "graphml", ".gml": "gml", ".anynet": "anynet", ".edges": "edgelist",
-            ".parents": "parents", ".xml": "msccl-xml"}
+            ".parents": "parents", ".xml": "msccl-xml", ".infragraph.yaml": "infragraph",
+            ".infragraph.json": "infragraph"}
 
 
 def suffix_format(path: str | os.PathLike, what: str = "path") -> str:
@@ -58,15 +60,18 @@ def suffix_format(path: str | os.PathLike, what: str = "path") -> str:
 
     Examples
     --------
-    >>> suffix_format("allreduce.XML"), suffix_format("t.graphml")
-    ('msccl-xml', 'graphml')
+    >>> suffix_format("allreduce.XML"), suffix_format("t.graphml"), suffix_format("net.infragraph.yaml")
+    ('msccl-xml', 'graphml', 'infragraph')
     >>> suffix_format("t.csv")
     Traceback (most recent call last):
     ...
     ValueError: path='t.csv': the suffix '.csv' names no format; give format= (suffixes: .json, .graphml, .gml, \
-.anynet, .edges, .parents, .xml)
+.anynet, .edges, .parents, .xml, .infragraph.yaml, .infragraph.json)
     """
-    suffix = Path(path).suffix.lower()
+    suffixes = [x.lower() for x in Path(path).suffixes]
+    suffix = "".join(suffixes[-2:])
+    if suffix not in SUFFIXES:
+        suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         give = "format=" if what == "path" else "--format"
         raise ValueError(f"{what}={str(path)!r}: the suffix {suffix or '(none)'!r} names no format; give {give} "

@@ -20,6 +20,8 @@ function                       what
                                (:mod:`starlib.io.msccl_replay`)
 :func:`ns3_topology`           ASTRA-sim's ns-3 topology file, and :func:`read_ns3_topology` (:mod:`starlib.io.astra`);
                                :func:`ns3_map` names its nodes (the grammar has no comments)
+:func:`infragraph`             the network as an InfraGraph infrastructure, ASTRA-sim 3.0's network description
+                               (:mod:`starlib.io.infragraph`)
 :func:`read_input`             a network (and its trees) from a file of any format of :data:`INPUT_FORMATS`:
                                GraphML, GML, node-link JSON, an edge list, BookSim anynet, starlib JSON
                                (:mod:`starlib.io.readers`)
@@ -31,8 +33,8 @@ Example
 >>> import numpy as np
 >>> from starlib.graphs import ArrayGraph
 >>> sorted(FORMATS)  # doctest: +NORMALIZE_WHITESPACE
-['anynet', 'astra-ns3', 'astra-ns3-map', 'edgelist', 'gml', 'graphml', 'json', 'json-v1', 'labels', 'msccl-xml',
- 'node-link', 'parents', 'routes', 'tree-edgelist']
+['anynet', 'astra-ns3', 'astra-ns3-map', 'edgelist', 'gml', 'graphml', 'infragraph', 'json', 'json-v1', 'labels',
+ 'msccl-xml', 'node-link', 'parents', 'routes', 'tree-edgelist']
 >>> sorted(INPUT_FORMATS)
 ['anynet', 'edgelist', 'gml', 'graphml', 'json', 'node-link']
 >>> decode(render("json", ArrayGraph.from_edges("ab", np.array([[0, 1]])))).graph.labels
@@ -61,6 +63,7 @@ from .exports import (
     write_parent_arrays,
     write_tree_edge_list,
 )
+from .infragraph import infragraph
 from .json_format import (
     FORMAT,
     INPUT,
@@ -93,4 +96,4 @@ __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",
            "read_estimate", "read_file", "read_input", "Ns3Topology", "ns3_map", "ns3_topology", "read_ns3_topology",
            "MSCCL_LIMITS", "msccl_allreduce", "msccl_rank_map", "msccl_schedule", "ReplayReport", "replay_msccl",
-           "next_hop", "next_hop_table", "read_routes", "routes"]
+           "next_hop", "next_hop_table", "read_routes", "routes", "infragraph"]

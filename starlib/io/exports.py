@@ -1,6 +1,7 @@
 """Exports that other tools read: edge lists, per-tree edge lists, parent arrays, GraphML, BookSim's anynet, and
-(from :mod:`~starlib.io.routes`, :mod:`~starlib.io.msccl`, :mod:`~starlib.io.astra`) per-tree routes, an MSCCL
-allreduce and ASTRA-sim's ns-3 topology.
+(from :mod:`~starlib.io.routes`, :mod:`~starlib.io.msccl`, :mod:`~starlib.io.astra`,
+:mod:`~starlib.io.infragraph`) per-tree routes, an MSCCL allreduce, ASTRA-sim's ns-3 topology and the network as
+InfraGraph.
 
 Every function here returns the file's content as bytes (``edge_list``, ``graphml``, ...) or writes it atomically
 (``write_*``, through :func:`starlib.io.atomic.atomic_write`). :data:`FORMATS` names each format once, with
@@ -58,6 +59,7 @@ from ..graphs import ArrayGraph, jsonable
 from ..validation import check_flag, check_int
 from .astra import check_ns3_options, ns3_map, ns3_topology
 from .atomic import atomic_write, check_target
+from .infragraph import infragraph
 from .json_format import INPUT, encode, encode_v1, writable_edges, writable_labels
 from .msccl import check_msccl_options, msccl_allreduce
 from .routes import routes
@@ -730,6 +732,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("astra-ns3-map", "the names of astra-ns3's nodes: 'ID host NAME' or 'ID switch NAME' per ns-3 node",
            "no", ("hosts_per_router",), lambda g, t, **o: ns3_map(g, **o), (),
            _ranged(lambda hosts_per_router=1: check_ns3_options(hosts_per_router))),
+    Format("infragraph", "InfraGraph infrastructure for ASTRA-sim 3.0 (JSON, also YAML): routers = vertices, one edge "
+           "per link", "no", (), lambda g, t, **o: infragraph(g, **o), ("network", "params")),
 )}
 
 
