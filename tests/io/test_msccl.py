@@ -41,7 +41,7 @@ def test_table_iv_networks_replay_to_a_full_allreduce(family, params, c):
     xml = msccl_allreduce(g, trees, chunks=c)
     rep = replay_msccl(xml)
     assert {k: getattr(rep, k) for k in _counts(g, len(trees), c)} == _counts(g, len(trees), c)
-    # only the step types Chakra's MSCCL converter turns into trace nodes (s, r, rrc; it drops others)
+    # only step types Chakra's MSCCL converter turns into trace nodes (s, r, rrc; another, but nop, makes it fail)
     assert set(re.findall(rb'type="(\w+)"', xml)) == {b"s", b"r", b"rrc"}
     assert rep.channels == min(len(trees), 32) and rep.max_tbs_per_channel <= 32 and rep.max_xml_nodes <= 4096
 
