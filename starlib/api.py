@@ -235,7 +235,7 @@ def export(path: str | os.PathLike, graph: ArrayGraph, trees: Any = None, *, for
     from .edst.verify import check_tree_sequence
     from .graphs import as_graph
     from .io import check_target
-    from .io import export as write
+    from .io import write_format as write
 
     if not isinstance(path, str | os.PathLike) or not str(path):
         raise ValueError(f"path={path!r} is not a file path: need a str or os.PathLike naming the file to write")

@@ -9,8 +9,8 @@ function                       what
 =============================  ====================================================================
 :func:`write_json`             graph (and trees) as starlib JSON version 2 (``version=1``: the old one)
 :func:`read_json`              read version 1 or 2, every structural rule checked (``ValueError``)
-:func:`encode`, :func:`decode` the same to and from bytes
-:func:`export`, :func:`render` any format of :data:`FORMATS` by name, to a file or to bytes
+:func:`encode`, :func:`decode` the same to and from bytes (:mod:`starlib.io.json_format`)
+:func:`write_format`, :func:`render` any format of :data:`FORMATS` by name, to a file or to bytes
 :func:`write_edge_list`, ...   the exports one by one (:mod:`starlib.io.exports`)
 :func:`routes`                 per-tree routing: parent, children, depth, next hops (:mod:`starlib.io.routes`)
 :func:`msccl_allreduce`        an allreduce over the trees as MSCCL XML (:mod:`starlib.io.msccl`)
@@ -27,6 +27,9 @@ function                       what
                                (:mod:`starlib.io.readers`)
 :func:`check_target`           can this path be written? (before a long computation)
 =============================  ====================================================================
+
+Every XML file (GraphML, MSCCL) is written and read through :mod:`starlib.io.xml_safe`: text that XML 1.0 holds,
+and the guard that refuses entity declarations before the parser expands any.
 
 Example
 -------
@@ -48,7 +51,6 @@ from .exports import (
     Format,
     anynet,
     edge_list,
-    export,
     gml,
     graphml,
     label_lines,
@@ -59,6 +61,7 @@ from .exports import (
     tree_edge_list,
     write_anynet,
     write_edge_list,
+    write_format,
     write_graphml,
     write_parent_arrays,
     write_tree_edge_list,
@@ -90,7 +93,8 @@ from .readers import (
 from .routes import next_hop, next_hop_table, read_routes, routes
 
 __all__ = ["atomic_open", "atomic_write", "check_target", "FORMATS", "Format",
-           "anynet", "edge_list", "export", "gml", "graphml", "label_lines", "node_ids", "node_link", "parent_arrays",
+           "anynet", "edge_list", "write_format", "gml", "graphml", "label_lines", "node_ids", "node_link",
+           "parent_arrays",
            "render", "tree_edge_list", "write_anynet", "write_edge_list", "write_graphml", "write_parent_arrays",
            "write_tree_edge_list", "FORMAT", "INPUT", "MAX_LABEL_DEPTH", "VERSION", "NetworkFile", "decode", "encode",
            "encode_v1", "read_json", "write_json", "INPUT_FORMATS", "InputFormat", "decode_input", "input_formats_for",

@@ -5,7 +5,7 @@ InfraGraph.
 
 Every function here returns the file's content as bytes (``edge_list``, ``graphml``, ...) or writes it atomically
 (``write_*``, through :func:`starlib.io.atomic.atomic_write`). :data:`FORMATS` names each format once, with
-starlib's JSON formats, for the command line's ``--format``; :func:`render` and :func:`export` dispatch on the
+starlib's JSON formats, for the command line's ``--format``; :func:`render` and :func:`write_format` dispatch on the
 name. docs/formats.md §6 describes each format with an example.
 
 Vertices are written as their indices ``0..n-1`` (the order of ``graph.labels``); :func:`label_lines` (or
@@ -67,7 +67,7 @@ from .xml_safe import xml_attr, xml_holds, xml_json, xml_text
 
 __all__ = ["edge_list", "label_lines", "tree_edge_list", "parent_arrays", "graphml", "gml", "node_link", "anynet",
            "node_ids", "write_edge_list", "write_tree_edge_list", "write_parent_arrays", "write_graphml",
-           "write_anynet", "Format", "FORMATS", "render", "export"]
+           "write_anynet", "Format", "FORMATS", "render", "write_format"]
 
 _BLOCK = 1 << 16  # rows formatted at a time (bounds the memory of the token lists)
 
@@ -790,8 +790,8 @@ def render(fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, 
     return f.encode(graph, trees if f.trees != "no" else None, **options, **recorded)
 
 
-def export(path: str | os.PathLike, fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None,
-           **options: Any) -> Path:
+def write_format(path: str | os.PathLike, fmt: str, graph: ArrayGraph, trees: Sequence[Tree] | None = None,
+                 **options: Any) -> Path:
     """Write :func:`render` ``(fmt, graph, trees, **options)`` to ``path`` atomically (target checked first);
     ``options`` may name what the run was (``network``, ``params``, ``extra``) as for :func:`render`.
 
@@ -800,7 +800,7 @@ def export(path: str | os.PathLike, fmt: str, graph: ArrayGraph, trees: Sequence
     >>> import tempfile, pathlib
     >>> from starlib.graphs import ArrayGraph
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "k2.txt"
-    >>> export(p, "edgelist", ArrayGraph.from_edges("ab", np.array([[0, 1]]))).read_text()
+    >>> write_format(p, "edgelist", ArrayGraph.from_edges("ab", np.array([[0, 1]]))).read_text()
     '0 1\\n'
     """
     check_target(path)

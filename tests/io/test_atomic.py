@@ -88,7 +88,7 @@ def _writers(tmp_path: Path) -> dict:
             "write_parent_arrays": lambda p: sio.write_parent_arrays(p, t),
             "write_graphml": lambda p: sio.write_graphml(p, g, t),
             "write_anynet": lambda p: sio.write_anynet(p, g),
-            **{f"export {name}": (lambda p, name=name: sio.export(p, name, g, t)) for name in sio.FORMATS}}
+            **{f"export {name}": (lambda p, name=name: sio.write_format(p, name, g, t)) for name in sio.FORMATS}}
 
 
 def test_every_writer_writes_through_the_atomic_helper(tmp_path, monkeypatch):

@@ -17,7 +17,6 @@ from starlib.io import (
     FORMATS,
     anynet,
     encode,
-    export,
     gml,
     graphml,
     node_link,
@@ -25,6 +24,7 @@ from starlib.io import (
     render,
     write_anynet,
     write_edge_list,
+    write_format,
     write_graphml,
     write_parent_arrays,
     write_tree_edge_list,
@@ -312,7 +312,7 @@ def test_every_format_by_name(tmp_path):
     t = auto_trees(g)
     for name, f in FORMATS.items():
         data = render(name, g, t)
-        assert export(tmp_path / name, name, g, t).read_bytes() == data and data.endswith(b"\n")
+        assert write_format(tmp_path / name, name, g, t).read_bytes() == data and data.endswith(b"\n")
         if f.trees == "no":
             assert render(name, g) == data
     assert render("json", g, t, extra={"method": "auto"}) == encode(g, t, extra={"method": "auto"})
