@@ -457,7 +457,8 @@ def node_link(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network
     """The graph as networkx's node-link JSON (``nx.node_link_data``), each edge with ``tree`` when trees are given.
 
     One JSON object on one line: ``directed``, ``multigraph`` (false), ``graph`` (``network``, ``params`` and, with
-    trees, ``roots``: the roots' indices), ``nodes`` (``{"id": ..., "label": ...}``: the id is the vertex's index,
+    trees, ``roots``: the roots' indices, or their ids for a network read from a file with string ids), ``nodes``
+    (``{"id": ..., "label": ...}``: the id is the vertex's index,
     or the file's node id for a network read from a file (:func:`node_ids`); the label is the vertex's label as a
     JSON value) and ``edges`` (``{"source", "target"}`` ids, and ``tree``: the index of the tree using the edge, or
     -1). ``nx.node_link_graph(json.load(f))`` reads it (networkx 3.4 and later name the list ``edges``; older
@@ -486,9 +487,10 @@ def node_link(graph: ArrayGraph, trees: Sequence[Tree] | None = None, *, network
     ts = None if trees is None else _trees(trees, n)
     head: dict[str, Any] = {"network": graph.name if network is None else network,
                             "params": jsonable(dict(graph.params if params is None else params))}
-    if ts is not None:
-        head["roots"] = [t.root for t in ts]
     ids = node_ids(graph)
+    if ts is not None:  # the roots by the file's string ids where it has them (the reader takes strings as ids)
+        named = ids is not None and all(isinstance(v, str) for v in ids)
+        head["roots"] = [ids[t.root] if named else t.root for t in ts]
     label_json = [orjson.dumps(v) for v in labels]
     if ids is None:
         nodes = [b'{"id":%d,"label":%s}' % (i, lab) for i, lab in enumerate(label_json)]

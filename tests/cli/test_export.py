@@ -93,11 +93,14 @@ def test_gml_labels_are_the_ids_as_networkx_reads_them(packed, capsys):
     assert f.graph.labels == list(g.nodes) and [int(t.root) for t in f.trees] == [t["root"] for t in doc["trees"]]
 
 
-def test_node_link_names_the_ids(packed, capsys):
+def test_node_link_names_the_ids_and_roots_by_id(packed, capsys):
     d, g, doc = packed
     assert run(capsys, "export", d / "t.json", "--format", "node-link", "-o", d / "nl.json")[0] == 0
     back = nx.node_link_graph(json.loads((d / "nl.json").read_text()), edges="edges")
     assert list(back.nodes) == list(g.nodes) and links(back) == links(g)
+    assert back.graph["roots"] == [doc["nodes"][t["root"]] for t in doc["trees"]]
+    f = read_input(d / "nl.json")  # and starlib reads the roots back by id
+    assert [int(t.root) for t in f.trees] == [t["root"] for t in doc["trees"]]
 
 
 def test_msccl_xml_maps_every_rank_to_its_id(packed, capsys):
