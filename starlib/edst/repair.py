@@ -66,6 +66,7 @@ from typing import Any
 
 import numba
 import numpy as np
+import orjson
 
 from .._kernels import bfs_edges, component_roots
 from ..graphs import ArrayGraph, GraphLike, as_graph, edge_array, jsonable
@@ -199,6 +200,31 @@ def link_text(label: Hashable) -> str:
     return json.dumps(jsonable(label), separators=(",", ":"), ensure_ascii=False)
 
 
+def _integer_label_texts(labels: Sequence[Hashable]) -> list[str] | None:
+    """:func:`link_text` of every label at once when each is an integer or integers nested in tuples, else None.
+
+    One ``orjson`` dump of the whole list, cut at its top-level commas (a tenth of a second for the 48,778 labels
+    of Bundlefly MMS(29) * QR(29), where one :func:`link_text` per label takes 0.6 s).
+
+    >>> _integer_label_texts([((0, 1), 2), (3, -4), 5]), _integer_label_texts(["a", 1])
+    (['[[0,1],2]', '[3,-4]', '5'], None)
+    """
+    if not labels or any(type(x) not in (int, tuple) for x in labels[:1]):
+        return None
+    try:
+        data = orjson.dumps(list(labels))
+    except TypeError:  # an integer beyond 64 bits, or a value JSON has no compact integer form for
+        return None
+    if data.translate(None, b"[],-0123456789"):  # a string, a boolean or a float somewhere
+        return None
+    b = np.frombuffer(data, dtype=np.uint8)
+    depth = np.cumsum((b == ord("[")).astype(np.int64) - (b == ord("]")))
+    cuts = np.flatnonzero((b == ord(",")) & (depth == 1))
+    starts, ends = np.concatenate([[1], cuts + 1]), np.concatenate([cuts, [len(data) - 1]])
+    text = data.decode("ascii")
+    return [text[a:z] for a, z in zip(starts.tolist(), ends.tolist(), strict=True)]
+
+
 def label_index(labels: Sequence[Hashable]) -> dict[str, list[int]]:
     """Every text that names a vertex (:func:`link_text`, normalised; strings also JSON-quoted) -> its indices.
 
@@ -206,6 +232,11 @@ def label_index(labels: Sequence[Hashable]) -> dict[str, list[int]]:
     {'a': [0], '"a"': [0], '[0,1]': [1]}
     """
     out: dict[str, list[int]] = {}
+    texts = _integer_label_texts(labels)
+    if texts is not None:  # every label an integer or integers nested in tuples: one dump, split at the top commas
+        for i, text in enumerate(texts):
+            out.setdefault(text, []).append(i)
+        return out
     for i, lab in enumerate(labels):
         if not isinstance(lab, str):
             out.setdefault(_norm(link_text(lab)), []).append(i)
