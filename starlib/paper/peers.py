@@ -36,13 +36,14 @@ count), builds the shallow maximum family (:func:`~starlib.edst.depth.shallow_tr
 lower bound (:func:`~starlib.edst.depth.depth_lower_bound`), and notebook 08's allreduce time for a large message
 on the shallow family (:func:`starlib.allreduce.allreduce_time`).
 
+The designs themselves live in :mod:`starlib.designs` (re-exported here).
+
 Example
 -------
->>> d = slimfly_design(16)
->>> d.params, d.network_ports, d.p, d.radix, d.routers, d.endpoints
-({'q': 7}, 11, 5, 16, 98, 490)
->>> dragonfly_design(32).params
-{'a': 16, 'p': 8, 'h': 8, 'arrangement': 'absolute'}
+>>> [d.network for d in peer_designs([16])][:4]
+['slimfly', 'polarfly', 'bundlefly', 'polarstar-iq']
+>>> design_table(peer_designs([16]))[["network", "routers", "endpoints"]].head(2).values.tolist()
+[['slimfly', 98, 490], ['polarfly', 91, 455]]
 """
 
 from __future__ import annotations
