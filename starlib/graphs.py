@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # networkx and scipy are imported where used: ``starlib verif
     import networkx as nx
     import scipy.sparse as sp
 
-__all__ = ["ArrayGraph", "GraphLike", "canonical_edges", "jsonable", "as_graph", "edge_array"]
+__all__ = ["ArrayGraph", "GraphLike", "canonical_edges", "jsonable", "as_graph", "edge_array", "integer_labels_json"]
 
 #: What a public function accepts as a graph: an :class:`ArrayGraph` (a ``StarProduct`` or ``RelabelledProduct``
 #: is one) or a networkx graph, which :func:`as_graph` converts at the door. A string, so that networkx is not
@@ -83,6 +83,35 @@ def jsonable(v: Any) -> Any:
     if isinstance(v, np.generic):
         return v.item()
     return v
+
+
+def integer_labels_json(labels: Sequence[Any]) -> tuple[bytes, np.ndarray] | None:
+    """The labels as one compact JSON array, and the bracket depth after each of its bytes, when every label is an
+    integer or integers nested in lists or tuples; None otherwise.
+
+    One ``orjson`` dump for the whole list (its text holds only ``[ ] , - 0-9``): the fast path of the JSON reader
+    and of repair's label lookup (0.06 s for the 48,778 labels of Bundlefly MMS(29) * QR(29), where converting them
+    one by one takes 0.6 s). A string, a
+    float, a boolean, a subclass of ``int`` or an integer beyond 64 bits gives None (the caller's label-by-label
+    path decides).
+
+    >>> text, depth = integer_labels_json([(0, 1), 2])
+    >>> text, depth.tolist()
+    (b'[[0,1],2]', [1, 2, 2, 2, 2, 1, 1, 1, 0])
+    >>> integer_labels_json(["a", 1]) is None, integer_labels_json([True]) is None
+    (True, True)
+    """
+    import orjson
+
+    try:
+        text = orjson.dumps(labels if isinstance(labels, list) else list(labels),
+                            option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:  # nested deeper than orjson writes, an integer beyond 64 bits, a subclass
+        return None
+    if text.translate(None, b"[],-0123456789"):  # a string, a boolean or a float somewhere
+        return None
+    b = np.frombuffer(text, dtype=np.uint8)
+    return text, np.cumsum((b == ord("[")).astype(np.int64) - (b == ord("]")))
 
 
 def edge_array(edges: Any, name: str = "edges", n: int | None = None) -> np.ndarray:

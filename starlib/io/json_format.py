@@ -54,7 +54,7 @@ import numpy as np
 import orjson
 
 from ..edst.trees import EDSTSet, Tree
-from ..graphs import ArrayGraph, jsonable
+from ..graphs import ArrayGraph, integer_labels_json, jsonable
 from ..validation import printable
 from .atomic import atomic_write, check_target
 
@@ -203,17 +203,13 @@ def _long_digits(data: bytes, exponents: bool = False) -> bool:
 def _int_lists_depth(nodes: list) -> int:
     """The nesting depth of the labels if every label is an integer or nested lists of integers, else -1.
 
-    Read from the JSON text (one ``orjson.dumps``): only ``[ ] , - 0-9`` may occur, and the depth is the
-    deepest bracket level less the outer list's.
+    Read from the JSON text (:func:`~starlib.graphs.integer_labels_json`): the depth is the deepest bracket level
+    less the outer list's; a label that may be beyond 64 bits (19 digits) goes to the slow path, which names it.
     """
-    try:
-        text = orjson.dumps(nodes, option=orjson.OPT_PASSTHROUGH_SUBCLASS)
-    except TypeError:  # nested deeper than orjson writes, or a number beyond 64 bits: the slow path names the label
+    dumped = integer_labels_json(nodes)
+    if dumped is None or _long_digits(dumped[0]):
         return -1
-    if text.translate(None, b"[],-0123456789") or _long_digits(text):  # 19 digits: maybe beyond 64 bits
-        return -1
-    b = np.frombuffer(text, dtype=np.uint8)
-    return int(np.cumsum((b == 91).astype(np.int64) - (b == 93)).max()) - 1
+    return int(dumped[1].max()) - 1
 
 
 def _labels(nodes: Any) -> list[Hashable]:
