@@ -208,7 +208,7 @@ def case_schedule(g: Any, schedule: str, size: int, *, trees: Any = None, method
                   **options: Any) -> tuple[Any, int, Any]:
     """The schedule :func:`run_case` simulates, with the depth and total weight its row reports (nothing simulated).
 
-    ``g`` is a checked :class:`~starlib.graph.ArrayGraph`; ``trees`` and ``method`` as :func:`run_case`, ``options``
+    ``g`` is a checked :class:`~starlib.graphs.ArrayGraph`; ``trees`` and ``method`` as :func:`run_case`, ``options``
     the keywords of :func:`~starlib.allreduce.schedules.build_schedule`.
     """
     from ..allreduce.schedules import build_schedule

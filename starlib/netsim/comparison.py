@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -101,12 +101,12 @@ class GridNetwork:
     @property
     def label(self) -> str:
         """``family k=v ...``, as the record names it."""
-        return f"{self.family} " + " ".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.family} {params_label(self.params)}"
 
     @property
     def param_text(self) -> str:
         """The parameters as the record's ``params`` cell."""
-        return " ".join(f"{k}={v}" for k, v in self.params)
+        return params_label(self.params)
 
 
 def _designs() -> list[GridNetwork]:
@@ -225,8 +225,8 @@ def grid_point(family: str, params: tuple[tuple[str, Any], ...], hosts_per_route
                simulator: str, size: int) -> dict[str, Any]:
     """One row of the record: :func:`starlib.netsim.cases.run_case` on the grid's network and links."""
     g, trees, options = _grid_case(family, params, hosts_per_router, mode, schedule, size)
-    label = " ".join(f"{k}={v}" for k, v in params)
-    return run_case(g, schedule, size, simulator=simulator, trees=trees, **options, network=family, params=label,
+    return run_case(g, schedule, size, simulator=simulator, trees=trees, **options, network=family,
+                    params=params_label(params),
                     ref=_reference(family, params, hosts_per_router))
 
 
@@ -256,7 +256,7 @@ def points(selected: list[dict[str, Any]] | None = None) -> list[Any]:
 
     out = []
     for c in selected if selected is not None else cases():
-        label = " ".join(f"{k}={v}" for k, v in c["params"])
+        label = params_label(c["params"])
         mode = c["mode"] if c["hosts_per_router"] else "in-network"
         key = (c["family"], label, str(c["hosts_per_router"]), mode, c["schedule"], c["simulator"], str(c["size"]))
         g = network_graph(c["family"], c["params"])
@@ -314,6 +314,15 @@ def recheck(path: Any, n: int, *, seed: int = 0, max_routers: int = 128, max_siz
         fresh = {c: format_value(v) for c, v in row.items()}
         out[k] = [(c, held[k][c], fresh[c]) for c in COLUMNS if fresh[c] != held[k][c]]
     return out
+
+
+def params_label(params: Sequence[tuple[str, Any]]) -> str:
+    """The record's ``params`` cell of a grid network's parameters (:func:`parse_params` reads it back).
+
+    >>> params_label((("q", 8), ("d", 3), ("loops", 1)))
+    'q=8 d=3 loops=1'
+    """
+    return " ".join(f"{k}={v}" for k, v in params)
 
 
 def parse_params(label: str) -> tuple[tuple[str, Any], ...]:

@@ -223,10 +223,6 @@ def best_schedule(record: pd.DataFrame, simulator: str = "ns3") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _label(params: Sequence[tuple[str, object]]) -> str:
-    return " ".join(f"{k}={v}" for k, v in params)
-
-
 def coverage(record: pd.DataFrame, cases: Sequence[dict]) -> pd.DataFrame:
     """How much of a grid the record holds: per network, the cases declared and the cases with a row.
 
@@ -253,11 +249,13 @@ def coverage(record: pd.DataFrame, cases: Sequence[dict]) -> pd.DataFrame:
     >>> coverage(t, grid).to_dict("records")
     [{'network': 'k', 'params': 'n=4', 'cases': 2, 'held': 1, 'missing': 1}]
     """
+    from .comparison import params_label
+
     key = ["network", "params", "hosts_per_router", "mode", "schedule", "simulator", "size_bytes"]
     held = set(record[key].astype(str).itertuples(index=False, name=None))
     rows: dict[tuple[str, str], list[int]] = {}
     for c in cases:
-        label = _label(c["params"])
+        label = params_label(c["params"])
         k = (c["family"], label, str(c["hosts_per_router"]), c["mode"], c["schedule"], c["simulator"], str(c["size"]))
         count = rows.setdefault((c["family"], label), [0, 0])
         count[0] += 1
